@@ -1,0 +1,25 @@
+// libFuzzer target for the .pte reader and the method builder.
+// Build: cmake -DWICK_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ ; run: build-fuzz/fuzz/pte_reader_fuzzer corpus/
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/program.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto program = wick::Program::load_bytes(std::span<const uint8_t>(data, size), "fuzz.pte");
+  if (!program.ok()) return 0;
+  for (const std::string& name : (*program)->method_names()) {
+    auto meta = (*program)->method_meta(name);
+    if (!meta.ok()) continue;
+    auto method = (*program)->load_method(name);
+    if (!method.ok()) continue;
+    std::vector<wick::Value> inputs;
+    bool tensors_only = true;
+    for (const auto& in : meta->inputs) {
+      if (in.tag != wick::ValueTag::kTensor) tensors_only = false;
+      else inputs.push_back(wick::Value::make_tensor(wick::Tensor::make_owned(in.tensor.dtype, in.tensor.sizes)));
+    }
+    if (tensors_only) (void)(*method)->forward(inputs);
+  }
+  return 0;
+}

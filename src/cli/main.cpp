@@ -1,0 +1,38 @@
+// `wick`: inspect and run .pte programs from the command line.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace {
+void usage() {
+  std::fprintf(stderr,
+               "usage:\n"
+               "  wick inspect MODEL.pte [--json]\n"
+               "  wick run MODEL.pte [--method NAME] [--backend cpu|webgpu] [--profile]\n"
+               "           --input FILE:dtype:d0,d1,...|FILE.npy ... [--step --input ...] --output-dir DIR\n"
+               "  wick bench MODEL.pte [--method NAME] [--backend cpu|webgpu] [--runs N] [--warmup N]\n"
+               "           [--input ...]   (inputs default to zeros of the declared shapes)\n");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage();
+    return 2;
+  }
+  std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "inspect") return wick::cli::inspect(args);
+  if (cmd == "run") return wick::cli::run(args);
+  if (cmd == "bench") return wick::cli::bench(args);
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    usage();
+    return 0;
+  }
+  std::fprintf(stderr, "wick: unknown command '%s'\n", cmd.c_str());
+  usage();
+  return 2;
+}

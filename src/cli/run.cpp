@@ -1,0 +1,169 @@
+// `wick run` and `wick bench`.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "runtime/program.h"
+#include "runtime/tensor_io.h"
+
+namespace wick::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string model;
+  std::string method = "forward";
+  std::string backend = "webgpu";
+  std::string output_dir;
+  bool profile = false;
+  int runs = 20, warmup = 3;
+  std::vector<std::vector<std::string>> steps{{}};  // input specs per call
+};
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "wick: %s\n", message.c_str());
+  return 1;
+}
+
+bool parse(const std::vector<std::string>& args, RunOptions& o, bool bench) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto next = [&](std::string& dst) {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "wick: %s needs a value\n", a.c_str());
+        return false;
+      }
+      dst = args[++i];
+      return true;
+    };
+    std::string tmp;
+    if (a == "--method") { if (!next(o.method)) return false; }
+    else if (a == "--backend") { if (!next(o.backend)) return false; }
+    else if (a == "--output-dir" && !bench) { if (!next(o.output_dir)) return false; }
+    else if (a == "--input") { if (!next(tmp)) return false; o.steps.back().push_back(tmp); }
+    else if (a == "--step") o.steps.emplace_back();
+    else if (a == "--profile") o.profile = true;
+    else if (a == "--runs" && bench) { if (!next(tmp)) return false; o.runs = std::max(1, std::atoi(tmp.c_str())); }
+    else if (a == "--warmup" && bench) { if (!next(tmp)) return false; o.warmup = std::max(0, std::atoi(tmp.c_str())); }
+    else if (o.model.empty() && a.rfind("--", 0) != 0) o.model = a;
+    else {
+      std::fprintf(stderr, "wick: unexpected argument '%s'\n", a.c_str());
+      return false;
+    }
+  }
+  if (o.model.empty()) {
+    std::fprintf(stderr, "wick: missing MODEL.pte\n");
+    return false;
+  }
+  return true;
+}
+
+nlohmann::json describe(const Value& v, const std::string& file) {
+  nlohmann::json j;
+  j["type"] = value_tag_name(v.tag);
+  if (v.is_tensor()) {
+    j["dtype"] = dtype_name(v.tensor.dtype);
+    j["shape"] = v.tensor.sizes;
+    j["file"] = file;
+  } else if (v.tag == ValueTag::kInt) j["value"] = v.i;
+  else if (v.tag == ValueTag::kDouble) j["value"] = v.d;
+  else if (v.tag == ValueTag::kBool) j["value"] = v.b;
+  else if (v.tag == ValueTag::kString) j["value"] = v.s;
+  return j;
+}
+
+Result<std::vector<Value>> read_inputs(const std::vector<std::string>& specs) {
+  std::vector<Value> inputs;
+  for (const auto& spec : specs) {
+    WICK_ASSIGN_OR_RETURN(Value v, read_input_spec(spec));
+    inputs.push_back(std::move(v));
+  }
+  return inputs;
+}
+
+Status write_outputs(const std::vector<Value>& outputs, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status(ErrorCode::kInvalidArgument, dir + ": cannot create directory: " + ec.message());
+  nlohmann::json doc = nlohmann::json::array();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string name = "output_" + std::to_string(i) + ".bin";
+    if (outputs[i].is_tensor()) WICK_RETURN_IF_ERROR(write_raw_tensor(dir + "/" + name, outputs[i].tensor));
+    doc.push_back(describe(outputs[i], outputs[i].is_tensor() ? name : ""));
+  }
+  FILE* f = std::fopen((dir + "/outputs.json").c_str(), "w");
+  if (!f) return Status(ErrorCode::kInvalidArgument, dir + "/outputs.json: cannot open for writing");
+  std::string text = doc.dump(2) + "\n";
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return {};
+}
+
+Result<std::unique_ptr<Method>> open_method(const RunOptions& o) {
+  WICK_ASSIGN_OR_RETURN(auto program, Program::load_file(o.model));
+  auto method = program->load_method(o.method);
+  if (!method.ok() && o.backend == "cpu" && method.status().code() == ErrorCode::kNotFound &&
+      method.status().message().find("backend") != std::string::npos)
+    return method.status().with_context("(the cpu backend runs no delegates; try --backend webgpu)");
+  return method;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args) {
+  RunOptions o;
+  if (!parse(args, o, false)) return 2;
+  if (o.output_dir.empty()) return fail("missing --output-dir DIR");
+  if (!select_backend(o.backend, o.profile)) return 1;
+  auto method = open_method(o);
+  if (!method.ok()) return fail(method.status().to_string());
+  for (size_t s = 0; s < o.steps.size(); ++s) {
+    auto inputs = read_inputs(o.steps[s]);
+    if (!inputs.ok()) return fail(inputs.status().to_string());
+    auto outputs = (*method)->forward(*inputs);
+    if (!outputs.ok()) return fail(outputs.status().to_string());
+    std::string dir = o.steps.size() == 1 ? o.output_dir : o.output_dir + "/step_" + std::to_string(s);
+    Status w = write_outputs(*outputs, dir);
+    if (!w.ok()) return fail(w.to_string());
+    if (o.profile) print_profile();
+  }
+  return 0;
+}
+
+int bench(const std::vector<std::string>& args) {
+  RunOptions o;
+  if (!parse(args, o, true)) return 2;
+  if (!select_backend(o.backend, false)) return 1;
+  auto method = open_method(o);
+  if (!method.ok()) return fail(method.status().to_string());
+  std::vector<Value> inputs;
+  if (o.steps[0].empty()) {
+    for (const auto& m : (*method)->meta().inputs) {
+      if (m.tag != ValueTag::kTensor) return fail("bench: non-tensor inputs need --input");
+      inputs.push_back(Value::make_tensor(Tensor::make_owned(m.tensor.dtype, m.tensor.sizes)));
+    }
+  } else {
+    auto r = read_inputs(o.steps[0]);
+    if (!r.ok()) return fail(r.status().to_string());
+    inputs = std::move(r).value();
+  }
+  std::vector<double> ms;
+  for (int i = 0; i < o.warmup + o.runs; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto out = (*method)->forward(inputs);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!out.ok()) return fail(out.status().to_string());
+    if (i >= o.warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("%s (%s, backend %s): median %.3f ms, min %.3f ms, max %.3f ms over %d runs (%d warm-up)\n",
+              o.model.c_str(), o.method.c_str(), o.backend.c_str(), ms[ms.size() / 2], ms.front(), ms.back(),
+              o.runs, o.warmup);
+  print_profile();
+  return 0;
+}
+
+}  // namespace wick::cli

@@ -1,0 +1,100 @@
+#include "core/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace wick {
+
+AlignedBuffer::AlignedBuffer(size_t size) : size_(size) {
+  size_t rounded = (size + 63) / 64 * 64;
+  if (rounded == 0) rounded = 64;
+  void* p = std::aligned_alloc(64, rounded);
+  if (p == nullptr) throw std::bad_alloc();
+  std::memset(p, 0, rounded);
+  data_.reset(static_cast<uint8_t*>(p));
+}
+
+void AlignedBuffer::Free::operator()(uint8_t* p) const { std::free(p); }
+
+int64_t shape_numel(std::span<const int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
+std::string shape_to_string(std::span<const int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+int64_t Tensor::numel() const { return shape_numel(sizes); }
+
+bool Tensor::is_contiguous() const {
+  for (size_t i = 0; i < dim_order.size(); ++i)
+    if (dim_order[i] != i) return false;
+  return true;
+}
+
+std::vector<int64_t> Tensor::strides() const {
+  std::vector<int64_t> st(sizes.size(), 1);
+  if (dim_order.size() != sizes.size()) {  // treat as contiguous
+    for (int i = dim() - 2; i >= 0; --i) st[i] = st[i + 1] * sizes[i + 1];
+    return st;
+  }
+  int64_t acc = 1;
+  for (int i = dim() - 1; i >= 0; --i) {
+    size_t d = dim_order[static_cast<size_t>(i)];
+    st[d] = acc;
+    acc *= sizes[d];
+  }
+  return st;
+}
+
+Status Tensor::resize(std::span<const int64_t> new_sizes) {
+  if (new_sizes.size() != sizes.size())
+    return Status(ErrorCode::kInvalidArgument, "cannot resize a rank-" + std::to_string(sizes.size()) +
+                                                   " tensor to rank " + std::to_string(new_sizes.size()) +
+                                                   " " + shape_to_string(new_sizes));
+  bool same = true;
+  for (size_t i = 0; i < new_sizes.size(); ++i) {
+    if (new_sizes[i] < 0) return Status(ErrorCode::kInvalidArgument, "negative size in " + shape_to_string(new_sizes));
+    same = same && new_sizes[i] == sizes[i];
+  }
+  if (same) return {};
+  if (dynamism == ShapeDynamism::kStatic)
+    return Status(ErrorCode::kInvalidArgument, "static tensor of shape " + shape_string() +
+                                                   " cannot take shape " + shape_to_string(new_sizes));
+  for (size_t i = 0; i < new_sizes.size() && i < max_sizes.size(); ++i)
+    if (new_sizes[i] > max_sizes[i])
+      return Status(ErrorCode::kInvalidArgument, "shape " + shape_to_string(new_sizes) +
+                                                     " exceeds the upper bound " + shape_to_string(max_sizes));
+  size_t need = static_cast<size_t>(shape_numel(new_sizes)) * element_size(dtype);
+  if (need > capacity)
+    return Status(ErrorCode::kInvalidArgument, "shape " + shape_to_string(new_sizes) + " needs " +
+                                                   std::to_string(need) + " bytes, storage holds " +
+                                                   std::to_string(capacity));
+  sizes.assign(new_sizes.begin(), new_sizes.end());
+  return {};
+}
+
+Tensor Tensor::make_owned(ScalarType dtype, std::vector<int64_t> sizes) {
+  Tensor t;
+  t.dtype = dtype;
+  t.max_sizes = sizes;
+  t.sizes = std::move(sizes);
+  t.dim_order.resize(t.sizes.size());
+  for (size_t i = 0; i < t.dim_order.size(); ++i) t.dim_order[i] = static_cast<uint8_t>(i);
+  t.owned = std::make_shared<AlignedBuffer>(t.nbytes());
+  t.data = t.owned->data();
+  t.capacity = t.owned->size();
+  return t;
+}
+
+std::string Tensor::shape_string() const { return shape_to_string(sizes); }
+
+}  // namespace wick

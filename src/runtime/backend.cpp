@@ -1,0 +1,48 @@
+#include "runtime/backend.h"
+
+#include <mutex>
+
+namespace wick {
+
+namespace {
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<std::shared_ptr<Backend>>& registry() {
+  static std::vector<std::shared_ptr<Backend>> r;
+  return r;
+}
+}  // namespace
+
+void register_backend(std::shared_ptr<Backend> backend) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto& r = registry();
+  for (auto& b : r) {
+    if (b->id() == backend->id()) {
+      b = std::move(backend);
+      return;
+    }
+  }
+  r.push_back(std::move(backend));
+}
+
+void unregister_backend(std::string_view id) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto& r = registry();
+  for (auto it = r.begin(); it != r.end(); ++it) {
+    if ((*it)->id() == id) {
+      r.erase(it);
+      return;
+    }
+  }
+}
+
+std::shared_ptr<Backend> find_backend(std::string_view id) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (auto& b : registry())
+    if (b->id() == id) return b;
+  return nullptr;
+}
+
+}  // namespace wick

@@ -1,0 +1,51 @@
+// The delegate interface. A backend (e.g. the WebGPU "VulkanBackend") registers
+// itself by id; a method's DelegateCall instructions are routed to the instance
+// the backend returned from init().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "runtime/named_data.h"
+#include "runtime/value.h"
+
+namespace wick {
+
+struct CompileSpec {
+  std::string key;
+  std::span<const uint8_t> value;
+};
+
+struct DelegateInitContext {
+  std::span<const uint8_t> processed;  // the delegate blob (valid for the program's life)
+  std::vector<CompileSpec> compile_specs;
+  const NamedDataMap* named_data = nullptr;  // program named data merged with .ptd files
+  std::string method_name;
+  int delegate_index = 0;
+};
+
+class DelegateInstance {
+ public:
+  virtual ~DelegateInstance() = default;
+  // args: value indices, the lowered module's inputs followed by its outputs.
+  virtual Status execute(ValueTable& values, std::span<const int32_t> args) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view id() const = 0;
+  virtual Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) = 0;
+};
+
+// Global registry keyed by backend id. Registering an id again replaces the old one.
+void register_backend(std::shared_ptr<Backend> backend);
+void unregister_backend(std::string_view id);
+std::shared_ptr<Backend> find_backend(std::string_view id);
+
+}  // namespace wick

@@ -1,0 +1,164 @@
+// Method execution: input checks, the instruction loop, output copies.
+#include <cmath>
+#include <cstring>
+
+#include "runtime/method_impl.h"
+
+namespace wick {
+
+namespace {
+// ExecuTorch's guard against runaway jump loops.
+constexpr uint64_t kMaxInstructions = 10000000;
+
+Value copy_out(const Value& v) {
+  if (!v.is_tensor()) return v;
+  Tensor t = Tensor::make_owned(v.tensor.dtype, v.tensor.sizes);
+  if (v.tensor.data != nullptr && t.nbytes() > 0) std::memcpy(t.data, v.tensor.data, t.nbytes());
+  return Value::make_tensor(std::move(t));
+}
+}  // namespace
+
+Method::Method() : impl_(std::make_unique<Impl>()) {}
+Method::~Method() = default;
+
+const MethodMeta& Method::meta() const { return impl_->meta; }
+
+Status Method::set_input(size_t index, const Value& input) {
+  Impl& m = *impl_;
+  const std::string where = m.where + ": input " + std::to_string(index);
+  if (index >= m.inputs.size())
+    return Status(ErrorCode::kInvalidArgument, where + " does not exist (the method takes " +
+                                                   std::to_string(m.inputs.size()) + " inputs)");
+  Value& slot = m.values.values[static_cast<size_t>(m.inputs[index])];
+  if (slot.is_tensor()) {
+    if (!input.is_tensor())
+      return Status(ErrorCode::kInvalidArgument, where + " expects a tensor, got " + value_tag_name(input.tag));
+    Tensor& dst = slot.tensor;
+    const Tensor& src = input.tensor;
+    if (src.dtype != dst.dtype)
+      return Status(ErrorCode::kInvalidArgument, where + " expects dtype " + dtype_name(dst.dtype) + ", got " +
+                                                     dtype_name(src.dtype));
+    if (src.dim() != static_cast<int>(dst.max_sizes.size()))
+      return Status(ErrorCode::kInvalidArgument, where + " expects rank " + std::to_string(dst.max_sizes.size()) +
+                                                     " " + shape_to_string(dst.max_sizes) + ", got " +
+                                                     src.shape_string());
+    if (src.data == nullptr && src.nbytes() > 0)
+      return Status(ErrorCode::kInvalidArgument, where + " has no data");
+    if (dst.data == nullptr || dst.owned != nullptr) {
+      // Unplanned input: the method keeps its own copy at the declared size.
+      if (dst.dynamism == ShapeDynamism::kStatic && src.sizes != dst.max_sizes)
+        return Status(ErrorCode::kInvalidArgument, where + " expects shape " + shape_to_string(dst.max_sizes) +
+                                                       ", got " + src.shape_string());
+      for (size_t d = 0; d < src.sizes.size(); ++d)
+        if (src.sizes[d] > dst.max_sizes[d])
+          return Status(ErrorCode::kInvalidArgument, where + " shape " + src.shape_string() +
+                                                         " exceeds the bound " + shape_to_string(dst.max_sizes));
+      if (dst.owned == nullptr) {
+        Tensor fresh = Tensor::make_owned(dst.dtype, dst.max_sizes);
+        dst.owned = fresh.owned;
+        dst.data = fresh.data;
+        dst.capacity = fresh.capacity;
+      }
+    }
+    Status s = dst.resize(src.sizes);
+    if (!s.ok()) return s.with_context(where);
+    if (src.nbytes() > 0) std::memcpy(dst.data, src.data, src.nbytes());
+    return {};
+  }
+  if (slot.is_scalar()) {
+    // ExecuTorch bakes scalar inputs into the program: the caller must pass the traced value.
+    if (!input.is_scalar())
+      return Status(ErrorCode::kInvalidArgument, where + " expects a scalar, got " + value_tag_name(input.tag));
+    double want = slot.scalar_as_double(), got = input.scalar_as_double();
+    if (std::abs(want - got) > 1e-4 + 1e-5 * std::abs(want))
+      return Status(ErrorCode::kInvalidArgument, where + " must equal the exported value " + std::to_string(want));
+    return {};
+  }
+  if (slot.tag == ValueTag::kString && input.tag == ValueTag::kString && input.s == slot.s) return {};
+  return Status(ErrorCode::kNotSupported, where + " is a " + value_tag_name(slot.tag) + " input");
+}
+
+Status Method::execute() {
+  Impl& m = *impl_;
+  uint64_t executed = 0;
+  for (const std::vector<Instruction>& chain : m.chains) {
+    size_t pc = 0;
+    while (pc < chain.size()) {
+      if (++executed > kMaxInstructions)
+        return Status(ErrorCode::kInvalidProgram, m.where + ": more than 10,000,000 instructions executed");
+      const Instruction& in = chain[pc];
+      auto fail = [&](const Status& s) {
+        return s.with_context(m.where + ": instruction " + std::to_string(pc) + " (" + in.name + ")");
+      };
+      switch (in.kind) {
+        case Instruction::kKernel: {
+          Status s = in.kernel(m.values, in.args);
+          if (!s.ok()) return fail(s);
+          ++pc;
+          break;
+        }
+        case Instruction::kDelegate: {
+          Status s = m.delegates[static_cast<size_t>(in.a)]->execute(m.values, in.args);
+          if (!s.ok()) return fail(s);
+          ++pc;
+          break;
+        }
+        case Instruction::kMove:
+          m.values.values[static_cast<size_t>(in.b)] = m.values.values[static_cast<size_t>(in.a)];
+          ++pc;
+          break;
+        case Instruction::kJumpFalse: {
+          const Value& cond = m.values.values[static_cast<size_t>(in.a)];
+          bool truth;
+          if (cond.tag == ValueTag::kBool) {
+            truth = cond.b;
+          } else if (cond.is_tensor() && cond.tensor.dtype == ScalarType::kBool) {
+            truth = true;  // a bool tensor is true only if every element is
+            const uint8_t* p = cond.tensor.data_as<uint8_t>();
+            for (int64_t i = 0; i < cond.tensor.numel(); ++i) truth = truth && p[i] != 0;
+          } else {
+            return fail(Status(ErrorCode::kInvalidProgram, "condition is neither a Bool nor a bool tensor"));
+          }
+          pc = truth ? pc + 1 : static_cast<size_t>(in.b);
+          break;
+        }
+        case Instruction::kFree: {
+          // Only storage the method allocated itself is released; planned memory is reused.
+          Tensor& t = m.values.values[static_cast<size_t>(in.a)].tensor;
+          if (t.owned) {
+            t.owned.reset();
+            t.data = nullptr;
+            t.capacity = 0;
+          }
+          ++pc;
+          break;
+        }
+      }
+    }
+  }
+  return {};
+}
+
+Result<Value> Method::output(size_t index) const {
+  const Impl& m = *impl_;
+  if (index >= m.outputs.size())
+    return Status(ErrorCode::kInvalidArgument, m.where + ": output " + std::to_string(index) + " does not exist");
+  return copy_out(m.values.values[static_cast<size_t>(m.outputs[index])]);
+}
+
+Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
+  Impl& m = *impl_;
+  if (inputs.size() != m.inputs.size())
+    return Status(ErrorCode::kInvalidArgument, m.where + " takes " + std::to_string(m.inputs.size()) +
+                                                   " inputs, got " + std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) WICK_RETURN_IF_ERROR(set_input(i, inputs[i]));
+  WICK_RETURN_IF_ERROR(execute());
+  std::vector<Value> outs;
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
+    WICK_ASSIGN_OR_RETURN(Value v, output(i));
+    outs.push_back(std::move(v));
+  }
+  return outs;
+}
+
+}  // namespace wick

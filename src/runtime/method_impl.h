@@ -1,0 +1,36 @@
+// Internal state of a loaded method, shared by program.cpp (construction) and
+// method.cpp (execution). Not part of the public API.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/pte_file.h"
+#include "kernels/cpu/kernel.h"
+#include "runtime/backend.h"
+#include "runtime/program.h"
+
+namespace wick {
+
+struct Instruction {
+  enum Kind { kKernel, kDelegate, kMove, kJumpFalse, kFree } kind = kKernel;
+  std::string name;               // operator name or a short label, for errors and profiles
+  std::vector<int32_t> args;      // kernel / delegate argument value indices
+  int32_t a = 0, b = 0;           // delegate index; move from/to; jump cond/dest; free target
+  cpu::KernelFn kernel = nullptr;
+};
+
+struct Method::Impl {
+  std::shared_ptr<PteFile> file;               // keeps constants alive
+  std::shared_ptr<MergedNamedData> named_data; // keeps .ptd data alive
+  MethodMeta meta;
+  std::string where;                           // "model.pte: method 'forward'"
+  ValueTable values;
+  std::vector<AlignedBuffer> planned;          // arenas, index = mem_id - 1
+  std::vector<int32_t> inputs, outputs;
+  std::vector<std::vector<Instruction>> chains;
+  std::vector<std::unique_ptr<DelegateInstance>> delegates;
+};
+
+}  // namespace wick

@@ -1,0 +1,45 @@
+// Shared helpers for tests that read ../shared/fixtures in place.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runtime/value.h"
+
+namespace wick::test {
+
+std::string fixtures_dir();
+std::string source_dir();
+
+struct FixtureCase {
+  std::vector<Value> inputs;
+  std::vector<Value> outputs;
+};
+
+struct Fixture {
+  std::string rel;  // "cpu/mlp_cpu"
+  std::string dir;  // absolute
+  nlohmann::json manifest;
+  std::string method = "forward";
+  double atol = 1e-3, rtol = 1e-3;
+  bool stateful = false;
+  std::vector<FixtureCase> cases;
+  std::string pte() const { return dir + "/model.pte"; }
+};
+
+// Loads manifest.json and every case's tensors. ADD_FAILUREs and returns false on error.
+bool load_fixture(const std::string& rel, Fixture* out);
+// Fixture paths ("group/name") from index.json whose group is in `groups`.
+std::vector<std::string> fixtures_in_groups(const std::vector<std::string>& groups);
+nlohmann::json fixture_index();
+
+// abs(got - ref) <= atol + rtol * abs(ref) elementwise for float tensors, exact otherwise.
+::testing::AssertionResult values_close(const Value& got, const Value& ref, double atol, double rtol);
+
+// gtest parameter names must be alphanumeric.
+std::string param_name(const std::string& rel);
+
+}  // namespace wick::test
