@@ -1,0 +1,113 @@
+#include "webgpu/backend.h"
+
+#include <memory>
+#include <mutex>
+
+#include "gpu/device.h"
+#include "gpu/pipeline.h"
+#include "runtime/backend.h"
+#include "webgpu/graph.h"
+#include "webgpu/vk_blob.h"
+
+namespace wick::webgpu {
+
+namespace {
+
+// Profiles and summaries of the last graph that ran, for the CLI.
+struct LastRun {
+  std::vector<ProfileEntry> profile;
+  size_t dispatches = 0;
+  uint64_t naive = 0, planned = 0, constants = 0;
+  size_t graphs = 0;
+};
+LastRun& last_run() {
+  static LastRun r;
+  return r;
+}
+
+class WebGpuDelegate : public DelegateInstance {
+ public:
+  WebGpuDelegate(std::shared_ptr<gpu::Device> device, std::shared_ptr<gpu::PipelineCache> cache,
+                 std::unique_ptr<Graph> graph)
+      : device_(std::move(device)), cache_(std::move(cache)), graph_(std::move(graph)) {}
+  Status execute(ValueTable& values, std::span<const int32_t> args) override {
+    Status s = graph_->execute(values, args);
+    if (!graph_->last_profile().empty()) {
+      auto& p = last_run().profile;
+      p.insert(p.end(), graph_->last_profile().begin(), graph_->last_profile().end());
+    }
+    return s;
+  }
+
+ private:
+  std::shared_ptr<gpu::Device> device_;
+  std::shared_ptr<gpu::PipelineCache> cache_;
+  std::unique_ptr<Graph> graph_;
+};
+
+class WebGpuBackend : public Backend {
+ public:
+  explicit WebGpuBackend(BackendOptions options) : options_(options) {}
+  std::string_view id() const override { return "VulkanBackend"; }
+
+  Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) override {
+    WICK_RETURN_IF_ERROR(ensure_device());
+    WICK_ASSIGN_OR_RETURN(VkBlob blob, parse_vk_blob(ctx.processed));
+    GraphOptions go;
+    go.profile = options_.profile;
+    WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));
+    LastRun& lr = last_run();
+    lr.graphs += 1;
+    lr.dispatches += graph->dispatch_count();
+    lr.naive += graph->naive_activation_bytes();
+    lr.planned += graph->planned_activation_bytes();
+    lr.constants += graph->constant_bytes_total();
+    return std::unique_ptr<DelegateInstance>(new WebGpuDelegate(device_, cache_, std::move(graph)));
+  }
+
+  // A lost device is replaced on the next load, so one failure does not poison the process.
+  Status ensure_device() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (device_ && !device_->is_lost()) return {};
+    gpu::DeviceOptions o;
+    WICK_ASSIGN_OR_RETURN(device_, gpu::Device::create(o));
+    cache_ = std::make_shared<gpu::PipelineCache>(device_);
+    return {};
+  }
+
+  BackendOptions options_;
+  std::mutex mutex_;
+  std::shared_ptr<gpu::Device> device_;
+  std::shared_ptr<gpu::PipelineCache> cache_;
+};
+
+}  // namespace
+
+Status register_webgpu_backend(const BackendOptions& options) {
+  auto backend = std::make_shared<WebGpuBackend>(options);
+  WICK_RETURN_IF_ERROR(backend->ensure_device());
+  register_backend(backend);
+  return {};
+}
+
+void print_last_profile(std::FILE* out) {
+  LastRun& lr = last_run();
+  if (lr.profile.empty()) return;
+  uint64_t total = 0;
+  std::fprintf(out, "%-6s %-64s %12s\n", "#", "op kernel", "gpu us");
+  for (size_t i = 0; i < lr.profile.size(); ++i) {
+    const ProfileEntry& e = lr.profile[i];
+    std::fprintf(out, "%-6zu %-64s %12.2f\n", i, e.op.c_str(), e.gpu_ns / 1000.0);
+    total += e.gpu_ns;
+  }
+  std::fprintf(out, "total: %zu dispatches, %.2f us GPU time\n", lr.profile.size(), total / 1000.0);
+  lr.profile.clear();
+}
+
+void print_last_graph_summary(std::FILE* out) {
+  LastRun& lr = last_run();
+  std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches per run; activations %.1f KiB planned vs %.1f KiB naive; constants %.1f KiB\n",
+               lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
+}
+
+}  // namespace wick::webgpu

@@ -1,0 +1,23 @@
+// The WebGPU delegate, registered under ExecuTorch's Vulkan backend id "VulkanBackend"
+// so that programs lowered with VulkanPartitioner run on it unchanged.
+#pragma once
+
+#include <cstdio>
+
+#include "core/status.h"
+
+namespace wick::webgpu {
+
+struct BackendOptions {
+  bool profile = false;  // record per-dispatch GPU times (timestamp queries)
+};
+
+// Creates the device (or reuses a healthy one) and registers the backend. Fails with a
+// clear error when no WebGPU adapter exists.
+Status register_webgpu_backend(const BackendOptions& options = {});
+// Per-dispatch timings of the most recent execution with profiling on.
+void print_last_profile(std::FILE* out);
+// Dispatch count and memory plan of the most recently built graph (for `wick bench`).
+void print_last_graph_summary(std::FILE* out);
+
+}  // namespace wick::webgpu

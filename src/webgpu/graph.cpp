@@ -1,0 +1,551 @@
+#include "webgpu/graph.h"
+
+#include <cstring>
+#include <map>
+
+#include "webgpu/op_registry.h"
+
+namespace wick::webgpu {
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * dims[i + 1];
+  return s;
+}
+
+int64_t normalize_dim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
+
+uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+
+namespace {
+
+size_t vk_elem_size(vk::VkDataType t) {
+  switch (t) {
+    case vk::VkDataType::BOOL: case vk::VkDataType::UINT8: case vk::VkDataType::INT8: return 1;
+    case vk::VkDataType::FLOAT16: return 2;
+    case vk::VkDataType::INT32: case vk::VkDataType::FLOAT32: return 4;
+    case vk::VkDataType::FLOAT64: case vk::VkDataType::INT64: return 8;
+    default: return 0;
+  }
+}
+
+bool vk_is_float(vk::VkDataType t) {
+  return t == vk::VkDataType::FLOAT16 || t == vk::VkDataType::FLOAT32 || t == vk::VkDataType::FLOAT64;
+}
+
+// Serialized constant bytes (in the VK dtype) -> 32-bit words.
+std::vector<uint32_t> to_words(std::span<const uint8_t> src, vk::VkDataType dtype, int64_t numel) {
+  std::vector<uint32_t> out(static_cast<size_t>(std::max<int64_t>(numel, 1)), 0);
+  for (int64_t i = 0; i < numel; ++i) {
+    const uint8_t* p = src.data() + i * vk_elem_size(dtype);
+    uint32_t w = 0;
+    switch (dtype) {
+      case vk::VkDataType::FLOAT32: case vk::VkDataType::INT32: std::memcpy(&w, p, 4); break;
+      case vk::VkDataType::FLOAT16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        float f = half_to_float(h);
+        std::memcpy(&w, &f, 4);
+        break;
+      }
+      case vk::VkDataType::FLOAT64: {
+        double d;
+        std::memcpy(&d, p, 8);
+        float f = static_cast<float>(d);
+        std::memcpy(&w, &f, 4);
+        break;
+      }
+      case vk::VkDataType::INT64: {
+        int64_t v;
+        std::memcpy(&v, p, 8);
+        w = static_cast<uint32_t>(static_cast<int32_t>(v));
+        break;
+      }
+      case vk::VkDataType::INT8: w = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(*p))); break;
+      default: w = *p; break;  // bool, uint8
+    }
+    out[static_cast<size_t>(i)] = w;
+  }
+  return out;
+}
+
+// Host tensor element -> word, for uploads.
+Status host_to_words(const Tensor& host, Elem elem, std::vector<uint32_t>& out) {
+  const int64_t n = host.numel();
+  out.assign(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    double v;
+    int64_t iv = 0;
+    bool is_int = true;
+    switch (host.dtype) {
+      case ScalarType::kFloat: v = host.data_as<float>()[i]; is_int = false; break;
+      case ScalarType::kDouble: v = host.data_as<double>()[i]; is_int = false; break;
+      case ScalarType::kHalf: v = half_to_float(host.data_as<uint16_t>()[i]); is_int = false; break;
+      case ScalarType::kBFloat16: v = bf16_to_float(host.data_as<uint16_t>()[i]); is_int = false; break;
+      case ScalarType::kLong: iv = host.data_as<int64_t>()[i]; v = static_cast<double>(iv); break;
+      case ScalarType::kInt: iv = host.data_as<int32_t>()[i]; v = static_cast<double>(iv); break;
+      case ScalarType::kShort: iv = host.data_as<int16_t>()[i]; v = static_cast<double>(iv); break;
+      case ScalarType::kChar: iv = host.data_as<int8_t>()[i]; v = static_cast<double>(iv); break;
+      case ScalarType::kByte: case ScalarType::kBool: iv = host.data_as<uint8_t>()[i]; v = static_cast<double>(iv); break;
+      default:
+        return Status(ErrorCode::kNotSupported, std::string("input dtype ") + dtype_name(host.dtype) +
+                                                    " cannot be uploaded to the GPU");
+    }
+    uint32_t w;
+    if (elem == Elem::kF32) {
+      float f = static_cast<float>(v);
+      std::memcpy(&w, &f, 4);
+    } else {
+      int32_t x = is_int ? static_cast<int32_t>(iv) : static_cast<int32_t>(v);
+      std::memcpy(&w, &x, 4);
+    }
+    out[static_cast<size_t>(i)] = w;
+  }
+  return {};
+}
+
+Status words_to_host(const std::vector<uint32_t>& words, Elem elem, Tensor& host) {
+  const int64_t n = host.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t w = words[static_cast<size_t>(i)];
+    float f;
+    int32_t x;
+    std::memcpy(&f, &w, 4);
+    std::memcpy(&x, &w, 4);
+    double v = elem == Elem::kF32 ? static_cast<double>(f) : static_cast<double>(x);
+    switch (host.dtype) {
+      case ScalarType::kFloat: host.data_as<float>()[i] = elem == Elem::kF32 ? f : static_cast<float>(x); break;
+      case ScalarType::kDouble: host.data_as<double>()[i] = v; break;
+      case ScalarType::kHalf: host.data_as<uint16_t>()[i] = float_to_half(static_cast<float>(v)); break;
+      case ScalarType::kBFloat16: host.data_as<uint16_t>()[i] = float_to_bf16(static_cast<float>(v)); break;
+      case ScalarType::kLong: host.data_as<int64_t>()[i] = elem == Elem::kF32 ? static_cast<int64_t>(f) : x; break;
+      case ScalarType::kInt: host.data_as<int32_t>()[i] = elem == Elem::kF32 ? static_cast<int32_t>(f) : x; break;
+      case ScalarType::kShort: host.data_as<int16_t>()[i] = static_cast<int16_t>(v); break;
+      case ScalarType::kChar: host.data_as<int8_t>()[i] = static_cast<int8_t>(v); break;
+      case ScalarType::kByte: host.data_as<uint8_t>()[i] = static_cast<uint8_t>(v); break;
+      case ScalarType::kBool: host.data_as<uint8_t>()[i] = v != 0 ? 1 : 0; break;
+      default:
+        return Status(ErrorCode::kNotSupported, std::string("output dtype ") + dtype_name(host.dtype) +
+                                                    " cannot be read back from the GPU");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+// ---- ParamsBlock ----
+
+Status ParamsBlock::init(std::shared_ptr<gpu::Device> device, size_t bytes, const std::string& label) {
+  WICK_ASSIGN_OR_RETURN(buffer_, gpu::Buffer::create_uniform(std::move(device), (bytes + 15) / 16 * 16, label));
+  return {};
+}
+
+Status ParamsBlock::write(const void* data, size_t bytes) {
+  const uint8_t* p = static_cast<const uint8_t*>(data);
+  if (last_.size() == bytes && std::memcmp(last_.data(), p, bytes) == 0) return {};
+  std::vector<uint8_t> padded(static_cast<size_t>(buffer_.size()), 0);
+  if (bytes > padded.size()) return Status(ErrorCode::kInternal, "params block too small");
+  std::memcpy(padded.data(), p, bytes);
+  WICK_RETURN_IF_ERROR(buffer_.write(padded.data(), padded.size()));
+  last_.assign(p, p + bytes);
+  return {};
+}
+
+// ---- build ----
+
+Result<std::unique_ptr<Graph>> Graph::build(std::shared_ptr<gpu::Device> device, gpu::PipelineCache* cache,
+                                            const VkBlob& blob, const NamedDataMap* named_data,
+                                            const GraphOptions& options) {
+  std::unique_ptr<Graph> g(new Graph());
+  g->device_ = std::move(device);
+  g->cache_ = cache;
+  g->options_ = options;
+  g->commands_ = std::make_unique<gpu::CommandList>(g->device_);
+  WICK_RETURN_IF_ERROR(g->create_values(blob, named_data));
+  WICK_RETURN_IF_ERROR(g->build_ops(blob));
+  WICK_RETURN_IF_ERROR(g->device_->check().with_context("WebGPU graph build"));
+  return g;
+}
+
+Status Graph::create_values(const VkBlob& blob, const NamedDataMap* named_data) {
+  const vk::VkGraph& graph = *blob.graph;
+  auto bad = [](const std::string& what) { return Status(ErrorCode::kInvalidProgram, "VK00 graph: " + what); };
+  if (graph.values() == nullptr) return bad("no values");
+  const size_t n = graph.values()->size();
+  values_.resize(n);
+  constant_host_.resize(n);
+  std::map<int, uint64_t> shared_sizes;  // mem_obj_id -> max bytes
+
+  for (size_t id = 0; id < n; ++id) {
+    const vk::VkValue* vv = graph.values()->Get(static_cast<flatbuffers::uoffset_t>(id));
+    if (vv == nullptr) return bad("value " + std::to_string(id) + " is null");
+    GValue& v = values_[id];
+    switch (vv->value_type()) {
+      case vk::GraphTypes::Null: v.kind = GValue::kNone; break;
+      case vk::GraphTypes::Int:
+        v.kind = GValue::kInt;
+        v.i = vv->value_as_Int()->int_val();
+        break;
+      case vk::GraphTypes::Double:
+        v.kind = GValue::kDouble;
+        v.d = vv->value_as_Double()->double_val();
+        break;
+      case vk::GraphTypes::Bool:
+        v.kind = GValue::kBool;
+        v.i = vv->value_as_Bool()->bool_val() ? 1 : 0;
+        break;
+      case vk::GraphTypes::String:
+        v.kind = GValue::kString;
+        if (vv->value_as_String()->string_val()) v.s = vv->value_as_String()->string_val()->str();
+        break;
+      case vk::GraphTypes::IntList:
+        v.kind = GValue::kIntList;
+        if (vv->value_as_IntList()->items()) v.ints.assign(vv->value_as_IntList()->items()->begin(), vv->value_as_IntList()->items()->end());
+        break;
+      case vk::GraphTypes::DoubleList:
+        v.kind = GValue::kDoubleList;
+        if (vv->value_as_DoubleList()->items()) v.doubles.assign(vv->value_as_DoubleList()->items()->begin(), vv->value_as_DoubleList()->items()->end());
+        break;
+      case vk::GraphTypes::BoolList:
+        v.kind = GValue::kBoolList;
+        if (vv->value_as_BoolList()->items())
+          for (auto b : *vv->value_as_BoolList()->items()) v.ints.push_back(b ? 1 : 0);
+        break;
+      case vk::GraphTypes::ValueList:
+        v.kind = GValue::kValueList;
+        if (vv->value_as_ValueList()->items())
+          for (int32_t item : *vv->value_as_ValueList()->items()) {
+            if (item < 0 || static_cast<size_t>(item) >= n)
+              return bad("value " + std::to_string(id) + ": list item " + std::to_string(item) + " out of range");
+            v.items.push_back(item);
+          }
+        break;
+      case vk::GraphTypes::SymInt:
+        v.kind = GValue::kSymInt;
+        v.i = vv->value_as_SymInt()->value();
+        break;
+      case vk::GraphTypes::VkTensor: {
+        const vk::VkTensor* t = vv->value_as_VkTensor();
+        v.kind = GValue::kTensor;
+        GpuTensor& gt = v.tensor;
+        gt.vk_dtype = t->datatype();
+        if (vk_elem_size(gt.vk_dtype) == 0)
+          return bad("value " + std::to_string(id) + ": unsupported datatype " + std::to_string(static_cast<int>(gt.vk_dtype)));
+        if (t->dims())
+          for (uint32_t d : *t->dims()) gt.max_dims.push_back(d);
+        if (gt.max_dims.size() > 8) return bad("value " + std::to_string(id) + ": rank above 8");
+        uint64_t numel = 1;
+        for (int64_t d : gt.max_dims) {
+          numel *= static_cast<uint64_t>(d);
+          if (numel > (uint64_t{1} << 32)) return bad("value " + std::to_string(id) + ": tensor too large");
+        }
+        gt.dims = gt.max_dims;
+        gt.constant_id = t->constant_id();
+        gt.mem_obj_id = t->mem_obj_id();
+        const bool is_byte = gt.vk_dtype == vk::VkDataType::UINT8 || gt.vk_dtype == vk::VkDataType::INT8;
+        gt.elem = vk_is_float(gt.vk_dtype) ? Elem::kF32 : (is_byte && gt.constant_id >= 0 ? Elem::kPackedBytes : Elem::kI32);
+        const uint64_t bytes = gt.elem == Elem::kPackedBytes ? (numel + 3) / 4 * 4 : numel * 4;
+        if (gt.constant_id >= 0) {
+          const auto* constants = graph.constants();
+          if (constants == nullptr || static_cast<uint32_t>(gt.constant_id) >= constants->size())
+            return bad("value " + std::to_string(id) + ": constant_id " + std::to_string(gt.constant_id) + " out of range");
+          const vk::VkBytes* cb = constants->Get(static_cast<flatbuffers::uoffset_t>(gt.constant_id));
+          const uint64_t need = numel * vk_elem_size(gt.vk_dtype);
+          std::span<const uint8_t> src;
+          if (cb->offset() == UINT64_MAX) {
+            if (named_data == nullptr || cb->named_key() == nullptr)
+              return bad("value " + std::to_string(id) + ": constant has no named key");
+            auto data = named_data->get(cb->named_key()->string_view());
+            if (!data.ok()) return data.status().with_context("VK00 graph: value " + std::to_string(id));
+            src = *data;
+          } else {
+            if (cb->offset() > blob.constant_bytes.size() || need > blob.constant_bytes.size() - cb->offset())
+              return bad("value " + std::to_string(id) + ": inline constant runs past the blob");
+            src = blob.constant_bytes.subspan(static_cast<size_t>(cb->offset()), static_cast<size_t>(need));
+          }
+          if (src.size() < need)
+            return bad("value " + std::to_string(id) + ": constant holds " + std::to_string(src.size()) +
+                       " bytes, the tensor needs " + std::to_string(need));
+          constant_host_[id].assign(src.begin(), src.begin() + static_cast<long>(need));
+          WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4), "constant"));
+          gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
+          if (gt.elem == Elem::kPackedBytes) {
+            std::vector<uint8_t> padded(static_cast<size_t>(std::max<uint64_t>(bytes, 4)), 0);
+            std::memcpy(padded.data(), src.data(), static_cast<size_t>(need));
+            WICK_RETURN_IF_ERROR(gt.buffer->write(padded.data(), padded.size()));
+          } else {
+            std::vector<uint32_t> words = to_words(src, gt.vk_dtype, static_cast<int64_t>(numel));
+            WICK_RETURN_IF_ERROR(gt.buffer->write(words.data(), words.size() * 4));
+          }
+          constant_total_ += bytes;
+        } else {
+          naive_bytes_ += bytes;
+          if (gt.mem_obj_id >= 0) {
+            uint64_t& s = shared_sizes[gt.mem_obj_id];
+            s = std::max(s, bytes);
+          } else {
+            WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4), "tensor"));
+            gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
+            planned_bytes_ += bytes;
+          }
+        }
+        break;
+      }
+      default: return bad("value " + std::to_string(id) + " has an unknown type");
+    }
+  }
+  std::map<int, std::shared_ptr<gpu::Buffer>> shared;
+  for (auto& [mem_id, bytes] : shared_sizes) {
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4),
+                                                                       "shared " + std::to_string(mem_id)));
+    shared[mem_id] = std::make_shared<gpu::Buffer>(std::move(buf));
+    planned_bytes_ += bytes;
+  }
+  for (GValue& v : values_)
+    if (v.kind == GValue::kTensor && !v.tensor.buffer) v.tensor.buffer = shared[v.tensor.mem_obj_id];
+
+  auto ids = [&](const flatbuffers::Vector<uint32_t>* list, std::vector<int32_t>& out, const char* what) -> Status {
+    if (list)
+      for (uint32_t id : *list) {
+        if (id >= n) return bad(std::string(what) + " id " + std::to_string(id) + " out of range");
+        out.push_back(static_cast<int32_t>(id));
+      }
+    return {};
+  };
+  WICK_RETURN_IF_ERROR(ids(graph.input_ids(), input_ids_, "input"));
+  WICK_RETURN_IF_ERROR(ids(graph.output_ids(), output_ids_, "output"));
+  for (int32_t id : output_ids_)
+    if (values_[static_cast<size_t>(id)].kind != GValue::kTensor && values_[static_cast<size_t>(id)].kind != GValue::kSymInt)
+      return bad("output " + std::to_string(id) + " is not a tensor");
+  return {};
+}
+
+Status Graph::build_ops(const VkBlob& blob) {
+  const auto* chain = blob.graph->chain();
+  if (chain == nullptr) return {};
+  // Name every unimplemented operator at once, so one load tells the whole story.
+  std::string missing;
+  for (const vk::OperatorCall* call : *chain) {
+    std::string name = call && call->name() ? call->name()->str() : "<unnamed>";
+    if (find_op(name) == nullptr && missing.find("'" + name + "'") == std::string::npos)
+      missing += (missing.empty() ? "'" : ", '") + name + "'";
+  }
+  if (!missing.empty())
+    return Status(ErrorCode::kOperatorMissing, "WebGPU delegate: operator(s) not implemented: " + missing);
+  for (flatbuffers::uoffset_t i = 0; i < chain->size(); ++i) {
+    const vk::OperatorCall* call = chain->Get(i);
+    current_op_ = call->name()->str();
+    std::vector<int32_t> args;
+    if (call->args())
+      for (int32_t a : *call->args()) {
+        if (a < 0 || static_cast<size_t>(a) >= values_.size())
+          return Status(ErrorCode::kInvalidProgram, "VK00 op " + std::to_string(i) + " (" + current_op_ +
+                                                        "): argument " + std::to_string(a) + " out of range");
+        args.push_back(a);
+      }
+    Status s = find_op(current_op_)(*this, args);
+    if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
+  }
+  return {};
+}
+
+// ---- accessors ----
+
+Result<GValue*> Graph::value(int64_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= values_.size())
+    return Status(ErrorCode::kInvalidProgram, "value id " + std::to_string(id) + " out of range");
+  return &values_[static_cast<size_t>(id)];
+}
+
+bool Graph::is_none(int64_t id) const {
+  return id >= 0 && static_cast<size_t>(id) < values_.size() && values_[static_cast<size_t>(id)].kind == GValue::kNone;
+}
+
+Result<GpuTensor*> Graph::tensor(int64_t id, const char* op) {
+  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+  if (v->kind != GValue::kTensor)
+    return Status(ErrorCode::kInvalidProgram, std::string(op) + ": value " + std::to_string(id) + " is not a tensor");
+  return &v->tensor;
+}
+
+Result<int64_t> Graph::int_arg(int64_t id, const char* op) {
+  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+  switch (v->kind) {
+    case GValue::kInt: case GValue::kBool: case GValue::kSymInt: return v->i;
+    case GValue::kDouble: return static_cast<int64_t>(v->d);
+    default:
+      return Status(ErrorCode::kInvalidProgram, std::string(op) + ": value " + std::to_string(id) + " is not an int");
+  }
+}
+
+Result<double> Graph::scalar_arg(int64_t id, const char* op) {
+  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+  switch (v->kind) {
+    case GValue::kInt: case GValue::kBool: case GValue::kSymInt: return static_cast<double>(v->i);
+    case GValue::kDouble: return v->d;
+    default:
+      return Status(ErrorCode::kInvalidProgram, std::string(op) + ": value " + std::to_string(id) + " is not a scalar");
+  }
+}
+
+Result<bool> Graph::bool_arg(int64_t id, const char* op) {
+  WICK_ASSIGN_OR_RETURN(int64_t v, int_arg(id, op));
+  return v != 0;
+}
+
+Result<std::vector<int64_t>> Graph::int_list(int64_t id, const char* op) {
+  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+  if (v->kind == GValue::kIntList || v->kind == GValue::kBoolList) return v->ints;
+  if (v->kind == GValue::kValueList) {
+    std::vector<int64_t> out;
+    for (int32_t item : v->items) {
+      WICK_ASSIGN_OR_RETURN(int64_t x, int_arg(item, op));
+      out.push_back(x);
+    }
+    return out;
+  }
+  return Status(ErrorCode::kInvalidProgram, std::string(op) + ": value " + std::to_string(id) + " is not an int list");
+}
+
+Result<std::vector<int32_t>> Graph::value_list(int64_t id, const char* op) {
+  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+  if (v->kind != GValue::kValueList)
+    return Status(ErrorCode::kInvalidProgram, std::string(op) + ": value " + std::to_string(id) + " is not a value list");
+  return v->items;
+}
+
+Result<std::span<const uint8_t>> Graph::constant_bytes(int64_t id, const char* op) {
+  WICK_ASSIGN_OR_RETURN(GpuTensor * t, tensor(id, op));
+  if (t->constant_id < 0)
+    return Status(ErrorCode::kNotSupported, std::string(op) + ": value " + std::to_string(id) + " must be a constant");
+  return std::span<const uint8_t>(constant_host_[static_cast<size_t>(id)]);
+}
+
+Result<std::shared_ptr<const gpu::ComputePipeline>> Graph::pipeline(const gpu::PipelineKey& key) {
+  auto p = cache_->get(key);
+  if (!p.ok()) return p.status().with_context(current_op_);
+  return p;
+}
+
+Result<ParamsBlock*> Graph::params(size_t bytes, const std::string& label) {
+  auto block = std::make_unique<ParamsBlock>();
+  WICK_RETURN_IF_ERROR(block->init(device_, bytes, label));
+  params_.push_back(std::move(block));
+  return params_.back().get();
+}
+
+Result<gpu::Buffer*> Graph::scratch(uint64_t bytes, const std::string& label) {
+  WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4), label));
+  scratch_.push_back(std::make_unique<gpu::Buffer>(std::move(buf)));
+  return scratch_.back().get();
+}
+
+Result<size_t> Graph::add_dispatch(gpu::Dispatch dispatch) {
+  if (dispatch.label.empty() && dispatch.pipeline) dispatch.label = current_op_ + " " + dispatch.pipeline->key().shader;
+  auto idx = commands_->add(std::move(dispatch));
+  if (!idx.ok()) return idx.status().with_context(current_op_);
+  dispatch_ops_.push_back(current_op_);
+  return idx;
+}
+
+Status Graph::set_workgroups(size_t dispatch, uint32_t x, uint32_t y, uint32_t z) {
+  return commands_->set_workgroups(dispatch, x, y, z);
+}
+
+Status Graph::set_grid(size_t dispatch, uint64_t invocations, uint32_t workgroup_size) {
+  uint64_t groups = (invocations + workgroup_size - 1) / workgroup_size;
+  const uint64_t max_dim = device_->limits().max_compute_workgroups_per_dimension
+                               ? device_->limits().max_compute_workgroups_per_dimension
+                               : 65535;
+  if (groups <= max_dim) return set_workgroups(dispatch, static_cast<uint32_t>(groups), groups ? 1 : 0);
+  uint64_t y = (groups + max_dim - 1) / max_dim;
+  uint64_t x = (groups + y - 1) / y;
+  if (y > max_dim) return Status(ErrorCode::kNotSupported, current_op_ + ": grid of " + std::to_string(invocations) + " threads is too large");
+  return set_workgroups(dispatch, static_cast<uint32_t>(x), static_cast<uint32_t>(y));
+}
+
+Status Graph::add_step(std::function<Status()> prepare) {
+  WICK_RETURN_IF_ERROR(prepare().with_context(current_op_));
+  std::string op = current_op_;
+  steps_.push_back([prepare = std::move(prepare), op]() { return prepare().with_context(op); });
+  return {};
+}
+
+// ---- execute ----
+
+Status Graph::upload_input(const Tensor& host, GpuTensor& t, const std::string& where) {
+  if (host.dim() != t.rank())
+    return Status(ErrorCode::kInvalidArgument, where + ": rank " + std::to_string(host.dim()) + " " +
+                                                   host.shape_string() + ", the graph expects " +
+                                                   shape_to_string(t.max_dims));
+  for (int d = 0; d < host.dim(); ++d)
+    if (host.sizes[d] > t.max_dims[d])
+      return Status(ErrorCode::kInvalidArgument, where + ": shape " + host.shape_string() +
+                                                     " exceeds the graph's bound " + shape_to_string(t.max_dims));
+  if (t.elem == Elem::kPackedBytes) return Status(ErrorCode::kNotSupported, where + ": byte-packed input");
+  if (host.data == nullptr && host.numel() > 0) return Status(ErrorCode::kInvalidArgument, where + ": no data");
+  t.dims = host.sizes;
+  std::vector<uint32_t> words;
+  WICK_RETURN_IF_ERROR(host_to_words(host, t.elem, words).with_context(where));
+  return t.buffer->write(words.data(), static_cast<uint64_t>(std::max<int64_t>(host.numel(), 1)) * 4);
+}
+
+Status Graph::download_output(const GpuTensor& t, Tensor& host, const std::string& where) {
+  if (host.dim() != t.rank())
+    return Status(ErrorCode::kInvalidProgram, where + ": host tensor rank " + std::to_string(host.dim()) +
+                                                  " differs from the graph's " + std::to_string(t.rank()));
+  Status s = host.resize(t.dims);
+  if (!s.ok()) return s.with_context(where);
+  if (host.numel() == 0) return {};
+  if (host.data == nullptr) return Status(ErrorCode::kInvalidProgram, where + ": output tensor has no memory");
+  std::vector<uint32_t> words(static_cast<size_t>(host.numel()));
+  WICK_RETURN_IF_ERROR(t.buffer->read(words.data(), words.size() * 4));
+  return words_to_host(words, t.elem, host).with_context(where);
+}
+
+Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
+  if (args.size() != input_ids_.size() + output_ids_.size())
+    return Status(ErrorCode::kInvalidProgram, "WebGPU delegate: called with " + std::to_string(args.size()) +
+                                                  " arguments, the graph has " + std::to_string(input_ids_.size()) +
+                                                  " inputs and " + std::to_string(output_ids_.size()) + " outputs");
+  WICK_RETURN_IF_ERROR(device_->check().with_context("WebGPU delegate"));
+  for (size_t i = 0; i < input_ids_.size(); ++i) {
+    GValue& gv = values_[static_cast<size_t>(input_ids_[i])];
+    WICK_ASSIGN_OR_RETURN(Value * hv, values.at(args[i]));
+    std::string where = "WebGPU delegate input " + std::to_string(i);
+    if (gv.kind == GValue::kTensor) {
+      if (!hv->is_tensor()) return Status(ErrorCode::kInvalidArgument, where + ": expected a tensor");
+      WICK_RETURN_IF_ERROR(upload_input(hv->tensor, gv.tensor, where));
+    } else if (gv.kind == GValue::kSymInt || gv.kind == GValue::kInt) {
+      if (!hv->is_scalar()) return Status(ErrorCode::kInvalidArgument, where + ": expected an int");
+      gv.i = hv->scalar_as_int();
+    } else {
+      return Status(ErrorCode::kNotSupported, where + ": unsupported input kind");
+    }
+  }
+  for (auto& step : steps_) WICK_RETURN_IF_ERROR(step());
+  gpu::SubmitOptions so;
+  so.timestamps = options_.profile;
+  auto stats = commands_->submit(so);
+  if (!stats.ok()) return stats.status().with_context("WebGPU delegate");
+  if (options_.profile) {
+    profile_.clear();
+    for (size_t k = 0; k < stats->labels.size(); ++k)
+      profile_.push_back(ProfileEntry{stats->labels[k], "", 0, 0, 0, stats->has_gpu_times ? stats->gpu_ns[k] : 0});
+  }
+  for (size_t j = 0; j < output_ids_.size(); ++j) {
+    const GValue& gv = values_[static_cast<size_t>(output_ids_[j])];
+    WICK_ASSIGN_OR_RETURN(Value * hv, values.at(args[input_ids_.size() + j]));
+    std::string where = "WebGPU delegate output " + std::to_string(j);
+    if (gv.kind == GValue::kSymInt) {
+      *hv = Value::make_int(gv.i);
+      continue;
+    }
+    if (!hv->is_tensor()) return Status(ErrorCode::kInvalidProgram, where + ": host value is not a tensor");
+    WICK_RETURN_IF_ERROR(download_output(gv.tensor, hv->tensor, where));
+  }
+  return device_->check().with_context("WebGPU delegate");
+}
+
+}  // namespace wick::webgpu

@@ -1,0 +1,162 @@
+// A VK00 graph made runnable on WebGPU.
+//
+// Every tensor lives in a storage buffer sized for its maximum (serialized) shape, one
+// 32-bit word per element: f32 for floating dtypes, i32 for integers and bools (int64
+// narrowed, as the exporter's downcast_64_bit intends). Host data is converted on
+// upload and readback. Tensors with the same mem_obj_id share one buffer (the
+// exporter's liveness plan). Only packed quantized weights keep their raw bytes.
+//
+// Ops are built once, in chain order. Each op records its dispatches and a `prepare`
+// step; before every execution all prepare steps run in order (current shapes flow
+// from inputs to outputs, params uniforms and workgroup counts are rewritten where
+// they changed), then every dispatch is encoded into one command buffer and submitted.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/tensor.h"
+#include "gpu/buffer.h"
+#include "gpu/command.h"
+#include "gpu/device.h"
+#include "gpu/pipeline.h"
+#include "runtime/named_data.h"
+#include "runtime/value.h"
+#include "webgpu/vk_blob.h"
+
+namespace wick::webgpu {
+
+// What a buffer word holds.
+enum class Elem : uint8_t { kF32, kI32, kPackedBytes };
+
+struct GpuTensor {
+  vk::VkDataType vk_dtype = vk::VkDataType::FLOAT32;
+  Elem elem = Elem::kF32;
+  std::vector<int64_t> max_dims;
+  std::vector<int64_t> dims;  // current shape
+  int constant_id = -1;
+  int mem_obj_id = -1;
+  std::shared_ptr<gpu::Buffer> buffer;
+
+  int64_t numel() const { return shape_numel(dims); }
+  int64_t max_numel() const { return shape_numel(max_dims); }
+  int rank() const { return static_cast<int>(dims.size()); }
+  bool is_float() const { return elem == Elem::kF32; }
+};
+
+struct GValue {
+  enum Kind { kNone, kInt, kDouble, kBool, kString, kIntList, kDoubleList, kBoolList, kValueList, kSymInt, kTensor };
+  Kind kind = kNone;
+  int64_t i = 0;  // Int, Bool (0/1), SymInt (current value)
+  double d = 0;
+  std::string s;
+  std::vector<int64_t> ints;  // IntList
+  std::vector<double> doubles;
+  std::vector<int32_t> items;  // ValueList
+  GpuTensor tensor;
+};
+
+// One dispatch's params uniform: rewritten only when its bytes change.
+class ParamsBlock {
+ public:
+  gpu::Buffer* buffer() { return &buffer_; }
+  Status init(std::shared_ptr<gpu::Device> device, size_t bytes, const std::string& label);
+  Status write(const void* data, size_t bytes);
+  template <class T>
+  Status write(const T& value) { return write(&value, sizeof(T)); }
+
+ private:
+  gpu::Buffer buffer_;
+  std::vector<uint8_t> last_;
+};
+
+struct ProfileEntry {
+  std::string op;
+  std::string kernel;
+  uint32_t x = 0, y = 0, z = 0;
+  uint64_t gpu_ns = 0;
+};
+
+struct GraphOptions {
+  bool profile = false;  // per-dispatch GPU timestamps
+};
+
+class Graph {
+ public:
+  static Result<std::unique_ptr<Graph>> build(std::shared_ptr<gpu::Device> device, gpu::PipelineCache* cache,
+                                              const VkBlob& blob, const NamedDataMap* named_data,
+                                              const GraphOptions& options);
+  // args: the DelegateCall's value indices, graph inputs first, then outputs.
+  Status execute(ValueTable& values, std::span<const int32_t> args);
+
+  // ---- for op builders ----
+  size_t num_values() const { return values_.size(); }
+  Result<GValue*> value(int64_t id);
+  Result<GpuTensor*> tensor(int64_t id, const char* op);
+  bool is_none(int64_t id) const;
+  Result<int64_t> int_arg(int64_t id, const char* op);  // Int, Bool, integral Double or SymInt
+  Result<double> scalar_arg(int64_t id, const char* op);
+  Result<bool> bool_arg(int64_t id, const char* op);
+  // IntList, or a ValueList of Int/SymInt values (read at call time, so SymInts are current).
+  Result<std::vector<int64_t>> int_list(int64_t id, const char* op);
+  Result<std::vector<int32_t>> value_list(int64_t id, const char* op);
+  // The host bytes a constant tensor was created from (for ops that repack weights).
+  Result<std::span<const uint8_t>> constant_bytes(int64_t id, const char* op);
+  // Allocates the tensor's buffer now if it has none (deferred constants, etc.).
+  gpu::Device& device() { return *device_; }
+  std::shared_ptr<gpu::Device> device_ptr() { return device_; }
+
+  Result<std::shared_ptr<const gpu::ComputePipeline>> pipeline(const gpu::PipelineKey& key);
+  // A params uniform owned by the graph.
+  Result<ParamsBlock*> params(size_t bytes, const std::string& label);
+  // A scratch storage buffer owned by the graph.
+  Result<gpu::Buffer*> scratch(uint64_t bytes, const std::string& label);
+  // Records a dispatch for the op being built; returns its index for set_workgroups().
+  Result<size_t> add_dispatch(gpu::Dispatch dispatch);
+  // Sets a 1-D grid covering `invocations` threads of `workgroup_size`, folded into 2-D
+  // when it exceeds the per-dimension limit. Shaders index with linear_index().
+  Status set_grid(size_t dispatch, uint64_t invocations, uint32_t workgroup_size);
+  Status set_workgroups(size_t dispatch, uint32_t x, uint32_t y = 1, uint32_t z = 1);
+  // Registers the op's per-execution step (shape propagation + params). It also runs once now.
+  Status add_step(std::function<Status()> prepare);
+
+  // Memory report (bytes): tensors if each had its own buffer vs the shared plan.
+  uint64_t naive_activation_bytes() const { return naive_bytes_; }
+  uint64_t planned_activation_bytes() const { return planned_bytes_; }
+  uint64_t constant_bytes_total() const { return constant_total_; }
+  const std::vector<ProfileEntry>& last_profile() const { return profile_; }
+  size_t dispatch_count() const { return commands_->size(); }
+
+ private:
+  Graph() = default;
+  Status create_values(const VkBlob& blob, const NamedDataMap* named_data);
+  Status build_ops(const VkBlob& blob);
+  Status upload_input(const Tensor& host, GpuTensor& t, const std::string& where);
+  Status download_output(const GpuTensor& t, Tensor& host, const std::string& where);
+
+  std::shared_ptr<gpu::Device> device_;
+  gpu::PipelineCache* cache_ = nullptr;
+  GraphOptions options_;
+  std::vector<GValue> values_;
+  std::vector<std::vector<uint8_t>> constant_host_;  // per value id with a constant (else empty)
+  std::vector<int32_t> input_ids_, output_ids_;
+  std::unique_ptr<gpu::CommandList> commands_;
+  std::vector<std::function<Status()>> steps_;
+  std::vector<std::string> dispatch_ops_;  // op name per dispatch
+  std::string current_op_;
+  std::vector<std::unique_ptr<ParamsBlock>> params_;
+  std::vector<std::unique_ptr<gpu::Buffer>> scratch_;
+  std::vector<ProfileEntry> profile_;
+  uint64_t naive_bytes_ = 0, planned_bytes_ = 0, constant_total_ = 0;
+};
+
+// Index math shared by ops.
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& dims);
+int64_t normalize_dim(int64_t dim, int64_t rank);
+uint32_t ceil_div(uint64_t a, uint64_t b);
+
+}  // namespace wick::webgpu

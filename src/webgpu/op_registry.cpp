@@ -1,0 +1,35 @@
+#include "webgpu/op_registry.h"
+
+#include "webgpu/ops/families.h"
+
+namespace wick::webgpu {
+
+const std::vector<OpEntry>& all_ops() {
+  static const std::vector<OpEntry> ops = [] {
+    std::vector<OpEntry> v;
+    // Each family lists its own operators (ops/<family>/register.cpp).
+    append_graph_ops(v);
+    append_elementwise_ops(v);
+    append_reduce_ops(v);
+    append_norm_ops(v);
+    append_matmul_ops(v);
+    append_conv_ops(v);
+    append_pool_ops(v);
+    append_shape_ops(v);
+    append_indexing_ops(v);
+    append_upsample_ops(v);
+    append_attention_ops(v);
+    append_quantized_ops(v);
+    append_creation_ops(v);
+    return v;
+  }();
+  return ops;
+}
+
+OpBuilder find_op(std::string_view name) {
+  for (const OpEntry& e : all_ops())
+    if (name == e.name) return e.build;
+  return nullptr;
+}
+
+}  // namespace wick::webgpu

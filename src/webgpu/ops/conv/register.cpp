@@ -1,0 +1,141 @@
+// aten.convolution (1-D and 2-D, grouped/depthwise, transposed) and
+// et_vk.conv_with_clamp (the same with a fused output clamp, e.g. ReLU/ReLU6).
+#include <limits>
+
+#include "webgpu/graph.h"
+#include "webgpu/ops/families.h"
+
+namespace wick::webgpu {
+
+namespace {
+
+struct ConvParams {
+  uint32_t n, in_c, in_h, in_w;
+  uint32_t out_c, out_h, out_w, groups;
+  uint32_t k_h, k_w, stride_h, stride_w;
+  uint32_t pad_h, pad_w, dil_h, dil_w;
+  uint32_t total, has_bias;
+  float clamp_min, clamp_max;
+};
+
+constexpr uint32_t kWorkgroup = 64;
+
+Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
+  const char* name = with_clamp ? "et_vk.conv_with_clamp.default" : "aten.convolution.default";
+  const size_t expected = with_clamp ? 12 : 10;
+  if (args.size() != expected)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(expected) +
+                                                  " arguments, got " + std::to_string(args.size()));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[1], name));
+  GpuTensor* bias = nullptr;
+  if (!g.is_none(args[2])) {
+    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[2], name));
+  }
+  WICK_ASSIGN_OR_RETURN(auto stride, g.int_list(args[3], name));
+  WICK_ASSIGN_OR_RETURN(auto padding, g.int_list(args[4], name));
+  WICK_ASSIGN_OR_RETURN(auto dilation, g.int_list(args[5], name));
+  WICK_ASSIGN_OR_RETURN(bool transposed, g.bool_arg(args[6], name));
+  WICK_ASSIGN_OR_RETURN(auto output_padding, g.int_list(args[7], name));
+  WICK_ASSIGN_OR_RETURN(int64_t groups, g.int_arg(args[8], name));
+  float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+  if (with_clamp) {
+    if (!g.is_none(args[9])) {
+      WICK_ASSIGN_OR_RETURN(double v, g.scalar_arg(args[9], name));
+      lo = static_cast<float>(v);
+    }
+    if (!g.is_none(args[10])) {
+      WICK_ASSIGN_OR_RETURN(double v, g.scalar_arg(args[10], name));
+      hi = static_cast<float>(v);
+    }
+  }
+  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args.back(), name));
+
+  const int spatial = x->rank() - 2;
+  if ((spatial != 1 && spatial != 2) || w->rank() != x->rank() || y->rank() != x->rank())
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": input rank " + std::to_string(x->rank()) +
+                                                ", weight rank " + std::to_string(w->rank()) + " (1-D or 2-D only)");
+  auto at = [](const std::vector<int64_t>& v, size_t i) { return v.empty() ? int64_t{0} : v[std::min(i, v.size() - 1)]; };
+  if (stride.empty()) stride = {1};
+  if (dilation.empty()) dilation = {1};
+  if (groups <= 0 || x->max_dims[1] % groups != 0)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": groups " + std::to_string(groups) +
+                                                  " does not divide the input channels");
+  if (!x->is_float() || !w->is_float() || !y->is_float() || (bias && !bias->is_float()))
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+
+  // 1-D convolutions run as 2-D with height 1: the spatial parameters go to the width.
+  const size_t hi_i = 0, wi_i = spatial == 2 ? 1 : 0;
+  ConvParams base{};
+  base.groups = static_cast<uint32_t>(groups);
+  base.k_h = spatial == 2 ? static_cast<uint32_t>(w->max_dims[2]) : 1;
+  base.k_w = static_cast<uint32_t>(w->max_dims[w->rank() - 1]);
+  base.stride_h = spatial == 2 ? static_cast<uint32_t>(at(stride, hi_i)) : 1;
+  base.stride_w = static_cast<uint32_t>(at(stride, wi_i));
+  base.pad_h = spatial == 2 ? static_cast<uint32_t>(at(padding, hi_i)) : 0;
+  base.pad_w = static_cast<uint32_t>(at(padding, wi_i));
+  base.dil_h = spatial == 2 ? static_cast<uint32_t>(at(dilation, hi_i)) : 1;
+  base.dil_w = static_cast<uint32_t>(at(dilation, wi_i));
+  base.has_bias = bias ? 1 : 0;
+  base.clamp_min = lo;
+  base.clamp_max = hi;
+  const int64_t out_pad_h = spatial == 2 ? at(output_padding, hi_i) : 0;
+  const int64_t out_pad_w = at(output_padding, wi_i);
+  const int64_t out_channels = transposed ? w->max_dims[1] * groups : w->max_dims[0];
+  if (base.stride_h == 0 || base.stride_w == 0)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": zero stride");
+
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(transposed ? "conv2d_transposed" : "conv2d_direct")
+                                                      .set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ConvParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, x->buffer.get()}, {1, w->buffer.get()}, {2, bias ? bias->buffer.get() : w->buffer.get()},
+                {3, y->buffer.get()}, {4, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+
+  return g.add_step([=, &g]() -> Status {
+    ConvParams p = base;
+    const int64_t n = x->dims[0], c = x->dims[1];
+    const int64_t ih = spatial == 2 ? x->dims[2] : 1, iw = x->dims[x->rank() - 1];
+    int64_t oh, ow;
+    if (transposed) {
+      oh = (ih - 1) * p.stride_h - 2 * int64_t{p.pad_h} + int64_t{p.dil_h} * (p.k_h - 1) + out_pad_h + 1;
+      ow = (iw - 1) * p.stride_w - 2 * int64_t{p.pad_w} + int64_t{p.dil_w} * (p.k_w - 1) + out_pad_w + 1;
+    } else {
+      oh = (ih + 2 * int64_t{p.pad_h} - int64_t{p.dil_h} * (p.k_h - 1) - 1) / p.stride_h + 1;
+      ow = (iw + 2 * int64_t{p.pad_w} - int64_t{p.dil_w} * (p.k_w - 1) - 1) / p.stride_w + 1;
+    }
+    if (oh <= 0 || ow <= 0) return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input too small for the kernel");
+    std::vector<int64_t> shape = spatial == 2 ? std::vector<int64_t>{n, out_channels, oh, ow}
+                                              : std::vector<int64_t>{n, out_channels, ow};
+    if (shape_numel(shape) > y->max_numel())
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": output " + shape_to_string(shape) +
+                                                     " exceeds its bound " + shape_to_string(y->max_dims));
+    y->dims = shape;
+    p.n = static_cast<uint32_t>(n);
+    p.in_c = static_cast<uint32_t>(c);
+    p.in_h = static_cast<uint32_t>(ih);
+    p.in_w = static_cast<uint32_t>(iw);
+    p.out_c = static_cast<uint32_t>(out_channels);
+    p.out_h = static_cast<uint32_t>(oh);
+    p.out_w = static_cast<uint32_t>(ow);
+    p.total = static_cast<uint32_t>(shape_numel(shape));
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, p.total, kWorkgroup);
+  });
+}
+
+Status convolution(Graph& g, const std::vector<int32_t>& args) { return conv(g, args, false); }
+Status conv_with_clamp(Graph& g, const std::vector<int32_t>& args) { return conv(g, args, true); }
+
+}  // namespace
+
+void append_conv_ops(std::vector<OpEntry>& ops) {
+  ops.insert(ops.end(), {
+      {"aten.convolution.default", convolution},
+      {"et_vk.conv_with_clamp.default", conv_with_clamp},
+  });
+}
+
+}  // namespace wick::webgpu

@@ -1,0 +1,24 @@
+// One function per operator family; each appends its operators to the registry.
+#pragma once
+
+#include <vector>
+
+#include "webgpu/op_registry.h"
+
+namespace wick::webgpu {
+
+void append_graph_ops(std::vector<OpEntry>& ops);        // ops/graph: prepack, SymInt ops
+void append_elementwise_ops(std::vector<OpEntry>& ops);  // ops/elementwise: binary, unary, compare, where, clamp
+void append_reduce_ops(std::vector<OpEntry>& ops);       // ops/reduce: sum, mean, amax, argmax, softmax
+void append_norm_ops(std::vector<OpEntry>& ops);         // ops/norm: layer, group, batch, rms norm
+void append_matmul_ops(std::vector<OpEntry>& ops);       // ops/matmul: linear, mm, bmm
+void append_conv_ops(std::vector<OpEntry>& ops);         // ops/conv: convolution, conv_with_clamp, transposed
+void append_pool_ops(std::vector<OpEntry>& ops);         // ops/pool: avg/max pool
+void append_shape_ops(std::vector<OpEntry>& ops);        // ops/shape: view, permute, cat, slice, select, expand...
+void append_indexing_ops(std::vector<OpEntry>& ops);     // ops/indexing: embedding, index, index_select, gather
+void append_upsample_ops(std::vector<OpEntry>& ops);     // ops/upsample: nearest, bilinear
+void append_attention_ops(std::vector<OpEntry>& ops);    // ops/attention: sdpa_with_kv_cache, rotary embeddings
+void append_quantized_ops(std::vector<OpEntry>& ops);    // ops/quantized: linear_q4gsw
+void append_creation_ops(std::vector<OpEntry>& ops);     // ops/creation: full, full_like, arange
+
+}  // namespace wick::webgpu

@@ -1,0 +1,9 @@
+#include "webgpu/ops/families.h"
+
+namespace wick::webgpu {
+
+void append_pool_ops(std::vector<OpEntry>& ops) {
+  (void)ops;
+}
+
+}  // namespace wick::webgpu
