@@ -8,3 +8,8 @@ if(WICK_HAVE_WEBGPU)
   target_compile_definitions(wick_webgpu PUBLIC WICK_HAVE_WEBGPU_DELEGATE=1)
   list(APPEND WICK_EXTRA_LIBS wick_webgpu)
 endif()
+
+# The in-memory VK00 graph builder used by the per-operator tests.
+if(WICK_HAVE_WEBGPU)
+  set(WICK_TEST_EXTRA_SOURCES ${CMAKE_SOURCE_DIR}/tests/webgpu/single_op.cpp)
+endif()

@@ -1,0 +1,216 @@
+#include "single_op.h"
+
+#include <cstring>
+
+#include "gpu/device.h"
+#include "gpu/pipeline.h"
+#include "runtime/named_data.h"
+#include "vk00_generated.h"
+#include "webgpu/graph.h"
+
+namespace wick::test {
+
+struct VkGraphBuilder::V {
+  enum Kind { kTensor, kInt, kDouble, kBool, kNone, kIntList, kValueList, kSymInt } kind;
+  ScalarType dtype = ScalarType::kFloat;
+  std::vector<int64_t> shape;
+  int constant_id = -1;
+  std::string key;
+  int64_t i = 0;
+  double d = 0;
+  std::vector<int64_t> ints;
+  std::vector<int> items;
+};
+
+namespace {
+
+vk::VkDataType vk_dtype(ScalarType t) {
+  switch (t) {
+    case ScalarType::kBool: return vk::VkDataType::BOOL;
+    case ScalarType::kByte: return vk::VkDataType::UINT8;
+    case ScalarType::kChar: return vk::VkDataType::INT8;
+    case ScalarType::kInt: return vk::VkDataType::INT32;
+    case ScalarType::kLong: return vk::VkDataType::INT32;  // the exporter downcasts 64-bit ints
+    case ScalarType::kHalf: return vk::VkDataType::FLOAT16;
+    default: return vk::VkDataType::FLOAT32;
+  }
+}
+
+class MapData : public NamedDataMap {
+ public:
+  explicit MapData(const std::map<std::string, std::vector<uint8_t>>& m) : m_(m) {}
+  Result<std::span<const uint8_t>> get(std::string_view key) const override {
+    auto it = m_.find(std::string(key));
+    if (it == m_.end()) return Status(ErrorCode::kNotFound, "no key");
+    return std::span<const uint8_t>(it->second);
+  }
+  std::vector<std::string> keys() const override {
+    std::vector<std::string> k;
+    for (auto& [a, b] : m_) k.push_back(a);
+    return k;
+  }
+
+ private:
+  const std::map<std::string, std::vector<uint8_t>>& m_;
+};
+
+}  // namespace
+
+int VkGraphBuilder::add(std::shared_ptr<V> v) {
+  values_.push_back(std::move(v));
+  return static_cast<int>(values_.size()) - 1;
+}
+
+int VkGraphBuilder::input(ScalarType dtype, std::vector<int64_t> shape) {
+  int id = tensor(dtype, std::move(shape));
+  inputs_.push_back(id);
+  return id;
+}
+
+int VkGraphBuilder::tensor(ScalarType dtype, std::vector<int64_t> shape) {
+  auto v = std::make_shared<V>();
+  v->kind = V::kTensor;
+  v->dtype = dtype;
+  v->shape = std::move(shape);
+  return add(v);
+}
+
+int VkGraphBuilder::constant(const Tensor& value) {
+  auto v = std::make_shared<V>();
+  v->kind = V::kTensor;
+  v->dtype = value.dtype == ScalarType::kLong ? ScalarType::kInt : value.dtype;
+  v->shape = value.sizes;
+  v->constant_id = static_cast<int>(named_.size());
+  v->key = "const_" + std::to_string(named_.size());
+  std::vector<uint8_t> bytes;
+  if (value.dtype == ScalarType::kLong) {  // stored downcast, as the exporter does
+    for (int64_t i = 0; i < value.numel(); ++i) {
+      int32_t x = static_cast<int32_t>(value.data_as<int64_t>()[i]);
+      const uint8_t* p = reinterpret_cast<const uint8_t*>(&x);
+      bytes.insert(bytes.end(), p, p + 4);
+    }
+  } else {
+    bytes.assign(value.bytes().begin(), value.bytes().end());
+  }
+  named_[v->key] = std::move(bytes);
+  return add(v);
+}
+
+int VkGraphBuilder::int_value(int64_t x) { auto v = std::make_shared<V>(); v->kind = V::kInt; v->i = x; return add(v); }
+int VkGraphBuilder::double_value(double x) { auto v = std::make_shared<V>(); v->kind = V::kDouble; v->d = x; return add(v); }
+int VkGraphBuilder::bool_value(bool x) { auto v = std::make_shared<V>(); v->kind = V::kBool; v->i = x; return add(v); }
+int VkGraphBuilder::none() { auto v = std::make_shared<V>(); v->kind = V::kNone; return add(v); }
+int VkGraphBuilder::int_list(std::vector<int64_t> x) { auto v = std::make_shared<V>(); v->kind = V::kIntList; v->ints = std::move(x); return add(v); }
+int VkGraphBuilder::value_list(std::vector<int> ids) { auto v = std::make_shared<V>(); v->kind = V::kValueList; v->items = std::move(ids); return add(v); }
+int VkGraphBuilder::symint(int64_t x) { auto v = std::make_shared<V>(); v->kind = V::kSymInt; v->i = x; return add(v); }
+void VkGraphBuilder::op(const std::string& name, std::vector<int> args) { ops_.emplace_back(name, std::move(args)); }
+void VkGraphBuilder::output(int id) { outputs_.push_back(id); }
+
+Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<vk::VkValue>> values;
+  std::vector<flatbuffers::Offset<vk::VkBytes>> constants(named_.size());
+  for (const auto& v : values_) {
+    switch (v->kind) {
+      case V::kTensor: {
+        std::vector<uint32_t> dims(v->shape.begin(), v->shape.end());
+        auto t = vk::CreateVkTensorDirect(fbb, vk_dtype(v->dtype), &dims, v->constant_id, -1);
+        values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::VkTensor, t.Union()));
+        if (v->constant_id >= 0)
+          constants[static_cast<size_t>(v->constant_id)] =
+              vk::CreateVkBytesDirect(fbb, UINT64_MAX, named_[v->key].size(), v->key.c_str());
+        break;
+      }
+      case V::kInt: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::Int, vk::CreateInt(fbb, v->i).Union())); break;
+      case V::kDouble: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::Double, vk::CreateDouble(fbb, v->d).Union())); break;
+      case V::kBool: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::Bool, vk::CreateBool(fbb, v->i != 0).Union())); break;
+      case V::kNone: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::Null, vk::CreateNull(fbb).Union())); break;
+      case V::kIntList: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::IntList, vk::CreateIntListDirect(fbb, &v->ints).Union())); break;
+      case V::kValueList: {
+        std::vector<int32_t> items(v->items.begin(), v->items.end());
+        values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::ValueList, vk::CreateValueListDirect(fbb, &items).Union()));
+        break;
+      }
+      case V::kSymInt: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::SymInt, vk::CreateSymInt(fbb, static_cast<int32_t>(v->i)).Union())); break;
+    }
+  }
+  std::vector<flatbuffers::Offset<vk::OperatorCall>> chain;
+  for (const auto& [name, args] : ops_) {
+    std::vector<int32_t> a(args.begin(), args.end());
+    chain.push_back(vk::CreateOperatorCallDirect(fbb, 0, name.c_str(), &a));
+  }
+  std::vector<uint32_t> in_ids(inputs_.begin(), inputs_.end()), out_ids(outputs_.begin(), outputs_.end());
+  auto root = vk::CreateVkGraphDirect(fbb, "0", &chain, &values, &in_ids, &out_ids, &constants);
+  vk::FinishVkGraphBuffer(fbb, root);
+
+  // VH00 header (30 bytes, padded to 32), then the flatbuffer.
+  std::vector<uint8_t> blob(32, 0);
+  std::memcpy(blob.data() + 4, "VH00", 4);
+  uint16_t header_size = 30;
+  uint32_t fb_offset = 32, fb_size = fbb.GetSize(), bytes_offset = 32 + (fb_size + 15) / 16 * 16;
+  uint64_t bytes_size = 0;
+  std::memcpy(blob.data() + 8, &header_size, 2);
+  std::memcpy(blob.data() + 10, &fb_offset, 4);
+  std::memcpy(blob.data() + 14, &fb_size, 4);
+  std::memcpy(blob.data() + 18, &bytes_offset, 4);
+  std::memcpy(blob.data() + 22, &bytes_size, 8);
+  blob.insert(blob.end(), fbb.GetBufferPointer(), fbb.GetBufferPointer() + fb_size);
+  blob.resize(bytes_offset, 0);
+  AlignedBuffer aligned(blob.size());
+  std::memcpy(aligned.data(), blob.data(), blob.size());
+
+  static std::shared_ptr<gpu::Device> device;
+  static std::shared_ptr<gpu::PipelineCache> cache;
+  if (!device || device->is_lost()) {
+    WICK_ASSIGN_OR_RETURN(device, gpu::Device::create());
+    cache = std::make_shared<gpu::PipelineCache>(device);
+  }
+  WICK_ASSIGN_OR_RETURN(webgpu::VkBlob parsed, webgpu::parse_vk_blob(aligned.bytes()));
+  MapData named(named_);
+  WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, {}));
+
+  ValueTable table;
+  std::vector<int32_t> args;
+  for (const Value& in : inputs) {
+    table.values.push_back(in);
+    args.push_back(static_cast<int32_t>(table.values.size()) - 1);
+  }
+  for (int id : outputs_) {
+    const V& v = *values_[static_cast<size_t>(id)];
+    Tensor t = Tensor::make_owned(v.dtype, v.shape);
+    t.dynamism = ShapeDynamism::kDynamicBound;
+    table.values.push_back(Value::make_tensor(std::move(t)));
+    args.push_back(static_cast<int32_t>(table.values.size()) - 1);
+  }
+  WICK_RETURN_IF_ERROR(graph->execute(table, args));
+  std::vector<Value> outs(table.values.begin() + static_cast<long>(inputs.size()), table.values.end());
+  return outs;
+}
+
+Tensor random_tensor(ScalarType dtype, std::vector<int64_t> shape, std::mt19937& rng, double lo, double hi) {
+  Tensor t = Tensor::make_owned(dtype, std::move(shape));
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double x = u(rng);
+    switch (dtype) {
+      case ScalarType::kFloat: t.data_as<float>()[i] = static_cast<float>(x); break;
+      case ScalarType::kLong: t.data_as<int64_t>()[i] = static_cast<int64_t>(std::floor(x)); break;
+      case ScalarType::kInt: t.data_as<int32_t>()[i] = static_cast<int32_t>(std::floor(x)); break;
+      case ScalarType::kBool: t.data_as<uint8_t>()[i] = x > (lo + hi) / 2 ? 1 : 0; break;
+      default: break;
+    }
+  }
+  return t;
+}
+
+float at_f(const Tensor& t, int64_t i) {
+  switch (t.dtype) {
+    case ScalarType::kFloat: return t.data_as<float>()[i];
+    case ScalarType::kLong: return static_cast<float>(t.data_as<int64_t>()[i]);
+    case ScalarType::kInt: return static_cast<float>(t.data_as<int32_t>()[i]);
+    case ScalarType::kBool: case ScalarType::kByte: return t.data_as<uint8_t>()[i];
+    default: return 0;
+  }
+}
+
+}  // namespace wick::test

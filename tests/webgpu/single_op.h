@@ -1,0 +1,60 @@
+// Builds small VK00 graphs in memory (with the flatbuffers builder for our VK00 schema)
+// and runs them on the WebGPU delegate's Graph, for randomized per-operator tests in the
+// spirit of llama.cpp's test-backend-ops. Fixtures remain the ground truth for whole
+// programs; these tests cover shapes the fixtures do not.
+//
+//   test::VkGraphBuilder b;
+//   int x = b.input(ScalarType::kFloat, {2, 3});
+//   int y = b.tensor(ScalarType::kFloat, {2, 3});
+//   b.op("aten.relu.default", {x, y});
+//   b.output(y);
+//   auto outs = b.run({x_value});   // Result<std::vector<Value>>
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+#include "runtime/value.h"
+
+namespace wick::test {
+
+class VkGraphBuilder {
+ public:
+  // A graph input tensor (upper-bound shape).
+  int input(ScalarType dtype, std::vector<int64_t> shape);
+  // An intermediate or output tensor (its shape is the upper bound).
+  int tensor(ScalarType dtype, std::vector<int64_t> shape);
+  // A constant tensor whose bytes (in `dtype`) live in named data, as the exporter writes them.
+  int constant(const Tensor& value);
+  int int_value(int64_t v);
+  int double_value(double v);
+  int bool_value(bool v);
+  int none();
+  int int_list(std::vector<int64_t> v);
+  int value_list(std::vector<int> ids);
+  int symint(int64_t v = 0);
+  void op(const std::string& name, std::vector<int> args);
+  void output(int id);
+
+  // Builds the blob, runs the graph once on the delegate with `inputs` (in input() order),
+  // and returns the outputs resized to their live shapes.
+  Result<std::vector<Value>> run(const std::vector<Value>& inputs);
+
+ private:
+  struct V;
+  std::vector<std::shared_ptr<V>> values_;
+  std::vector<std::pair<std::string, std::vector<int>>> ops_;
+  std::vector<int> inputs_, outputs_;
+  std::map<std::string, std::vector<uint8_t>> named_;
+  int add(std::shared_ptr<V> v);
+};
+
+// Random tensors for op tests.
+Tensor random_tensor(ScalarType dtype, std::vector<int64_t> shape, std::mt19937& rng, double lo = -2, double hi = 2);
+float at_f(const Tensor& t, int64_t i);  // element i as float, any dtype
+
+}  // namespace wick::test
