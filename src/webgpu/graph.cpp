@@ -474,7 +474,28 @@ Status Graph::add_step(std::function<Status()> prepare) {
 
 // ---- execute ----
 
-Status Graph::upload_input(const Tensor& host, GpuTensor& t, const std::string& where) {
+Result<int64_t> Graph::host_input_word(int64_t tensor_id, int64_t flat_index) const {
+  auto it = host_inputs_.find(static_cast<int32_t>(tensor_id));
+  if (it == host_inputs_.end()) {
+    for (int32_t id : input_ids_)
+      if (id == tensor_id) return int64_t{0};  // at build time nothing is uploaded yet
+    return Status(ErrorCode::kInvalidProgram, "value " + std::to_string(tensor_id) + " is not a graph input tensor");
+  }
+  if (flat_index < 0 || static_cast<size_t>(flat_index) >= it->second.size())
+    return Status(ErrorCode::kInvalidArgument, "index " + std::to_string(flat_index) + " outside input " +
+                                                   std::to_string(tensor_id));
+  uint32_t w = it->second[static_cast<size_t>(flat_index)];
+  const GpuTensor& t = values_[static_cast<size_t>(tensor_id)].tensor;
+  if (t.elem == Elem::kF32) {
+    float f;
+    std::memcpy(&f, &w, 4);
+    return static_cast<int64_t>(f);
+  }
+  return static_cast<int64_t>(static_cast<int32_t>(w));
+}
+
+Status Graph::upload_input(const Tensor& host, int32_t id, const std::string& where) {
+  GpuTensor& t = values_[static_cast<size_t>(id)].tensor;
   if (host.dim() != t.rank())
     return Status(ErrorCode::kInvalidArgument, where + ": rank " + std::to_string(host.dim()) + " " +
                                                    host.shape_string() + ", the graph expects " +
@@ -486,7 +507,7 @@ Status Graph::upload_input(const Tensor& host, GpuTensor& t, const std::string& 
   if (t.elem == Elem::kPackedBytes) return Status(ErrorCode::kNotSupported, where + ": byte-packed input");
   if (host.data == nullptr && host.numel() > 0) return Status(ErrorCode::kInvalidArgument, where + ": no data");
   t.dims = host.sizes;
-  std::vector<uint32_t> words;
+  std::vector<uint32_t>& words = host_inputs_[id];
   WICK_RETURN_IF_ERROR(host_to_words(host, t.elem, words).with_context(where));
   return t.buffer->write(words.data(), static_cast<uint64_t>(std::max<int64_t>(host.numel(), 1)) * 4);
 }
@@ -516,7 +537,7 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
     std::string where = "WebGPU delegate input " + std::to_string(i);
     if (gv.kind == GValue::kTensor) {
       if (!hv->is_tensor()) return Status(ErrorCode::kInvalidArgument, where + ": expected a tensor");
-      WICK_RETURN_IF_ERROR(upload_input(hv->tensor, gv.tensor, where));
+      WICK_RETURN_IF_ERROR(upload_input(hv->tensor, input_ids_[i], where));
     } else if (gv.kind == GValue::kSymInt || gv.kind == GValue::kInt) {
       if (!hv->is_scalar()) return Status(ErrorCode::kInvalidArgument, where + ": expected an int");
       gv.i = hv->scalar_as_int();

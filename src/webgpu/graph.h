@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -106,7 +107,9 @@ class Graph {
   Result<std::vector<int32_t>> value_list(int64_t id, const char* op);
   // The host bytes a constant tensor was created from (for ops that repack weights).
   Result<std::span<const uint8_t>> constant_bytes(int64_t id, const char* op);
-  // Allocates the tensor's buffer now if it has none (deferred constants, etc.).
+  // Element `flat_index` of the host data last uploaded for graph input `tensor_id`, as an
+  // integer: lets SymInt ops (select_as_symint) read token positions without a readback.
+  Result<int64_t> host_input_word(int64_t tensor_id, int64_t flat_index) const;
   gpu::Device& device() { return *device_; }
   std::shared_ptr<gpu::Device> device_ptr() { return device_; }
 
@@ -135,7 +138,7 @@ class Graph {
   Graph() = default;
   Status create_values(const VkBlob& blob, const NamedDataMap* named_data);
   Status build_ops(const VkBlob& blob);
-  Status upload_input(const Tensor& host, GpuTensor& t, const std::string& where);
+  Status upload_input(const Tensor& host, int32_t id, const std::string& where);
   Status download_output(const GpuTensor& t, Tensor& host, const std::string& where);
 
   std::shared_ptr<gpu::Device> device_;
@@ -144,6 +147,7 @@ class Graph {
   std::vector<GValue> values_;
   std::vector<std::vector<uint8_t>> constant_host_;  // per value id with a constant (else empty)
   std::vector<int32_t> input_ids_, output_ids_;
+  std::map<int32_t, std::vector<uint32_t>> host_inputs_;  // last upload per input tensor id
   std::unique_ptr<gpu::CommandList> commands_;
   std::vector<std::function<Status()>> steps_;
   std::vector<std::string> dispatch_ops_;  // op name per dispatch
