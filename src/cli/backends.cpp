@@ -37,4 +37,10 @@ void print_profile() {
 #endif
 }
 
+void print_backend_summary() {
+#ifdef WICK_HAVE_WEBGPU_DELEGATE
+  webgpu::print_last_graph_summary(stdout);
+#endif
+}
+
 }  // namespace wick::cli

@@ -15,5 +15,7 @@ int bench(const std::vector<std::string>& args);
 bool select_backend(const std::string& name, bool profile);
 // Prints the per-dispatch profile of the last execution, if the backend kept one.
 void print_profile();
+// Dispatch count, memory plan and host encode time of the delegates loaded so far.
+void print_backend_summary();
 
 }  // namespace wick::cli

@@ -162,7 +162,7 @@ int bench(const std::vector<std::string>& args) {
   std::printf("%s (%s, backend %s): median %.3f ms, min %.3f ms, max %.3f ms over %d runs (%d warm-up)\n",
               o.model.c_str(), o.method.c_str(), o.backend.c_str(), ms[ms.size() / 2], ms.front(), ms.back(),
               o.runs, o.warmup);
-  print_profile();
+  print_backend_summary();
   return 0;
 }
 

@@ -19,6 +19,7 @@ struct LastRun {
   size_t dispatches = 0;
   uint64_t naive = 0, planned = 0, constants = 0;
   size_t graphs = 0;
+  uint64_t encode_ns = 0, encoded = 0, runs = 0;  // accumulated host encode time and dispatches
 };
 LastRun& last_run() {
   static LastRun r;
@@ -32,6 +33,8 @@ class WebGpuDelegate : public DelegateInstance {
       : device_(std::move(device)), cache_(std::move(cache)), graph_(std::move(graph)) {}
   Status execute(ValueTable& values, std::span<const int32_t> args) override {
     Status s = graph_->execute(values, args);
+    last_run().encode_ns += graph_->last_submit().encode_ns;
+    last_run().encoded += graph_->last_submit().dispatches;
     if (!graph_->last_profile().empty()) {
       auto& p = last_run().profile;
       p.insert(p.end(), graph_->last_profile().begin(), graph_->last_profile().end());
@@ -106,8 +109,11 @@ void print_last_profile(std::FILE* out) {
 
 void print_last_graph_summary(std::FILE* out) {
   LastRun& lr = last_run();
-  std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches per run; activations %.1f KiB planned vs %.1f KiB naive; constants %.1f KiB\n",
+  std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
                lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
+  if (lr.encoded > 0)
+    std::fprintf(out, "webgpu: host encode time %.3f us per dispatch (%llu dispatches encoded)\n",
+                 lr.encode_ns / 1000.0 / static_cast<double>(lr.encoded), static_cast<unsigned long long>(lr.encoded));
 }
 
 }  // namespace wick::webgpu

@@ -550,6 +550,7 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
   so.timestamps = options_.profile;
   auto stats = commands_->submit(so);
   if (!stats.ok()) return stats.status().with_context("WebGPU delegate");
+  last_submit_ = *stats;
   if (options_.profile) {
     profile_.clear();
     for (size_t k = 0; k < stats->labels.size(); ++k)

@@ -132,6 +132,8 @@ class Graph {
   uint64_t planned_activation_bytes() const { return planned_bytes_; }
   uint64_t constant_bytes_total() const { return constant_total_; }
   const std::vector<ProfileEntry>& last_profile() const { return profile_; }
+  // Host-side timings of the last submit (encode, submit, wait for the GPU).
+  const gpu::SubmitStats& last_submit() const { return last_submit_; }
   size_t dispatch_count() const { return commands_->size(); }
 
  private:
@@ -155,6 +157,7 @@ class Graph {
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;
   std::vector<ProfileEntry> profile_;
+  gpu::SubmitStats last_submit_;
   uint64_t naive_bytes_ = 0, planned_bytes_ = 0, constant_total_ = 0;
 };
 

@@ -1,4 +1,5 @@
 #include "webgpu/ops/elementwise/binary.h"
+#include "webgpu/ops/elementwise/unary.h"
 #include "webgpu/ops/families.h"
 
 namespace wick::webgpu {
@@ -46,6 +47,7 @@ void append_elementwise_ops(std::vector<OpEntry>& ops) {
       {"aten.logical_and.default", logical_and},
       {"aten.bitwise_and.Tensor", bitwise_and},
   });
+  append_unary_ops(ops);
 }
 
 }  // namespace wick::webgpu

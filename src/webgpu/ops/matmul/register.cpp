@@ -1,9 +1,215 @@
+// aten.linear / mm / bmm / addmm -> matmul_tiled.wgsl (64x64 register-blocked tiles) and
+// matmul_gemv.wgsl (live M == 1: LLM decode). Both dispatches are recorded; the prepare
+// step picks one by the live M and gives the other a zero grid.
+#include <algorithm>
+
+#include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 
 namespace wick::webgpu {
 
+namespace {
+
+struct MatmulParams {
+  uint32_t m, n, k, batch;
+  uint32_t a_bs, b_bs, c_bs, bias_mode;
+  uint32_t bias_rs, bias_cs, pad0, pad1;
+  float alpha, beta, pad2, pad3;
+};
+static_assert(sizeof(MatmulParams) == 64);
+
+enum class Kind { kLinear, kMm, kBmm, kAddmm };
+
+constexpr uint32_t kTile = 64;
+constexpr uint32_t kGemvColsTrans = 4;
+constexpr uint32_t kGemvColsPlain = 64;
+
+Status invalid(const char* name, const std::string& what) {
+  return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + what);
+}
+
+// a @ op(b) (+ bias), op(b) = b^T for linear. `bias` may be null.
+Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTensor* b, GpuTensor* bias,
+                    GpuTensor* out, float alpha, float beta) {
+  for (GpuTensor* t : {a, b, bias, out})
+    if (t && !t->is_float()) return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+  const bool trans_b = kind == Kind::kLinear;
+  switch (kind) {
+    case Kind::kLinear:
+      if (a->rank() < 1 || b->rank() != 2)
+        return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input rank " + std::to_string(a->rank()) +
+                                                      ", weight rank " + std::to_string(b->rank()) + " (need [N, K])");
+      break;
+    case Kind::kMm: case Kind::kAddmm:
+      if (a->rank() != 2 || b->rank() != 2)
+        return Status(ErrorCode::kInvalidProgram, std::string(name) + ": operands must be 2-D");
+      break;
+    case Kind::kBmm:
+      if (a->rank() != 3 || b->rank() != 3)
+        return Status(ErrorCode::kInvalidProgram, std::string(name) + ": operands must be 3-D");
+      break;
+  }
+  if (bias && bias->rank() > 2) return Status(ErrorCode::kNotSupported, std::string(name) + ": bias rank above 2");
+
+  WICK_ASSIGN_OR_RETURN(auto tiled, g.pipeline(gpu::PipelineKey("matmul_tiled").set("trans_b", trans_b ? 1 : 0)));
+  WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey("matmul_gemv").set("trans_b", trans_b ? 1 : 0)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(MatmulParams), name));
+  auto bindings = [&](std::shared_ptr<const gpu::ComputePipeline> pl) {
+    gpu::Dispatch d;
+    d.pipeline = std::move(pl);
+    d.bindings = {{0, a->buffer.get()}, {1, b->buffer.get()}, {2, bias ? bias->buffer.get() : b->buffer.get()},
+                  {3, out->buffer.get()}, {4, params->buffer()}};
+    return d;
+  };
+  WICK_ASSIGN_OR_RETURN(size_t tiled_index, g.add_dispatch(bindings(tiled)));
+  WICK_ASSIGN_OR_RETURN(size_t gemv_index, g.add_dispatch(bindings(gemv)));
+
+  return g.add_step([=, &g]() -> Status {
+    int64_t m = 0, n = 0, k = 0, batch = 1;
+    std::vector<int64_t> shape;
+    const auto& ad = a->dims;
+    const auto& bd = b->dims;
+    switch (kind) {
+      case Kind::kLinear: {
+        k = ad.back();
+        n = bd[0];
+        if (bd[1] != k)
+          return invalid(name, "input " + shape_to_string(ad) + " and weight " + shape_to_string(bd) + " disagree on K");
+        m = 1;
+        for (size_t i = 0; i + 1 < ad.size(); ++i) m *= ad[i];
+        shape = ad;
+        shape.back() = n;
+        break;
+      }
+      case Kind::kMm: case Kind::kAddmm:
+        m = ad[0], k = ad[1], n = bd[1];
+        if (bd[0] != k) return invalid(name, "shapes " + shape_to_string(ad) + " and " + shape_to_string(bd) + " cannot be multiplied");
+        shape = {m, n};
+        break;
+      case Kind::kBmm:
+        batch = ad[0], m = ad[1], k = ad[2], n = bd[2];
+        if (bd[0] != batch || bd[1] != k)
+          return invalid(name, "shapes " + shape_to_string(ad) + " and " + shape_to_string(bd) + " cannot be multiplied");
+        shape = {batch, m, n};
+        break;
+    }
+    if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
+      return invalid(name, "result " + shape_to_string(shape) + " does not fit the output " + shape_to_string(out->max_dims));
+    out->dims = shape;
+
+    MatmulParams p{};
+    p.m = static_cast<uint32_t>(m);
+    p.n = static_cast<uint32_t>(n);
+    p.k = static_cast<uint32_t>(k);
+    p.batch = static_cast<uint32_t>(batch);
+    p.a_bs = static_cast<uint32_t>(m * k);
+    p.b_bs = kind == Kind::kBmm ? static_cast<uint32_t>(k * n) : 0;
+    p.c_bs = static_cast<uint32_t>(m * n);
+    p.alpha = alpha;
+    p.beta = beta;
+    if (bias) {
+      // Broadcast bias to [M, N]: a size-1 (or missing) dim gets stride 0.
+      const auto& bb = bias->dims;
+      const int64_t bn = bb.empty() ? 1 : bb.back();
+      const int64_t bm = bb.size() == 2 ? bb[0] : 1;
+      if ((bn != 1 && bn != n) || (bm != 1 && bm != m))
+        return invalid(name, "bias " + shape_to_string(bb) + " does not broadcast to [" + std::to_string(m) + ", " +
+                                 std::to_string(n) + "]");
+      p.bias_mode = 1;
+      p.bias_cs = bn == 1 ? 0 : 1;
+      p.bias_rs = bm == 1 ? 0 : static_cast<uint32_t>(bn);
+    }
+    WICK_RETURN_IF_ERROR(params->write(p));
+
+    const uint32_t max_dim = g.device().limits().max_compute_workgroups_per_dimension
+                                 ? g.device().limits().max_compute_workgroups_per_dimension
+                                 : 65535;
+    if (batch > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": batch too large");
+    const uint32_t z = static_cast<uint32_t>(batch);
+    if (m == 0 || n == 0 || batch == 0) {
+      WICK_RETURN_IF_ERROR(g.set_workgroups(tiled_index, 0, 0, 0));
+      return g.set_workgroups(gemv_index, 0, 0, 0);
+    }
+    if (m == 1) {
+      const uint64_t groups = ceil_div(static_cast<uint64_t>(n), trans_b ? kGemvColsTrans : kGemvColsPlain);
+      const uint64_t y = (groups + max_dim - 1) / max_dim;
+      const uint64_t x = (groups + y - 1) / y;
+      if (y > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": N too large");
+      WICK_RETURN_IF_ERROR(g.set_workgroups(tiled_index, 0, 0, 0));
+      return g.set_workgroups(gemv_index, static_cast<uint32_t>(x), static_cast<uint32_t>(y), z);
+    }
+    const uint32_t gx = ceil_div(static_cast<uint64_t>(n), kTile), gy = ceil_div(static_cast<uint64_t>(m), kTile);
+    if (gx > max_dim || gy > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": matrix too large");
+    WICK_RETURN_IF_ERROR(g.set_workgroups(gemv_index, 0, 0, 0));
+    return g.set_workgroups(tiled_index, gx, gy, z);
+  });
+}
+
+Status expect_args(const char* name, const std::vector<int32_t>& args, size_t n) {
+  if (args.size() != n)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) + " arguments, got " +
+                                                  std::to_string(args.size()));
+  return {};
+}
+
+Status linear(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.linear.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[1], name));
+  GpuTensor* bias = nullptr;
+  if (!g.is_none(args[2])) {
+    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[2], name));
+  }
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
+  return build_matmul(g, name, Kind::kLinear, x, w, bias, out, 1.f, 1.f);
+}
+
+Status mm(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.mm.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * b, g.tensor(args[1], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  return build_matmul(g, name, Kind::kMm, a, b, nullptr, out, 1.f, 1.f);
+}
+
+Status bmm(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.bmm.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * b, g.tensor(args[1], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  return build_matmul(g, name, Kind::kBmm, a, b, nullptr, out, 1.f, 1.f);
+}
+
+// [self, mat1, mat2, beta, alpha, out]: beta * self + alpha * (mat1 @ mat2).
+Status addmm(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.addmm.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 6));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * self, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[1], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * b, g.tensor(args[2], name));
+  double beta = 1, alpha = 1;
+  if (!g.is_none(args[3])) {
+    WICK_ASSIGN_OR_RETURN(beta, g.scalar_arg(args[3], name));
+  }
+  if (!g.is_none(args[4])) {
+    WICK_ASSIGN_OR_RETURN(alpha, g.scalar_arg(args[4], name));
+  }
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
+  return build_matmul(g, name, Kind::kAddmm, a, b, self, out, static_cast<float>(alpha), static_cast<float>(beta));
+}
+
+}  // namespace
+
 void append_matmul_ops(std::vector<OpEntry>& ops) {
-  (void)ops;
+  ops.insert(ops.end(), {
+      {"aten.linear.default", linear},
+      {"aten.mm.default", mm},
+      {"aten.bmm.default", bmm},
+      {"aten.addmm.default", addmm},
+  });
 }
 
 }  // namespace wick::webgpu

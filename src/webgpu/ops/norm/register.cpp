@@ -1,9 +1,270 @@
+// Normalization: native_layer_norm, native_group_norm and et_vk.rms_norm -> row_norm.wgsl
+// (one workgroup per row); _native_batch_norm_legit_no_training -> batch_norm.wgsl.
+#include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 
 namespace wick::webgpu {
 
+namespace {
+
+struct RowNormParams {
+  uint32_t rows, inner, mode, flags;
+  uint32_t groups, cpg, hw, pad0;
+  float eps, pad1, pad2, pad3;
+};
+static_assert(sizeof(RowNormParams) == 48);
+
+struct BatchNormParams {
+  uint32_t n, channels, inner, flags;
+  float eps, pad0, pad1, pad2;
+};
+
+constexpr uint32_t kRowWorkgroup = 256;
+constexpr uint32_t kWorkgroup = 256;
+
+enum Mode : uint32_t { kLayer = 0, kGroup = 1, kRms = 2 };
+
+Status arg_count(const char* name, const std::vector<int32_t>& args, size_t n) {
+  if (args.size() != n)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) + " arguments, got " +
+                                                  std::to_string(args.size()));
+  return {};
+}
+
+Result<GpuTensor*> optional_tensor(Graph& g, int32_t id, const char* name) {
+  if (g.is_none(id)) return static_cast<GpuTensor*>(nullptr);
+  return g.tensor(id, name);
+}
+
+// The (out, mean, rstd) outputs: a ValueList (or a lone tensor); missing ones are null.
+Status outputs3(Graph& g, int32_t id, const char* name, GpuTensor*& out, GpuTensor*& mean, GpuTensor*& rstd) {
+  mean = rstd = nullptr;
+  WICK_ASSIGN_OR_RETURN(GValue * v, g.value(id));
+  if (v->kind == GValue::kTensor) {
+    out = &v->tensor;
+    return {};
+  }
+  WICK_ASSIGN_OR_RETURN(auto items, g.value_list(id, name));
+  if (items.empty()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": empty output list");
+  WICK_ASSIGN_OR_RETURN(out, g.tensor(items[0], name));
+  if (items.size() > 1) {
+    WICK_ASSIGN_OR_RETURN(mean, optional_tensor(g, items[1], name));
+  }
+  if (items.size() > 2) {
+    WICK_ASSIGN_OR_RETURN(rstd, optional_tensor(g, items[2], name));
+  }
+  return {};
+}
+
+Status check_float(const char* name, std::initializer_list<const GpuTensor*> ts) {
+  for (const GpuTensor* t : ts)
+    if (t && !t->is_float()) return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+  return {};
+}
+
+// Sets a statistics output's live shape when it can hold `rows` values; returns whether to write it.
+bool set_stat_dims(GpuTensor* t, const std::vector<int64_t>& shape) {
+  if (!t || shape.size() != t->max_dims.size() || shape_numel(shape) > t->max_numel()) return false;
+  t->dims = shape;
+  return true;
+}
+
+struct RowNormSpec {
+  GpuTensor *x, *weight, *bias, *out, *mean, *rstd;
+  Mode mode;
+  size_t norm_rank = 1;  // layer norm: trailing dims normalized
+  int64_t groups = 1;    // group norm
+  float eps;
+};
+
+Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
+  WICK_RETURN_IF_ERROR(check_float(name, {s.x, s.weight, s.bias, s.out, s.mean, s.rstd}));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("row_norm")));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowNormParams), name));
+  gpu::Buffer* out_buf = s.out->buffer.get();
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, s.x->buffer.get()},
+                {1, s.weight ? s.weight->buffer.get() : s.x->buffer.get()},
+                {2, s.bias ? s.bias->buffer.get() : s.x->buffer.get()},
+                {3, out_buf},
+                {4, s.mean ? s.mean->buffer.get() : out_buf},
+                {5, s.rstd ? s.rstd->buffer.get() : out_buf},
+                {6, params->buffer()}};
+  // Writable bindings must not alias within one dispatch; drop a statistic that shares a buffer.
+  const bool mean_ok = s.mean && s.mean->buffer.get() != out_buf;
+  const bool rstd_ok = s.rstd && s.rstd->buffer.get() != out_buf && (!mean_ok || s.rstd->buffer != s.mean->buffer);
+  if (!mean_ok) d.bindings[4].buffer = nullptr;
+  if (!rstd_ok) d.bindings[5].buffer = nullptr;
+  // Unused statistic bindings still need a distinct writable buffer.
+  gpu::Buffer* spare = nullptr;
+  if (!mean_ok || !rstd_ok) {
+    WICK_ASSIGN_OR_RETURN(spare, g.scratch(8, std::string(name) + " unused stats"));
+  }
+  gpu::Buffer* spare2 = nullptr;
+  if (!mean_ok && !rstd_ok) {
+    WICK_ASSIGN_OR_RETURN(spare2, g.scratch(8, std::string(name) + " unused stats"));
+  }
+  if (!mean_ok) d.bindings[4].buffer = spare;
+  if (!rstd_ok) d.bindings[5].buffer = mean_ok ? spare : spare2;
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+
+  const RowNormSpec spec = s;
+  return g.add_step([=, &g]() -> Status {
+    const auto& dims = spec.x->dims;
+    RowNormParams p{};
+    p.mode = spec.mode;
+    p.eps = spec.eps;
+    p.flags = (spec.weight ? 1u : 0u) | (spec.bias ? 2u : 0u);
+    std::vector<int64_t> stat_shape;
+    int64_t rows = 0, inner = 0;
+    if (spec.mode == kGroup) {
+      if (dims.size() < 2) return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input must be [N, C, *]");
+      const int64_t n = dims[0], c = dims[1];
+      if (spec.groups <= 0 || c % spec.groups != 0)
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + std::to_string(spec.groups) +
+                                                       " groups do not divide " + std::to_string(c) + " channels");
+      int64_t hw = 1;
+      for (size_t i = 2; i < dims.size(); ++i) hw *= dims[i];
+      rows = n * spec.groups;
+      inner = (c / spec.groups) * hw;
+      p.groups = static_cast<uint32_t>(spec.groups);
+      p.cpg = static_cast<uint32_t>(c / spec.groups);
+      p.hw = static_cast<uint32_t>(std::max<int64_t>(hw, 1));
+      stat_shape = {n, spec.groups};
+      if (spec.weight && spec.weight->numel() < c)
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": weight shorter than C");
+      if (spec.bias && spec.bias->numel() < c)
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": bias shorter than C");
+    } else {
+      if (dims.size() < spec.norm_rank)
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input rank below the normalized rank");
+      inner = 1;
+      for (size_t i = dims.size() - spec.norm_rank; i < dims.size(); ++i) inner *= dims[i];
+      rows = 1;
+      for (size_t i = 0; i + spec.norm_rank < dims.size(); ++i) rows *= dims[i];
+      stat_shape = dims;
+      for (size_t i = dims.size() - spec.norm_rank; i < dims.size(); ++i) stat_shape[i] = 1;
+      if ((spec.weight && spec.weight->numel() != inner) || (spec.bias && spec.bias->numel() != inner))
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": weight/bias size differs from the normalized size " +
+                                                       std::to_string(inner));
+    }
+    if (dims.size() != spec.out->max_dims.size() || shape_numel(dims) > spec.out->max_numel())
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input " + shape_to_string(dims) +
+                                                     " does not fit the output " + shape_to_string(spec.out->max_dims));
+    spec.out->dims = dims;
+    if (mean_ok && set_stat_dims(spec.mean, stat_shape)) p.flags |= 4u;
+    if (rstd_ok && set_stat_dims(spec.rstd, stat_shape)) p.flags |= 8u;
+    p.rows = static_cast<uint32_t>(rows);
+    p.inner = static_cast<uint32_t>(inner);
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, static_cast<uint64_t>(rows) * kRowWorkgroup, kRowWorkgroup);
+  });
+}
+
+// [input, normalized_shape, weight?, bias?, eps, (out, mean, rstd)]
+Status layer_norm(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.native_layer_norm.default";
+  WICK_RETURN_IF_ERROR(arg_count(name, args, 6));
+  RowNormSpec s{};
+  s.mode = kLayer;
+  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(auto shape, g.int_list(args[1], name));
+  WICK_ASSIGN_OR_RETURN(s.weight, optional_tensor(g, args[2], name));
+  WICK_ASSIGN_OR_RETURN(s.bias, optional_tensor(g, args[3], name));
+  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[4], name));
+  WICK_RETURN_IF_ERROR(outputs3(g, args[5], name, s.out, s.mean, s.rstd));
+  if (shape.empty() || shape.size() > s.x->max_dims.size())
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": normalized_shape of rank " + std::to_string(shape.size()));
+  s.norm_rank = shape.size();
+  s.eps = static_cast<float>(eps);
+  return build_row_norm(g, name, s);
+}
+
+// [input, weight?, bias?, N, C, HxW, group, eps, (out, mean, rstd)]
+Status group_norm(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.native_group_norm.default";
+  WICK_RETURN_IF_ERROR(arg_count(name, args, 9));
+  RowNormSpec s{};
+  s.mode = kGroup;
+  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(s.weight, optional_tensor(g, args[1], name));
+  WICK_ASSIGN_OR_RETURN(s.bias, optional_tensor(g, args[2], name));
+  WICK_ASSIGN_OR_RETURN(s.groups, g.int_arg(args[6], name));
+  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[7], name));
+  WICK_RETURN_IF_ERROR(outputs3(g, args[8], name, s.out, s.mean, s.rstd));
+  s.eps = static_cast<float>(eps);
+  return build_row_norm(g, name, s);
+}
+
+// [x, weight, eps, out]
+Status rms_norm(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "et_vk.rms_norm.default";
+  WICK_RETURN_IF_ERROR(arg_count(name, args, 4));
+  RowNormSpec s{};
+  s.mode = kRms;
+  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(s.weight, optional_tensor(g, args[1], name));
+  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[2], name));
+  WICK_ASSIGN_OR_RETURN(s.out, g.tensor(args[3], name));
+  s.eps = static_cast<float>(eps);
+  return build_row_norm(g, name, s);
+}
+
+// [input, weight?, bias?, running_mean, running_var, momentum, eps, (out, mean, rstd)]
+Status batch_norm(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten._native_batch_norm_legit_no_training.default";
+  WICK_RETURN_IF_ERROR(arg_count(name, args, 8));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * w, optional_tensor(g, args[1], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * b, optional_tensor(g, args[2], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * rm, g.tensor(args[3], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * rv, g.tensor(args[4], name));
+  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[6], name));
+  GpuTensor *out, *mean, *rstd;
+  WICK_RETURN_IF_ERROR(outputs3(g, args[7], name, out, mean, rstd));
+  WICK_RETURN_IF_ERROR(check_float(name, {x, w, b, rm, rv, out}));
+  if (x->rank() < 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input must be [N, C, *]");
+
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("batch_norm").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(BatchNormParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, x->buffer.get()}, {1, w ? w->buffer.get() : x->buffer.get()}, {2, b ? b->buffer.get() : x->buffer.get()},
+                {3, rm->buffer.get()}, {4, rv->buffer.get()}, {5, out->buffer.get()}, {6, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  const float feps = static_cast<float>(eps);
+  return g.add_step([=, &g]() -> Status {
+    const auto& dims = x->dims;
+    const int64_t c = dims[1];
+    if (rm->numel() < c || rv->numel() < c || (w && w->numel() < c) || (b && b->numel() < c))
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": per-channel tensors shorter than C=" + std::to_string(c));
+    if (dims.size() != out->max_dims.size() || shape_numel(dims) > out->max_numel())
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input " + shape_to_string(dims) +
+                                                     " does not fit the output " + shape_to_string(out->max_dims));
+    out->dims = dims;
+    BatchNormParams p{};
+    p.n = static_cast<uint32_t>(shape_numel(dims));
+    p.channels = static_cast<uint32_t>(std::max<int64_t>(c, 1));
+    int64_t inner = 1;
+    for (size_t i = 2; i < dims.size(); ++i) inner *= dims[i];
+    p.inner = static_cast<uint32_t>(std::max<int64_t>(inner, 1));
+    p.flags = (w ? 1u : 0u) | (b ? 2u : 0u);
+    p.eps = feps;
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, p.n, kWorkgroup);
+  });
+}
+
+}  // namespace
+
 void append_norm_ops(std::vector<OpEntry>& ops) {
-  (void)ops;
+  ops.insert(ops.end(), {
+      {"aten.native_layer_norm.default", layer_norm},
+      {"aten.native_group_norm.default", group_norm},
+      {"aten._native_batch_norm_legit_no_training.default", batch_norm},
+      {"et_vk.rms_norm.default", rms_norm},
+  });
 }
 
 }  // namespace wick::webgpu

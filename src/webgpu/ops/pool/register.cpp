@@ -1,9 +1,178 @@
+// aten.avg_pool2d and aten.max_pool2d_with_indices (NCHW or CHW) -> pool2d.wgsl.
+// (adaptive_avg_pool2d exports as aten.mean.dim: ops/reduce.)
+#include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 
 namespace wick::webgpu {
 
+namespace {
+
+struct PoolParams {
+  uint32_t total, in_h, in_w, out_h;
+  uint32_t out_w, k_h, k_w, s_h;
+  uint32_t s_w, p_h, p_w, d_h;
+  uint32_t d_w, mode, count_include_pad, divisor;
+};
+static_assert(sizeof(PoolParams) == 64);
+
+constexpr uint32_t kWorkgroup = 64;
+
+Status arg_count(const char* name, const std::vector<int32_t>& args, size_t n) {
+  if (args.size() != n)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) + " arguments, got " +
+                                                  std::to_string(args.size()));
+  return {};
+}
+
+// An int[2] argument: one value applies to both dims; empty gives `fallback`.
+Result<std::array<int64_t, 2>> pair_arg(Graph& g, int32_t id, const char* name, std::array<int64_t, 2> fallback) {
+  if (g.is_none(id)) return fallback;
+  WICK_ASSIGN_OR_RETURN(auto v, g.int_list(id, name));
+  if (v.empty()) return fallback;
+  if (v.size() == 1) return std::array<int64_t, 2>{v[0], v[0]};
+  if (v.size() != 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected a list of 2 ints");
+  return std::array<int64_t, 2>{v[0], v[1]};
+}
+
+// PyTorch's pooling_output_shape: floor (or ceil) division, and in ceil mode the last
+// window must start inside the input or its left padding.
+int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t pad, int64_t dil, bool ceil_mode) {
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+  int64_t out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+  if (ceil_mode && (out - 1) * s >= in + pad) --out;
+  return out;
+}
+
+struct PoolSpec {
+  GpuTensor *x, *out, *indices;
+  std::array<int64_t, 2> k, s, pad, dil;
+  bool ceil_mode, count_include_pad;
+  int64_t divisor;
+  uint32_t mode;
+};
+
+Status build_pool(Graph& g, const char* name, const PoolSpec& sp) {
+  if (!sp.x->is_float() || !sp.out->is_float())
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+  if (sp.indices && sp.indices->elem != Elem::kI32)
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": indices must be an integer tensor");
+  if (sp.x->rank() != 3 && sp.x->rank() != 4)
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": input must be 3-D or 4-D");
+  for (int i = 0; i < 2; ++i)
+    if (sp.k[i] <= 0 || sp.s[i] <= 0 || sp.pad[i] < 0 || sp.dil[i] <= 0 || sp.pad[i] * 2 > sp.k[i])
+      return Status(ErrorCode::kInvalidProgram, std::string(name) + ": invalid kernel/stride/padding/dilation");
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("pool2d").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(PoolParams), name));
+  gpu::Buffer* idx_buf = sp.indices ? sp.indices->buffer.get() : nullptr;
+  if (!idx_buf || idx_buf == sp.out->buffer.get()) {
+    WICK_ASSIGN_OR_RETURN(idx_buf, g.scratch(4, std::string(name) + " unused indices"));
+  }
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, sp.x->buffer.get()}, {1, sp.out->buffer.get()}, {2, idx_buf}, {3, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  const bool write_indices = sp.indices && sp.indices->buffer.get() == idx_buf;
+  const PoolSpec spec = sp;
+  return g.add_step([=, &g]() -> Status {
+    const auto& dims = spec.x->dims;
+    const size_t r = dims.size();
+    const int64_t ih = dims[r - 2], iw = dims[r - 1];
+    const int64_t oh = pooled_size(ih, spec.k[0], spec.s[0], spec.pad[0], spec.dil[0], spec.ceil_mode);
+    const int64_t ow = pooled_size(iw, spec.k[1], spec.s[1], spec.pad[1], spec.dil[1], spec.ceil_mode);
+    if (oh <= 0 || ow <= 0)
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input " + shape_to_string(dims) + " too small for the kernel");
+    std::vector<int64_t> shape = dims;
+    shape[r - 2] = oh;
+    shape[r - 1] = ow;
+    if (shape.size() != spec.out->max_dims.size() || shape_numel(shape) > spec.out->max_numel())
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result " + shape_to_string(shape) +
+                                                     " does not fit the output " + shape_to_string(spec.out->max_dims));
+    spec.out->dims = shape;
+    PoolParams p{};
+    if (spec.indices) {
+      if (!write_indices || shape.size() != spec.indices->max_dims.size() || shape_numel(shape) > spec.indices->max_numel())
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": indices output cannot hold " + shape_to_string(shape));
+      spec.indices->dims = shape;
+    }
+    p.total = static_cast<uint32_t>(shape_numel(shape));
+    p.in_h = static_cast<uint32_t>(ih);
+    p.in_w = static_cast<uint32_t>(iw);
+    p.out_h = static_cast<uint32_t>(oh);
+    p.out_w = static_cast<uint32_t>(ow);
+    p.k_h = static_cast<uint32_t>(spec.k[0]);
+    p.k_w = static_cast<uint32_t>(spec.k[1]);
+    p.s_h = static_cast<uint32_t>(spec.s[0]);
+    p.s_w = static_cast<uint32_t>(spec.s[1]);
+    p.p_h = static_cast<uint32_t>(spec.pad[0]);
+    p.p_w = static_cast<uint32_t>(spec.pad[1]);
+    p.d_h = static_cast<uint32_t>(spec.dil[0]);
+    p.d_w = static_cast<uint32_t>(spec.dil[1]);
+    p.mode = spec.mode;
+    p.count_include_pad = spec.count_include_pad ? 1 : 0;
+    p.divisor = static_cast<uint32_t>(spec.divisor);
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, p.total, kWorkgroup);
+  });
+}
+
+// [input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override?, out]
+Status avg_pool2d(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.avg_pool2d.default";
+  WICK_RETURN_IF_ERROR(arg_count(name, args, 8));
+  PoolSpec s{};
+  s.mode = 0;
+  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(s.k, pair_arg(g, args[1], name, {0, 0}));
+  WICK_ASSIGN_OR_RETURN(s.s, pair_arg(g, args[2], name, s.k));
+  WICK_ASSIGN_OR_RETURN(s.pad, pair_arg(g, args[3], name, {0, 0}));
+  s.dil = {1, 1};
+  WICK_ASSIGN_OR_RETURN(s.ceil_mode, g.bool_arg(args[4], name));
+  WICK_ASSIGN_OR_RETURN(s.count_include_pad, g.bool_arg(args[5], name));
+  s.divisor = 0;
+  if (!g.is_none(args[6])) {
+    WICK_ASSIGN_OR_RETURN(s.divisor, g.int_arg(args[6], name));
+    if (s.divisor <= 0) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": divisor_override must be positive");
+  }
+  WICK_ASSIGN_OR_RETURN(s.out, g.tensor(args[7], name));
+  s.indices = nullptr;
+  return build_pool(g, name, s);
+}
+
+// [input, kernel, stride, padding, dilation, ceil_mode, (out, indices)]
+Status max_pool2d_with_indices(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.max_pool2d_with_indices.default";
+  WICK_RETURN_IF_ERROR(arg_count(name, args, 7));
+  PoolSpec s{};
+  s.mode = 1;
+  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(s.k, pair_arg(g, args[1], name, {0, 0}));
+  WICK_ASSIGN_OR_RETURN(s.s, pair_arg(g, args[2], name, s.k));
+  WICK_ASSIGN_OR_RETURN(s.pad, pair_arg(g, args[3], name, {0, 0}));
+  WICK_ASSIGN_OR_RETURN(s.dil, pair_arg(g, args[4], name, {1, 1}));
+  WICK_ASSIGN_OR_RETURN(s.ceil_mode, g.bool_arg(args[5], name));
+  WICK_ASSIGN_OR_RETURN(GValue * outs, g.value(args[6]));
+  if (outs->kind == GValue::kTensor) {
+    s.out = &outs->tensor;
+    s.indices = nullptr;
+  } else {
+    WICK_ASSIGN_OR_RETURN(auto items, g.value_list(args[6], name));
+    if (items.empty()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": empty output list");
+    WICK_ASSIGN_OR_RETURN(s.out, g.tensor(items[0], name));
+    s.indices = nullptr;
+    if (items.size() > 1 && !g.is_none(items[1])) {
+      WICK_ASSIGN_OR_RETURN(s.indices, g.tensor(items[1], name));
+    }
+  }
+  return build_pool(g, name, s);
+}
+
+}  // namespace
+
 void append_pool_ops(std::vector<OpEntry>& ops) {
-  (void)ops;
+  ops.insert(ops.end(), {
+      {"aten.avg_pool2d.default", avg_pool2d},
+      {"aten.max_pool2d_with_indices.default", max_pool2d_with_indices},
+  });
 }
 
 }  // namespace wick::webgpu

@@ -1,9 +1,184 @@
+// Reductions (sum, mean, amax, amin, argmax, argmin over any set of dims) and softmax /
+// log_softmax (numerically stable, along one dim) -> reduce.wgsl.
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <string>
+
+#include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 
 namespace wick::webgpu {
 
+namespace {
+
+enum class ReduceOp : uint32_t { kSum = 0, kMean = 1, kAmax = 2, kAmin = 3, kArgmax = 4, kArgmin = 5, kSoftmax = 6, kLogSoftmax = 7 };
+
+constexpr int kMaxRank = 8;
+constexpr uint32_t kWorkgroup = 256;
+
+struct ReduceParams {
+  uint32_t out_n, red_n, kept_rank, red_rank;
+  uint32_t op, flags, tpr, pad0;
+  float scale;
+  uint32_t pad1, pad2, pad3;
+  std::array<uint32_t, kMaxRank> kept_dims, kept_strides, red_dims, red_strides;
+};
+static_assert(sizeof(ReduceParams) == 48 + 4 * 32);
+
+Status arg_count(const std::vector<int32_t>& args, size_t expected, const char* name) {
+  if (args.size() != expected)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(expected) +
+                                                  " arguments, got " + std::to_string(args.size()));
+  return {};
+}
+
+// dims: the reduced dims as given (possibly negative); empty = all dims.
+// keepdim decides the output's rank for reductions; softmax keeps the input's shape.
+Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t> dims, bool keepdim, ReduceOp op,
+                    const char* name) {
+  WICK_ASSIGN_OR_RETURN(GpuTensor * in, g.tensor(in_id, name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
+  if (in->elem == Elem::kPackedBytes || out->elem == Elem::kPackedBytes)
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed operands");
+  const int64_t rank = static_cast<int64_t>(in->max_dims.size());
+  if (rank > kMaxRank) return Status(ErrorCode::kNotSupported, std::string(name) + ": rank above 8");
+  std::vector<bool> reduced(static_cast<size_t>(rank), dims.empty());
+  for (int64_t d : dims) {
+    const int64_t bound = std::max<int64_t>(rank, 1);
+    if (d < -bound || d >= bound)
+      return Status(ErrorCode::kInvalidProgram, std::string(name) + ": dim " + std::to_string(d) +
+                                                    " out of range for rank " + std::to_string(rank));
+    if (rank == 0) continue;  // a 0-d tensor reduces over nothing
+    const int64_t nd = d < 0 ? d + rank : d;
+    if (reduced[static_cast<size_t>(nd)] && !dims.empty() && op != ReduceOp::kSoftmax && op != ReduceOp::kLogSoftmax) {
+      // PyTorch rejects repeated dims.
+      int count = 0;
+      for (int64_t e : dims) count += ((e < 0 ? e + rank : e) == nd);
+      if (count > 1)
+        return Status(ErrorCode::kInvalidProgram, std::string(name) + ": dim " + std::to_string(d) + " repeated");
+    }
+    reduced[static_cast<size_t>(nd)] = true;
+  }
+  const bool softmax = op == ReduceOp::kSoftmax || op == ReduceOp::kLogSoftmax;
+  if (softmax && (!in->is_float() || !out->is_float()))
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("reduce").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ReduceParams), name));
+  gpu::Dispatch disp;
+  disp.pipeline = pipeline;
+  disp.bindings = {{0, in->buffer.get()}, {1, out->buffer.get()}, {2, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(disp)));
+
+  return g.add_step([=, &g]() -> Status {
+    const std::vector<int64_t>& shape = in->dims;
+    const auto strides = contiguous_strides(shape);
+    std::vector<int64_t> out_shape;
+    ReduceParams p{};
+    p.out_n = 1;
+    p.red_n = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (reduced[d]) {
+        p.red_dims[p.red_rank] = static_cast<uint32_t>(shape[d]);
+        p.red_strides[p.red_rank] = static_cast<uint32_t>(strides[d]);
+        ++p.red_rank;
+        p.red_n *= static_cast<uint32_t>(shape[d]);
+        if (keepdim) out_shape.push_back(1);
+      } else {
+        p.kept_dims[p.kept_rank] = static_cast<uint32_t>(shape[d]);
+        p.kept_strides[p.kept_rank] = static_cast<uint32_t>(strides[d]);
+        ++p.kept_rank;
+        p.out_n *= static_cast<uint32_t>(shape[d]);
+        out_shape.push_back(shape[d]);
+      }
+    }
+    if (softmax) out_shape = shape;
+    if (out_shape.size() != out->max_dims.size() || shape_numel(out_shape) > out->max_numel())
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result shape " + shape_to_string(out_shape) +
+                                                     " does not fit the output " + shape_to_string(out->max_dims));
+    if ((op == ReduceOp::kArgmax || op == ReduceOp::kArgmin || op == ReduceOp::kAmax || op == ReduceOp::kAmin ||
+         softmax) && p.red_n == 0 && p.out_n != 0)
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": reduction over an empty dimension");
+    out->dims = out_shape;
+    p.op = static_cast<uint32_t>(op);
+    p.flags = (in->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u);
+    p.tpr = 1;
+    while (p.tpr < p.red_n && p.tpr < kWorkgroup) p.tpr *= 2;
+    p.scale = op == ReduceOp::kMean ? (p.red_n ? 1.0f / static_cast<float>(p.red_n) : std::numeric_limits<float>::quiet_NaN()) : 1.0f;
+    WICK_RETURN_IF_ERROR(params->write(p));
+    const uint64_t rows_per_group = kWorkgroup / p.tpr;
+    const uint64_t groups = (uint64_t{p.out_n} + rows_per_group - 1) / rows_per_group;
+    return g.set_grid(index, groups * kWorkgroup, kWorkgroup);
+  });
+}
+
+// sum.dim_IntList / mean.dim: [self, dims(IntList|Null), keepdim, dtype?, out]
+Status sum_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
+  WICK_RETURN_IF_ERROR(arg_count(args, 5, name));
+  std::vector<int64_t> dims;
+  if (!g.is_none(args[1])) {
+    WICK_ASSIGN_OR_RETURN(dims, g.int_list(args[1], name));
+  }
+  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
+  return build_reduce(g, args[0], args[4], dims, keepdim, op, name);
+}
+Status sum_dim(Graph& g, const std::vector<int32_t>& a) { return sum_like(g, a, ReduceOp::kSum, "aten.sum.dim_IntList"); }
+Status mean_dim(Graph& g, const std::vector<int32_t>& a) { return sum_like(g, a, ReduceOp::kMean, "aten.mean.dim"); }
+
+// amax / amin: [self, dims, keepdim, out]
+Status amax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
+  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
+  std::vector<int64_t> dims;
+  if (!g.is_none(args[1])) {
+    WICK_ASSIGN_OR_RETURN(dims, g.int_list(args[1], name));
+  }
+  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
+  return build_reduce(g, args[0], args[3], dims, keepdim, op, name);
+}
+Status amax(Graph& g, const std::vector<int32_t>& a) { return amax_like(g, a, ReduceOp::kAmax, "aten.amax.default"); }
+Status amin(Graph& g, const std::vector<int32_t>& a) { return amax_like(g, a, ReduceOp::kAmin, "aten.amin.default"); }
+
+// argmax / argmin: [self, dim(Int|Null), keepdim, out]; Null flattens (keepdim gives all-1 dims).
+Status argmax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
+  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
+  std::vector<int64_t> dims;
+  if (!g.is_none(args[1])) {
+    WICK_ASSIGN_OR_RETURN(int64_t d, g.int_arg(args[1], name));
+    dims.push_back(d);
+  }
+  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
+  if (out->is_float()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": output must be an integer tensor");
+  return build_reduce(g, args[0], args[3], dims, keepdim, op, name);
+}
+Status argmax(Graph& g, const std::vector<int32_t>& a) { return argmax_like(g, a, ReduceOp::kArgmax, "aten.argmax.default"); }
+Status argmin(Graph& g, const std::vector<int32_t>& a) { return argmax_like(g, a, ReduceOp::kArgmin, "aten.argmin.default"); }
+
+// _softmax / _log_softmax: [self, dim, half_to_float, out]
+Status softmax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
+  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
+  WICK_ASSIGN_OR_RETURN(int64_t d, g.int_arg(args[1], name));
+  return build_reduce(g, args[0], args[3], {d}, true, op, name);
+}
+Status softmax(Graph& g, const std::vector<int32_t>& a) { return softmax_like(g, a, ReduceOp::kSoftmax, "aten._softmax.default"); }
+Status log_softmax(Graph& g, const std::vector<int32_t>& a) {
+  return softmax_like(g, a, ReduceOp::kLogSoftmax, "aten._log_softmax.default");
+}
+
+}  // namespace
+
 void append_reduce_ops(std::vector<OpEntry>& ops) {
-  (void)ops;
+  ops.insert(ops.end(), {
+      {"aten.sum.dim_IntList", sum_dim},
+      {"aten.mean.dim", mean_dim},
+      {"aten.amax.default", amax},
+      {"aten.amin.default", amin},
+      {"aten.argmax.default", argmax},
+      {"aten.argmin.default", argmin},
+      {"aten._softmax.default", softmax},
+      {"aten._log_softmax.default", log_softmax},
+  });
 }
 
 }  // namespace wick::webgpu

@@ -1,9 +1,568 @@
+// Shape and copy operators. Every one is a strided copy (shape_copy.wgsl, see copy.h)
+// planned from the live input shapes at each execution: views and clones are flat
+// copies; permute, slice, select, expand, repeat, flip, pad and pixel_shuffle map each
+// output coordinate to its source; cat and split run one copy per piece.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/shape/copy.h"
 
 namespace wick::webgpu {
 
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+Status expect_args(const char* name, const std::vector<int32_t>& args, size_t n) {
+  if (args.size() != n)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) +
+                                                  " arguments, got " + std::to_string(args.size()));
+  return {};
+}
+
+Status bad_arg(const char* name, const std::string& what) {
+  return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + what);
+}
+
+Result<int64_t> norm_dim(const char* name, int64_t dim, int64_t rank) {
+  const int64_t d = dim < 0 ? dim + rank : dim;
+  if (d < 0 || d >= std::max<int64_t>(rank, 1))
+    return bad_arg(name, "dim " + std::to_string(dim) + " out of range for rank " + std::to_string(rank));
+  return d;
+}
+
+// ---- flat copies ----
+
+// view_copy's live shape: -1 takes the remaining elements; a static size list that no
+// longer matches the live element count (dynamic shapes) lets its leftmost dim that can
+// absorb the difference do so.
+Result<Dims> resolve_view(const char* name, Dims sizes, int64_t numel) {
+  int infer = -1;
+  int64_t prod = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      if (infer >= 0) return bad_arg(name, "more than one -1 in size " + shape_to_string(sizes));
+      infer = static_cast<int>(i);
+    } else if (sizes[i] < 0) {
+      return bad_arg(name, "invalid size " + shape_to_string(sizes));
+    } else {
+      prod *= sizes[i];
+    }
+  }
+  if (infer >= 0) {
+    if (prod == 0 || numel % prod != 0)
+      return bad_arg(name, "size " + shape_to_string(sizes) + " does not fit " + std::to_string(numel) + " elements");
+    sizes[static_cast<size_t>(infer)] = numel / prod;
+    return sizes;
+  }
+  if (prod == numel) return sizes;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) continue;
+    const int64_t others = prod / sizes[i];
+    if (others > 0 && numel % others == 0) {
+      sizes[i] = numel / others;
+      return sizes;
+    }
+  }
+  return bad_arg(name, "size " + shape_to_string(sizes) + " does not fit " + std::to_string(numel) + " elements");
+}
+
+Status view_copy(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.view_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+  if (probe.size() != out->max_dims.size())
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": size " + shape_to_string(probe) +
+                                                  " does not match the output rank " + std::to_string(out->rank()));
+  const int32_t size_id = args[1];
+  return add_flat_copy(g, name, x, out, [=, &g]() -> Result<Dims> {
+    WICK_ASSIGN_OR_RETURN(Dims sizes, g.int_list(size_id, name));
+    return resolve_view(name, sizes, x->numel());
+  });
+}
+
+Status same_shape_copy(Graph& g, const char* name, int32_t in_id, int32_t out_id) {
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(in_id, name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
+  if (x->rank() != out->rank())
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input rank " + std::to_string(x->rank()) +
+                                                  " differs from the output rank " + std::to_string(out->rank()));
+  return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> { return x->dims; });
+}
+
+Status clone(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.clone.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  return same_shape_copy(g, name, args[0], args[2]);
+}
+
+Status alias_copy(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.alias_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 2));
+  return same_shape_copy(g, name, args[0], args[1]);
+}
+
+Status clone_dim_order(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "dim_order_ops._clone_dim_order.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
+  return same_shape_copy(g, name, args[0], args[3]);
+}
+
+// _to_dim_order_copy / _to_copy: a copy converting f32 <-> i32 <-> bool words as the
+// output's dtype asks (dim_order/memory_format: buffers are always contiguous).
+Status to_dim_order_copy(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "dim_order_ops._to_dim_order_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 8));
+  return same_shape_copy(g, name, args[0], args[7]);
+}
+
+Status to_copy(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten._to_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 8));
+  return same_shape_copy(g, name, args[0], args[7]);
+}
+
+// squeeze_copy.dims: the dims removed are those listed (all when empty) that are 1 in the
+// input's serialized shape, the exporter's decision; when the live shape disagrees with
+// the output rank, the listed dims that are 1 now are removed instead.
+Status squeeze_impl(Graph& g, const char* name, int32_t in_id, std::optional<Dims> listed, int32_t out_id) {
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(in_id, name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
+  const int64_t rank = x->rank();
+  std::vector<bool> candidate(static_cast<size_t>(rank), !listed.has_value() || listed->empty());
+  if (listed)
+    for (int64_t d : *listed) {
+      if (rank == 0) continue;
+      WICK_ASSIGN_OR_RETURN(int64_t nd, norm_dim(name, d, rank));
+      candidate[static_cast<size_t>(nd)] = true;
+    }
+  return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> {
+    for (int pass = 0; pass < 2; ++pass) {
+      Dims shape;
+      for (int64_t d = 0; d < rank; ++d) {
+        const int64_t ref = pass == 0 ? x->max_dims[static_cast<size_t>(d)] : x->dims[static_cast<size_t>(d)];
+        if (candidate[static_cast<size_t>(d)] && ref == 1) continue;
+        shape.push_back(x->dims[static_cast<size_t>(d)]);
+      }
+      if (shape.size() == out->max_dims.size()) return shape;
+    }
+    return bad_arg(name, "squeezing " + shape_to_string(x->dims) + " cannot give the output rank " +
+                             std::to_string(out->rank()));
+  });
+}
+
+Status squeeze_dims(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.squeeze_copy.dims";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(Dims dims, g.int_list(args[1], name));
+  return squeeze_impl(g, name, args[0], dims, args[2]);
+}
+
+Status squeeze_dim(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.squeeze_copy.dim";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
+  return squeeze_impl(g, name, args[0], Dims{dim}, args[2]);
+}
+
+Status squeeze_default(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.squeeze_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 2));
+  return squeeze_impl(g, name, args[0], std::nullopt, args[1]);
+}
+
+Status unsqueeze(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.unsqueeze_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank() + 1));
+  return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> {
+    Dims shape = x->dims;
+    shape.insert(shape.begin() + d, 1);
+    return shape;
+  });
+}
+
+// ---- gathers ----
+
+Status permute_impl(Graph& g, const char* name, const std::vector<int32_t>& args) {
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(Dims dims, g.int_list(args[1], name));
+  const int64_t rank = x->rank();
+  if (static_cast<int64_t>(dims.size()) != rank)
+    return bad_arg(name, "dims " + shape_to_string(dims) + " do not match the input rank " + std::to_string(rank));
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (int64_t& d : dims) {
+    WICK_ASSIGN_OR_RETURN(d, norm_dim(name, d, rank));
+    if (seen[static_cast<size_t>(d)]) return bad_arg(name, "repeated dim in " + shape_to_string(dims));
+    seen[static_cast<size_t>(d)] = true;
+  }
+  return add_strided_copy(g, name, x, out, [=](CopyPlan& plan) -> Status {
+    const Dims cs = contiguous_strides(x->dims);
+    Dims shape;
+    for (int64_t d : dims) {
+      shape.push_back(x->dims[static_cast<size_t>(d)]);
+      plan.in_strides.push_back(cs[static_cast<size_t>(d)]);
+    }
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    plan.dims = shape;
+    return {};
+  });
+}
+
+Status permute_copy(Graph& g, const std::vector<int32_t>& args) {
+  return permute_impl(g, "aten.permute_copy.default", args);
+}
+Status permute(Graph& g, const std::vector<int32_t>& args) { return permute_impl(g, "aten.permute.default", args); }
+
+Status slice_copy(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.slice_copy.Tensor";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 6));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank()));
+  if (x->rank() == 0) return bad_arg(name, "cannot slice a 0-d tensor");
+  const int32_t start_id = args[2], end_id = args[3], step_id = args[4];
+  return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+    const int64_t size = x->dims[static_cast<size_t>(d)];
+    int64_t start = 0, end = size, step = 1;
+    if (!g.is_none(start_id)) {
+      WICK_ASSIGN_OR_RETURN(start, g.int_arg(start_id, name));
+    }
+    if (!g.is_none(end_id)) {
+      WICK_ASSIGN_OR_RETURN(end, g.int_arg(end_id, name));
+    }
+    if (!g.is_none(step_id)) {
+      WICK_ASSIGN_OR_RETURN(step, g.int_arg(step_id, name));
+    }
+    if (step <= 0) return bad_arg(name, "step " + std::to_string(step) + " must be positive");
+    if (start < 0) start += size;
+    if (end < 0) end += size;
+    start = std::clamp<int64_t>(start, 0, size);
+    end = std::clamp<int64_t>(end, start, size);
+    const int64_t len = (end - start + step - 1) / step;
+    const Dims cs = contiguous_strides(x->dims);
+    Dims shape = x->dims;
+    shape[static_cast<size_t>(d)] = len;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    plan.dims = shape;
+    plan.in_strides = cs;
+    plan.in_strides[static_cast<size_t>(d)] *= step;
+    plan.in_base = start * cs[static_cast<size_t>(d)];
+    return {};
+  });
+}
+
+Status select_copy(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.select_copy.int";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
+  if (x->rank() == 0) return bad_arg(name, "cannot select from a 0-d tensor");
+  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank()));
+  const int32_t index_id = args[2];
+  return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+    WICK_ASSIGN_OR_RETURN(int64_t index, g.int_arg(index_id, name));
+    const int64_t size = x->dims[static_cast<size_t>(d)];
+    if (index < -size || index >= size)
+      return bad_arg(name, "index " + std::to_string(index) + " out of range for size " + std::to_string(size));
+    if (index < 0) index += size;
+    const Dims cs = contiguous_strides(x->dims);
+    Dims shape = x->dims;
+    shape.erase(shape.begin() + d);
+    plan.in_strides = cs;
+    plan.in_strides.erase(plan.in_strides.begin() + d);
+    plan.in_base = index * cs[static_cast<size_t>(d)];
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    plan.dims = shape;
+    return {};
+  });
+}
+
+Status expand_copy(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.expand_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
+  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+  if (probe.size() < static_cast<size_t>(x->rank()))
+    return bad_arg(name, "size " + shape_to_string(probe) + " has fewer dims than the input " +
+                             shape_to_string(x->max_dims));
+  const int32_t size_id = args[1];
+  return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+    WICK_ASSIGN_OR_RETURN(Dims sizes, g.int_list(size_id, name));
+    const size_t rank = sizes.size(), lead = rank - static_cast<size_t>(x->rank());
+    const Dims cs = contiguous_strides(x->dims);
+    Dims shape(rank);
+    plan.in_strides.assign(rank, 0);
+    for (size_t i = 0; i < rank; ++i) {
+      if (i < lead) {
+        if (sizes[i] < 0) return bad_arg(name, "size " + shape_to_string(sizes) + ": -1 in a new leading dim");
+        shape[i] = sizes[i];
+        continue;
+      }
+      const size_t j = i - lead;
+      const int64_t have = x->dims[j];
+      int64_t want = sizes[i] == -1 ? have : sizes[i];
+      // A static size that was the input's bound follows the input's live size.
+      if (want != have && have != 1 && want == x->max_dims[j]) want = have;
+      if (want != have && have != 1)
+        return bad_arg(name, "cannot expand " + shape_to_string(x->dims) + " to " + shape_to_string(sizes));
+      shape[i] = want;
+      plan.in_strides[i] = have == 1 ? 0 : cs[j];
+    }
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    plan.dims = shape;
+    return {};
+  });
+}
+
+Status repeat(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.repeat.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+  if (probe.size() < static_cast<size_t>(x->rank()))
+    return bad_arg(name, "repeats " + shape_to_string(probe) + " have fewer dims than the input " +
+                             shape_to_string(x->max_dims));
+  const int32_t reps_id = args[1];
+  return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+    WICK_ASSIGN_OR_RETURN(Dims reps, g.int_list(reps_id, name));
+    const size_t rank = reps.size(), lead = rank - static_cast<size_t>(x->rank());
+    Dims in(rank, 1);
+    for (size_t j = 0; j < static_cast<size_t>(x->rank()); ++j) in[lead + j] = x->dims[j];
+    Dims shape(rank);
+    for (size_t i = 0; i < rank; ++i) {
+      if (reps[i] < 0) return bad_arg(name, "negative repeat in " + shape_to_string(reps));
+      shape[i] = in[i] * reps[i];
+    }
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    plan.dims = shape;
+    plan.in_strides = contiguous_strides(in);
+    plan.mods = in;
+    for (int64_t& m : plan.mods) m = std::max<int64_t>(m, 1);
+    return {};
+  });
+}
+
+Status flip(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.flip.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(Dims dims, g.int_list(args[1], name));
+  std::vector<bool> flipped(static_cast<size_t>(x->rank()), false);
+  for (int64_t d : dims) {
+    WICK_ASSIGN_OR_RETURN(int64_t nd, norm_dim(name, d, x->rank()));
+    if (x->rank() > 0) flipped[static_cast<size_t>(nd)] = true;
+  }
+  return add_strided_copy(g, name, x, out, [=](CopyPlan& plan) -> Status {
+    const Dims cs = contiguous_strides(x->dims);
+    plan.in_strides = cs;
+    for (size_t d = 0; d < flipped.size(); ++d)
+      if (flipped[d] && x->dims[d] > 0) {
+        plan.in_base += (x->dims[d] - 1) * cs[d];
+        plan.in_strides[d] = -cs[d];
+      }
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, x->dims));
+    plan.dims = x->dims;
+    return {};
+  });
+}
+
+Status constant_pad_nd(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.constant_pad_nd.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
+  WICK_ASSIGN_OR_RETURN(double value, g.scalar_arg(args[2], name));
+  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+  if (probe.size() % 2 != 0 || probe.size() / 2 > static_cast<size_t>(x->rank()))
+    return bad_arg(name, "pad " + shape_to_string(probe) + " must have an even length of at most twice the rank " +
+                             std::to_string(x->rank()));
+  const int32_t pad_id = args[1];
+  return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+    WICK_ASSIGN_OR_RETURN(Dims pad, g.int_list(pad_id, name));
+    const size_t rank = static_cast<size_t>(x->rank());
+    Dims shape = x->dims;
+    plan.offs.assign(rank, 0);
+    plan.lims.assign(rank, 0);
+    const bool empty = x->numel() == 0;
+    for (size_t i = 0; i < rank; ++i) plan.lims[i] = empty ? 1 : x->dims[i];
+    if (empty) plan.offs[0] = -(int64_t{1} << 30);  // nothing to read: every element is the fill
+    for (size_t k = 0; k < pad.size() / 2; ++k) {
+      const size_t d = rank - 1 - k;
+      const int64_t before = pad[2 * k], after = pad[2 * k + 1];
+      shape[d] = x->dims[d] + before + after;
+      if (shape[d] < 0) return bad_arg(name, "pad " + shape_to_string(pad) + " gives a negative size");
+      if (!empty) plan.offs[d] = -before;
+    }
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    plan.dims = shape;
+    plan.in_strides = contiguous_strides(x->dims);
+    plan.fill = value;
+    return {};
+  });
+}
+
+Status pixel_shuffle(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.pixel_shuffle.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(int64_t r, g.int_arg(args[1], name));
+  if (x->rank() < 3) return bad_arg(name, "input rank " + std::to_string(x->rank()) + " (at least 3)");
+  if (r <= 0) return bad_arg(name, "upscale_factor " + std::to_string(r) + " must be positive");
+  return add_strided_copy(g, name, x, out, [=](CopyPlan& plan) -> Status {
+    const size_t rank = static_cast<size_t>(x->rank());
+    const int64_t cin = x->dims[rank - 3], h = x->dims[rank - 2], w = x->dims[rank - 1];
+    if (cin % (r * r) != 0)
+      return bad_arg(name, "channels " + std::to_string(cin) + " not divisible by upscale_factor^2 " +
+                               std::to_string(r * r));
+    const int64_t c = cin / (r * r);
+    int64_t batch = 1;
+    for (size_t i = 0; i + 3 < rank; ++i) batch *= x->dims[i];
+    Dims shape(x->dims.begin(), x->dims.end() - 3);
+    shape.insert(shape.end(), {c, h * r, w * r});
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    // Output as [batch, c, h, i, w, j] reads input [batch, c, i, j, h, w].
+    plan.dims = {batch, c, h, r, w, r};
+    plan.in_strides = {cin * h * w, r * r * h * w, w, r * h * w, 1, h * w};
+    return {};
+  });
+}
+
+// ---- multi-piece copies ----
+
+Status cat(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.cat.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
+  WICK_ASSIGN_OR_RETURN(std::vector<int32_t> items, g.value_list(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, out->rank()));
+  if (items.empty()) return bad_arg(name, "no input tensors");
+  std::vector<GpuTensor*> ins;
+  for (int32_t id : items) {
+    WICK_ASSIGN_OR_RETURN(GpuTensor * t, g.tensor(id, name));
+    // Legacy cat skips 1-D empty tensors; any other rank mismatch is an error.
+    if (t->rank() != out->rank() && !(t->rank() == 1 && t->max_dims[0] == 0))
+      return bad_arg(name, "input of rank " + std::to_string(t->rank()) + " for an output of rank " +
+                               std::to_string(out->rank()));
+    ins.push_back(t);
+  }
+  // The live output shape and each piece's offset along `dim`.
+  auto layout = [=](std::vector<int64_t>& offsets) -> Result<Dims> {
+    Dims shape;
+    int64_t total = 0;
+    offsets.clear();
+    for (GpuTensor* t : ins) {
+      offsets.push_back(total);
+      if (t->rank() != out->rank()) continue;
+      if (shape.empty()) shape = t->dims;
+      for (size_t i = 0; i < shape.size(); ++i)
+        if (static_cast<int64_t>(i) != d && t->dims[i] != shape[i])
+          return bad_arg(name, "input shapes " + shape_to_string(shape) + " and " + shape_to_string(t->dims) +
+                                   " differ outside dim " + std::to_string(d));
+      total += t->dims[static_cast<size_t>(d)];
+    }
+    if (shape.empty()) return bad_arg(name, "all inputs are empty");
+    shape[static_cast<size_t>(d)] = total;
+    return shape;
+  };
+  for (size_t k = 0; k < ins.size(); ++k) {
+    GpuTensor* t = ins[k];
+    if (t->rank() != out->rank()) continue;
+    WICK_RETURN_IF_ERROR(add_strided_copy(g, name, t, out, [=](CopyPlan& plan) -> Status {
+      std::vector<int64_t> offsets;
+      WICK_ASSIGN_OR_RETURN(Dims shape, layout(offsets));
+      WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+      plan.dims = t->dims;
+      plan.out_strides = contiguous_strides(shape);
+      plan.out_base = offsets[k] * plan.out_strides[static_cast<size_t>(d)];
+      return {};
+    }));
+  }
+  return {};
+}
+
+Status split_with_sizes(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.split_with_sizes_copy.default";
+  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(std::vector<int32_t> items, g.value_list(args[3], name));
+  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[2], name));
+  if (x->rank() == 0) return bad_arg(name, "cannot split a 0-d tensor");
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank()));
+  if (probe.size() != items.size())
+    return bad_arg(name, std::to_string(probe.size()) + " split sizes for " + std::to_string(items.size()) +
+                             " outputs");
+  const int32_t sizes_id = args[1];
+  for (size_t k = 0; k < items.size(); ++k) {
+    WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(items[k], name));
+    WICK_RETURN_IF_ERROR(add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+      WICK_ASSIGN_OR_RETURN(Dims sizes, g.int_list(sizes_id, name));
+      int64_t total = 0, offset = 0;
+      for (size_t j = 0; j < sizes.size(); ++j) {
+        if (sizes[j] < 0) return bad_arg(name, "negative split size in " + shape_to_string(sizes));
+        if (j == k) offset = total;
+        total += sizes[j];
+      }
+      const int64_t size = x->dims[static_cast<size_t>(d)];
+      if (total != size)
+        return bad_arg(name, "split sizes " + shape_to_string(sizes) + " do not sum to " + std::to_string(size));
+      const Dims cs = contiguous_strides(x->dims);
+      Dims shape = x->dims;
+      shape[static_cast<size_t>(d)] = sizes[k];
+      WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+      plan.dims = shape;
+      plan.in_strides = cs;
+      plan.in_base = offset * cs[static_cast<size_t>(d)];
+      return {};
+    }));
+  }
+  return {};
+}
+
+}  // namespace
+
 void append_shape_ops(std::vector<OpEntry>& ops) {
-  (void)ops;
+  ops.insert(ops.end(), {
+      {"aten.view_copy.default", view_copy},
+      {"aten.clone.default", clone},
+      {"aten.alias_copy.default", alias_copy},
+      {"dim_order_ops._clone_dim_order.default", clone_dim_order},
+      {"dim_order_ops._to_dim_order_copy.default", to_dim_order_copy},
+      {"aten._to_copy.default", to_copy},
+      {"aten.squeeze_copy.dims", squeeze_dims},
+      {"aten.squeeze_copy.dim", squeeze_dim},
+      {"aten.squeeze_copy.default", squeeze_default},
+      {"aten.unsqueeze_copy.default", unsqueeze},
+      {"aten.permute_copy.default", permute_copy},
+      {"aten.permute.default", permute},
+      {"aten.slice_copy.Tensor", slice_copy},
+      {"aten.select_copy.int", select_copy},
+      {"aten.expand_copy.default", expand_copy},
+      {"aten.repeat.default", repeat},
+      {"aten.flip.default", flip},
+      {"aten.constant_pad_nd.default", constant_pad_nd},
+      {"aten.pixel_shuffle.default", pixel_shuffle},
+      {"aten.cat.default", cat},
+      {"aten.split_with_sizes_copy.default", split_with_sizes},
+  });
 }
 
 }  // namespace wick::webgpu

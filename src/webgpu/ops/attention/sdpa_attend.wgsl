@@ -1,0 +1,89 @@
+// sdpa_with_kv_cache, step 2: causal attention of S queries over the cache rows
+// [0, start_pos+S). One workgroup per (query head h, query row s); keys are streamed in
+// tiles of 64 with an online softmax (running max m, sum l), so nothing is materialized.
+// q/out [1,S,Hq,D], caches [1,Cmax,Hkv,D], GQA: kv head = h / (Hq/Hkv). D <= 256.
+struct Params {
+  s_len: u32, hq: u32, hkv: u32, d: u32,
+  start_pos: u32, causal: u32, _p0: u32, scale: f32,
+}
+
+@group(0) @binding(0) var<storage, read> q: array<f32>;
+@group(0) @binding(1) var<storage, read> k_cache: array<f32>;
+@group(0) @binding(2) var<storage, read> v_cache: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+const WG: u32 = 64u;
+const NEG: f32 = -3.0e38;
+
+var<workgroup> q_sh: array<f32, 256>;
+var<workgroup> p_sh: array<f32, 64>;
+var<workgroup> red: array<f32, 64>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+  let h = wid.x;
+  let s = wid.y;
+  let dim = p.d;
+  let kvh = h / (p.hq / p.hkv);
+  let q_base = (s * p.hq + h) * dim;
+  for (var d = tid; d < dim; d = d + WG) { q_sh[d] = q[q_base + d] * p.scale; }
+  workgroupBarrier();
+
+  var len = p.start_pos + p.s_len;
+  if (p.causal != 0u) { len = p.start_pos + s + 1u; }
+  let row = p.hkv * dim;
+  let head_off = kvh * dim;
+  var m = NEG;
+  var l = 0.0;
+  var acc = array<f32, 4>(0.0, 0.0, 0.0, 0.0);
+  for (var t0 = 0u; t0 < len; t0 = t0 + WG) {
+    let j = t0 + tid;
+    var sc = NEG;
+    if (j < len) {
+      let kb = j * row + head_off;
+      var qk = 0.0;
+      for (var d = 0u; d < dim; d = d + 1u) { qk = qk + q_sh[d] * k_cache[kb + d]; }
+      sc = qk;
+    }
+    red[tid] = sc;
+    workgroupBarrier();
+    for (var st = WG / 2u; st > 0u; st = st >> 1u) {
+      if (tid < st) { red[tid] = max(red[tid], red[tid + st]); }
+      workgroupBarrier();
+    }
+    let m_new = max(m, red[0]);
+    var pj = 0.0;
+    if (j < len) { pj = exp(sc - m_new); }
+    workgroupBarrier();
+    red[tid] = pj;
+    p_sh[tid] = pj;
+    workgroupBarrier();
+    for (var st = WG / 2u; st > 0u; st = st >> 1u) {
+      if (tid < st) { red[tid] = red[tid] + red[tid + st]; }
+      workgroupBarrier();
+    }
+    let alpha = exp(m - m_new);
+    l = l * alpha + red[0];
+    let cnt = min(WG, len - t0);
+    for (var i = 0u; i < 4u; i = i + 1u) {
+      let d = tid + i * WG;
+      if (d < dim) {
+        var a = acc[i] * alpha;
+        var vb = t0 * row + head_off + d;
+        for (var jj = 0u; jj < cnt; jj = jj + 1u) {
+          a = a + p_sh[jj] * v_cache[vb];
+          vb = vb + row;
+        }
+        acc[i] = a;
+      }
+    }
+    m = m_new;
+    workgroupBarrier();
+  }
+  let inv = 1.0 / l;
+  for (var i = 0u; i < 4u; i = i + 1u) {
+    let d = tid + i * WG;
+    if (d < dim) { out[q_base + d] = acc[i] * inv; }
+  }
+}

@@ -1,0 +1,23 @@
+// sdpa_with_kv_cache, step 1: copies the S new key/value rows [1,S,Hkv,D] into the
+// caches [1,Cmax,Hkv,D] at row start_pos (offset = start_pos*Hkv*D words).
+struct Params {
+  n: u32,       // S*Hkv*D
+  offset: u32,  // start_pos*Hkv*D
+  _p0: u32, _p1: u32,
+}
+
+@group(0) @binding(0) var<storage, read> k: array<f32>;
+@group(0) @binding(1) var<storage, read> v: array<f32>;
+@group(0) @binding(2) var<storage, read_write> k_cache: array<f32>;
+@group(0) @binding(3) var<storage, read_write> v_cache: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+override wg_size: u32 = 256;
+
+@compute @workgroup_size(wg_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.x + gid.y * nwg.x * wg_size;
+  if (i >= p.n) { return; }
+  k_cache[p.offset + i] = k[i];
+  v_cache[p.offset + i] = v[i];
+}

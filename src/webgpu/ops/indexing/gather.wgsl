@@ -1,0 +1,37 @@
+// aten.gather: out has the index's shape; out[c] = src[c with c[dim] = index[c]].
+// Out-of-range indices give 0. Rank up to 8; words are copied as-is.
+struct Params {
+  total: u32, rank: u32, dim: u32, src_size: u32,  // src_size: the source's size along dim
+  index_dims: array<vec4<u32>, 2>,
+  src_strides: array<vec4<u32>, 2>,
+}
+
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read> index: array<i32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+override wg_size: u32 = 256;
+
+@compute @workgroup_size(wg_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let o = gid.x + gid.y * nwg.x * wg_size;
+  if (o >= p.total) { return; }
+  let idx = index[o];
+  if (idx < 0 || u32(idx) >= p.src_size) {
+    out[o] = 0u;
+    return;
+  }
+  var rem = o;
+  var off = 0u;
+  for (var d = i32(p.rank) - 1; d >= 0; d = d - 1) {
+    let du = u32(d);
+    let size = p.index_dims[du / 4u][du % 4u];
+    let coord = rem % size;
+    rem = rem / size;
+    var c = coord;
+    if (du == p.dim) { c = u32(idx); }
+    off = off + c * p.src_strides[du / 4u][du % 4u];
+  }
+  out[o] = src[off];
+}

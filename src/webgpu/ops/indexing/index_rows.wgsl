@@ -1,0 +1,31 @@
+// Row gather for embedding / index_select / index.Tensor: viewing the source as
+// [outer, S, inner] and the output as [outer, J, inner], out[o, j, i] = src[o, index[j], i].
+// Out-of-range indices (after wrapping negatives when `wrap`) give 0. Words are copied
+// as-is, so any 32-bit element type works.
+struct Params {
+  total: u32, inner: u32, count: u32, src_size: u32,  // count = J, src_size = S
+  wrap: u32, _p0: u32, _p1: u32, _p2: u32,
+}
+
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read> index: array<i32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+override wg_size: u32 = 256;
+
+@compute @workgroup_size(wg_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let o = gid.x + gid.y * nwg.x * wg_size;
+  if (o >= p.total) { return; }
+  let i = o % p.inner;
+  let j = (o / p.inner) % p.count;
+  let outer = o / (p.inner * p.count);
+  var idx = index[j];
+  if (idx < 0 && p.wrap != 0u) { idx = idx + i32(p.src_size); }
+  if (idx < 0 || u32(idx) >= p.src_size) {
+    out[o] = 0u;
+    return;
+  }
+  out[o] = src[(outer * p.src_size + u32(idx)) * p.inner + i];
+}

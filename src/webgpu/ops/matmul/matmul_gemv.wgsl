@@ -1,0 +1,77 @@
+// The M == 1 case of matmul_tiled (LLM decode): c[b, n] = alpha * sum_k a[b, k] op(b)[k, n]
+// + beta * bias. 256 threads per workgroup reduce over K through shared memory.
+//   trans_b = 1 (b is [N, K]): 4 output columns per workgroup, every thread strides over K.
+//   trans_b = 0 (b is [K, N]): 64 output columns per workgroup, 4 K-slices each.
+// Workgroups: x/y a folded 1-D range over column groups, z over the batch.
+struct Params {
+  m: u32, n: u32, k: u32, batch: u32,
+  a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,
+  bias_rs: u32, bias_cs: u32, _p0: u32, _p1: u32,
+  alpha: f32, beta: f32, _p2: f32, _p3: f32,
+}
+
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+override trans_b: u32 = 1u;
+
+const WG: u32 = 256u;
+const COLS_T: u32 = 4u;    // columns per workgroup, trans_b
+const COLS_N: u32 = 64u;   // columns per workgroup, not trans_b
+const SLICES: u32 = 4u;    // WG / COLS_N
+
+var<workgroup> red: array<f32, 1024>;
+
+fn finish(gn: u32, bi: u32, s: f32) {
+  var v = p.alpha * s;
+  if (p.bias_mode != 0u) { v = v + p.beta * bias[gn * p.bias_cs]; }
+  c[bi * p.c_bs + gn] = v;
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let group = wid.x + wid.y * nwg.x;
+  let bi = wid.z;
+  let a_base = bi * p.a_bs;
+  let b_base = bi * p.b_bs;
+  if (trans_b == 1u) {
+    let n0 = group * COLS_T;
+    var s: array<f32, 4>;
+    for (var r = 0u; r < COLS_T; r = r + 1u) { s[r] = 0.0; }
+    // Clamp the rows read past N to the last one (their sums are dropped).
+    var rows: array<u32, 4>;
+    for (var r = 0u; r < COLS_T; r = r + 1u) { rows[r] = b_base + min(n0 + r, p.n - 1u) * p.k; }
+    for (var k = li; k < p.k; k = k + WG) {
+      let x = a[a_base + k];
+      for (var r = 0u; r < COLS_T; r = r + 1u) { s[r] = fma(x, b[rows[r] + k], s[r]); }
+    }
+    for (var r = 0u; r < COLS_T; r = r + 1u) { red[r * WG + li] = s[r]; }
+    workgroupBarrier();
+    for (var step = WG / 2u; step > 0u; step = step / 2u) {
+      if (li < step) {
+        for (var r = 0u; r < COLS_T; r = r + 1u) { red[r * WG + li] = red[r * WG + li] + red[r * WG + li + step]; }
+      }
+      workgroupBarrier();
+    }
+    if (li < COLS_T && n0 + li < p.n) { finish(n0 + li, bi, red[li * WG]); }
+  } else {
+    let col = li % COLS_N;
+    let slice = li / COLS_N;
+    let gn = group * COLS_N + col;
+    var s = 0.0;
+    if (gn < p.n) {
+      for (var k = slice; k < p.k; k = k + SLICES) { s = fma(a[a_base + k], b[b_base + k * p.n + gn], s); }
+    }
+    red[li] = s;
+    workgroupBarrier();
+    if (slice == 0u && gn < p.n) {
+      var t = 0.0;
+      for (var q = 0u; q < SLICES; q = q + 1u) { t = t + red[q * COLS_N + col]; }
+      finish(gn, bi, t);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// c[b] = alpha * (a[b] @ op(b[b])) + beta * bias, fp32, for any M, N, K.
+// 64x64 output tile per workgroup of 16x16 threads, 4x4 outputs per thread, K in steps of
+// 16 through shared memory. trans_b = 1: b is [N, K] (a linear weight), else [K, N].
+// Workgroups: x over N tiles, y over M tiles, z over the batch.
+struct Params {
+  m: u32, n: u32, k: u32, batch: u32,
+  a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,  // bias_mode: 0 none, 1 bias[m*rs + n*cs]
+  bias_rs: u32, bias_cs: u32, _p0: u32, _p1: u32,
+  alpha: f32, beta: f32, _p2: f32, _p3: f32,
+}
+
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+override trans_b: u32 = 0u;
+
+const TM: u32 = 64u;
+const TN: u32 = 64u;
+const TK: u32 = 16u;
+const TKP: u32 = 17u;  // padded row of the [64][16] layouts (no bank conflicts)
+
+var<workgroup> tile_a: array<f32, 1088>;  // [TM][TKP]
+var<workgroup> tile_b: array<f32, 1088>;  // trans_b: [TN][TKP], else [TK][TN]
+
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let row0 = wid.y * TM;
+  let col0 = wid.x * TN;
+  let bi = wid.z;
+  let a_base = bi * p.a_bs;
+  let b_base = bi * p.b_bs;
+  let tx = lid.x;
+  let ty = lid.y;
+  var acc: array<f32, 16>;
+  for (var i = 0u; i < 16u; i = i + 1u) { acc[i] = 0.0; }
+
+  let ntiles = (p.k + TK - 1u) / TK;
+  for (var t = 0u; t < ntiles; t = t + 1u) {
+    let k0 = t * TK;
+    for (var r = 0u; r < 4u; r = r + 1u) {
+      let e = li + 256u * r;
+      let row = e / TK;
+      let kk = e % TK;
+      let gm = row0 + row;
+      let gk = k0 + kk;
+      var v = 0.0;
+      if (gm < p.m && gk < p.k) { v = a[a_base + gm * p.k + gk]; }
+      tile_a[row * TKP + kk] = v;
+    }
+    if (trans_b == 1u) {
+      for (var r = 0u; r < 4u; r = r + 1u) {
+        let e = li + 256u * r;
+        let col = e / TK;
+        let kk = e % TK;
+        let gn = col0 + col;
+        let gk = k0 + kk;
+        var v = 0.0;
+        if (gn < p.n && gk < p.k) { v = b[b_base + gn * p.k + gk]; }
+        tile_b[col * TKP + kk] = v;
+      }
+    } else {
+      for (var r = 0u; r < 4u; r = r + 1u) {
+        let e = li + 256u * r;
+        let kk = e / TN;
+        let col = e % TN;
+        let gn = col0 + col;
+        let gk = k0 + kk;
+        var v = 0.0;
+        if (gn < p.n && gk < p.k) { v = b[b_base + gk * p.n + gn]; }
+        tile_b[kk * TN + col] = v;
+      }
+    }
+    workgroupBarrier();
+    for (var kk = 0u; kk < TK; kk = kk + 1u) {
+      var ar: array<f32, 4>;
+      var br: array<f32, 4>;
+      for (var i = 0u; i < 4u; i = i + 1u) {
+        ar[i] = tile_a[(ty + 16u * i) * TKP + kk];
+        if (trans_b == 1u) {
+          br[i] = tile_b[(tx + 16u * i) * TKP + kk];
+        } else {
+          br[i] = tile_b[kk * TN + tx + 16u * i];
+        }
+      }
+      for (var i = 0u; i < 4u; i = i + 1u) {
+        for (var j = 0u; j < 4u; j = j + 1u) {
+          acc[i * 4u + j] = fma(ar[i], br[j], acc[i * 4u + j]);
+        }
+      }
+    }
+    workgroupBarrier();
+  }
+
+  for (var i = 0u; i < 4u; i = i + 1u) {
+    let gm = row0 + ty + 16u * i;
+    if (gm >= p.m) { continue; }
+    for (var j = 0u; j < 4u; j = j + 1u) {
+      let gn = col0 + tx + 16u * j;
+      if (gn >= p.n) { continue; }
+      var v = p.alpha * acc[i * 4u + j];
+      if (p.bias_mode != 0u) { v = v + p.beta * bias[gm * p.bias_rs + gn * p.bias_cs]; }
+      c[bi * p.c_bs + gm * p.n + gn] = v;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// Normalizes contiguous rows, one workgroup (256 threads) per row, sums reduced through
+// shared memory: layer norm (mode 0), group norm (mode 1: a row is one (n, group) block of
+// cpg channels x hw elements, affine per channel), RMS norm (mode 2: no centering).
+// Workgroups: a folded 1-D range over rows.
+struct Params {
+  rows: u32, inner: u32, mode: u32, flags: u32,  // flags: 1 weight, 2 bias, 4 write mean, 8 write rstd
+  groups: u32, cpg: u32, hw: u32, _p0: u32,
+  eps: f32, _p1: f32, _p2: f32, _p3: f32,
+}
+
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read> weight: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+@group(0) @binding(4) var<storage, read_write> mean_out: array<f32>;
+@group(0) @binding(5) var<storage, read_write> rstd_out: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+const WG: u32 = 256u;
+var<workgroup> red: array<f32, 256>;
+
+fn reduce_sum(v: f32, li: u32) -> f32 {
+  red[li] = v;
+  workgroupBarrier();
+  for (var step = WG / 2u; step > 0u; step = step / 2u) {
+    if (li < step) { red[li] = red[li] + red[li + step]; }
+    workgroupBarrier();
+  }
+  let r = red[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= p.rows) { return; }
+  let base = row * p.inner;
+  let n = f32(p.inner);
+  var mean = 0.0;
+  if (p.mode != 2u) {
+    var s = 0.0;
+    for (var i = li; i < p.inner; i = i + WG) { s = s + x[base + i]; }
+    mean = reduce_sum(s, li) / n;
+  }
+  var s2 = 0.0;
+  for (var i = li; i < p.inner; i = i + WG) {
+    let d = x[base + i] - mean;
+    s2 = s2 + d * d;
+  }
+  let rstd = inverseSqrt(reduce_sum(s2, li) / n + p.eps);
+  let g0 = (row % max(p.groups, 1u)) * p.cpg;
+  for (var i = li; i < p.inner; i = i + WG) {
+    var widx = i;
+    if (p.mode == 1u) { widx = g0 + i / p.hw; }
+    var y = (x[base + i] - mean) * rstd;
+    if ((p.flags & 1u) != 0u) { y = y * weight[widx]; }
+    if ((p.flags & 2u) != 0u) { y = y + bias[widx]; }
+    out[base + i] = y;
+  }
+  if (li == 0u) {
+    if ((p.flags & 4u) != 0u) { mean_out[row] = mean; }
+    if ((p.flags & 8u) != 0u) { rstd_out[row] = rstd; }
+  }
+}

@@ -1,0 +1,173 @@
+#include "webgpu/ops/shape/copy.h"
+
+#include <array>
+#include <cstring>
+
+namespace wick::webgpu {
+
+namespace {
+
+using Arr = std::array<uint32_t, kMaxCopyRank>;
+
+struct CopyParams {
+  uint32_t n, rank, in_base, out_base;
+  uint32_t mode, fill, pad0, pad1;
+  Arr dims, in_strides, out_strides, mods, offs, lims;
+};
+static_assert(sizeof(CopyParams) == 32 + 6 * 32);
+
+constexpr uint32_t kWorkgroup = 256;
+
+bool is_bool(const GpuTensor* t) { return t->vk_dtype == vk::VkDataType::BOOL; }
+
+uint32_t copy_mode(const GpuTensor* src, const GpuTensor* dst) {
+  if (is_bool(dst) && !is_bool(src)) return src->elem == Elem::kF32 ? 3 : 4;
+  if (src->elem == Elem::kF32 && dst->elem == Elem::kI32) return 1;
+  if (src->elem == Elem::kI32 && dst->elem == Elem::kF32) return 2;
+  return 0;
+}
+
+uint32_t fill_word(const GpuTensor* dst, double v) {
+  uint32_t w;
+  if (dst->elem == Elem::kF32) {
+    float f = static_cast<float>(v);
+    std::memcpy(&w, &f, 4);
+  } else {
+    int32_t x = is_bool(dst) ? (v != 0 ? 1 : 0) : static_cast<int32_t>(v);
+    std::memcpy(&w, &x, 4);
+  }
+  return w;
+}
+
+Arr to_arr(const std::vector<int64_t>& v) {
+  Arr a{};
+  for (size_t i = 0; i < v.size() && i < a.size(); ++i) a[i] = static_cast<uint32_t>(static_cast<int64_t>(v[i]));
+  return a;
+}
+
+Status encode(const std::string& name, const CopyPlan& plan_in, uint32_t mode, uint32_t fill, CopyParams& p) {
+  CopyPlan plan = plan_in;
+  const size_t rank = plan.dims.size();
+  if (rank > static_cast<size_t>(kMaxCopyRank))
+    return Status(ErrorCode::kNotSupported, name + ": copy of rank " + std::to_string(rank) + " (at most 8)");
+  auto check = [&](std::vector<int64_t>& v, const std::vector<int64_t>& dflt, const char* what) -> Status {
+    if (v.empty()) v = dflt;
+    if (v.size() != rank)
+      return Status(ErrorCode::kInternal, name + ": copy plan " + what + " has " + std::to_string(v.size()) +
+                                              " entries for rank " + std::to_string(rank));
+    return {};
+  };
+  const std::vector<int64_t> contiguous = contiguous_strides(plan.dims), zeros(rank, 0);
+  WICK_RETURN_IF_ERROR(check(plan.in_strides, contiguous, "in_strides"));
+  WICK_RETURN_IF_ERROR(check(plan.out_strides, contiguous, "out_strides"));
+  WICK_RETURN_IF_ERROR(check(plan.mods, zeros, "mods"));
+  WICK_RETURN_IF_ERROR(check(plan.offs, zeros, "offs"));
+  WICK_RETURN_IF_ERROR(check(plan.lims, zeros, "lims"));
+  const int64_t n = shape_numel(plan.dims);
+  if (n > int64_t{0xffffffff})
+    return Status(ErrorCode::kNotSupported, name + ": copy of " + std::to_string(n) + " elements is too large");
+  p = CopyParams{};
+  p.n = static_cast<uint32_t>(n);
+  p.rank = static_cast<uint32_t>(rank);
+  p.in_base = static_cast<uint32_t>(plan.in_base);
+  p.out_base = static_cast<uint32_t>(plan.out_base);
+  p.mode = mode;
+  p.fill = fill;
+  p.dims = to_arr(plan.dims);
+  p.in_strides = to_arr(plan.in_strides);
+  p.out_strides = to_arr(plan.out_strides);
+  p.mods = to_arr(plan.mods);
+  p.offs = to_arr(plan.offs);
+  p.lims = to_arr(plan.lims);
+  return {};
+}
+
+}  // namespace
+
+Status check_word_tensor(const std::string& name, const GpuTensor* t) {
+  if (t->elem == Elem::kPackedBytes)
+    return Status(ErrorCode::kNotSupported, name + ": byte-packed (uint8/int8 constant) tensors are not supported");
+  if (t->rank() > kMaxCopyRank) return Status(ErrorCode::kNotSupported, name + ": rank above 8");
+  return {};
+}
+
+Status set_output_dims(const std::string& name, GpuTensor* out, const std::vector<int64_t>& shape) {
+  for (int64_t d : shape)
+    if (d < 0) return Status(ErrorCode::kInvalidArgument, name + ": negative size in result shape " + shape_to_string(shape));
+  if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
+    return Status(ErrorCode::kInvalidArgument, name + ": result shape " + shape_to_string(shape) +
+                                                   " does not fit the output " + shape_to_string(out->max_dims));
+  out->dims = shape;
+  return {};
+}
+
+Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst, CopyPlanner planner) {
+  WICK_RETURN_IF_ERROR(check_word_tensor(name, src));
+  WICK_RETURN_IF_ERROR(check_word_tensor(name, dst));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("shape_copy").set("wg_size", kWorkgroup)));
+  const uint32_t mode = copy_mode(src, dst);
+  const bool aliased = src->buffer == dst->buffer;
+  ParamsBlock* stage_params = nullptr;
+  size_t stage_index = 0;
+  const gpu::Buffer* source = src->buffer.get();
+  if (aliased) {
+    // Reading and writing one buffer in a dispatch is not allowed (and would race): stage it.
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer * scratch, g.scratch(static_cast<uint64_t>(std::max<int64_t>(src->max_numel(), 1)) * 4,
+                                                          name + " staging"));
+    WICK_ASSIGN_OR_RETURN(stage_params, g.params(sizeof(CopyParams), name + " staging"));
+    gpu::Dispatch d;
+    d.pipeline = pipeline;
+    d.bindings = {{0, src->buffer.get()}, {1, scratch}, {2, stage_params->buffer()}};
+    WICK_ASSIGN_OR_RETURN(stage_index, g.add_dispatch(std::move(d)));
+    source = scratch;
+  }
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(CopyParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, source}, {1, dst->buffer.get()}, {2, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+
+  return g.add_step([=, &g]() -> Status {
+    if (aliased) {
+      CopyPlan stage;
+      stage.dims = {src->numel()};
+      CopyParams sp;
+      WICK_RETURN_IF_ERROR(encode(name, stage, 0, 0, sp));
+      WICK_RETURN_IF_ERROR(stage_params->write(sp));
+      WICK_RETURN_IF_ERROR(g.set_grid(stage_index, sp.n, kWorkgroup));
+    }
+    CopyPlan plan;
+    WICK_RETURN_IF_ERROR(planner(plan));
+    CopyParams p;
+    WICK_RETURN_IF_ERROR(encode(name, plan, mode, fill_word(dst, plan.fill), p));
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, p.n, kWorkgroup);
+  });
+}
+
+Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst,
+                     std::function<Result<std::vector<int64_t>>()> shape_of) {
+  WICK_RETURN_IF_ERROR(check_word_tensor(name, src));
+  WICK_RETURN_IF_ERROR(check_word_tensor(name, dst));
+  auto plan_flat = [=](CopyPlan& plan) -> Status {
+    WICK_ASSIGN_OR_RETURN(std::vector<int64_t> shape, shape_of());
+    if (shape_numel(shape) != src->numel())
+      return Status(ErrorCode::kInvalidArgument, name + ": shape " + shape_to_string(shape) + " has " +
+                                                     std::to_string(shape_numel(shape)) + " elements, the input " +
+                                                     shape_to_string(src->dims) + " has " +
+                                                     std::to_string(src->numel()));
+    WICK_RETURN_IF_ERROR(set_output_dims(name, dst, shape));
+    plan.dims = {src->numel()};
+    return {};
+  };
+  if (src->buffer == dst->buffer && copy_mode(src, dst) == 0) {
+    // The exporter planned the output onto the input's memory: the words are already there.
+    return g.add_step([=]() -> Status {
+      CopyPlan plan;
+      return plan_flat(plan);
+    });
+  }
+  return add_strided_copy(g, name, src, dst, plan_flat);
+}
+
+}  // namespace wick::webgpu

@@ -1,0 +1,48 @@
+// The shape family's one kernel (shape_copy.wgsl): a strided copy from one tensor's
+// buffer into another's, planned again at every execution from the live shapes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "webgpu/graph.h"
+
+namespace wick::webgpu {
+
+constexpr int kMaxCopyRank = 8;
+
+// One copy, in elements. Every per-dim vector has dims.size() entries (or is empty:
+// in_strides/out_strides default to the contiguous strides of `dims`, mods/offs/lims to none).
+struct CopyPlan {
+  std::vector<int64_t> dims;         // iteration shape
+  std::vector<int64_t> in_strides;   // may be 0 (broadcast) or negative (flip)
+  std::vector<int64_t> out_strides;
+  std::vector<int64_t> mods;         // source coordinate = coord % mod (0: none)
+  std::vector<int64_t> offs;         // ... + off
+  std::vector<int64_t> lims;         // outside [0, lim) reads `fill` (0: no check)
+  int64_t in_base = 0, out_base = 0;
+  double fill = 0;
+};
+
+// Fills `plan` from the live shapes (and sets the destination's current dims).
+using CopyPlanner = std::function<Status(CopyPlan& plan)>;
+
+// Records one strided copy src -> dst (converting between f32/i32/bool words when the
+// two tensors' element kinds differ) and its per-execution step. When src and dst share
+// a buffer the source is first staged in a scratch buffer.
+Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst, CopyPlanner planner);
+
+// A flat copy of all src words into dst (dims given by `shape_of` each execution). When the
+// two tensors share a buffer and need no conversion, nothing is dispatched.
+Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst,
+                     std::function<Result<std::vector<int64_t>>()> shape_of);
+
+// Checks a computed output shape against the tensor's serialized bound and sets it.
+Status set_output_dims(const std::string& name, GpuTensor* out, const std::vector<int64_t>& shape);
+
+Status check_word_tensor(const std::string& name, const GpuTensor* t);
+
+}  // namespace wick::webgpu
