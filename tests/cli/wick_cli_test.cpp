@@ -1,0 +1,106 @@
+// The `wick` command line on real files: run writes outputs that match the references,
+// inspect describes, and failures exit non-zero with a one-line error.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "runtime/tensor_io.h"
+#include "test_util.h"
+
+#ifdef WICK_CLI_PATH
+namespace wick {
+namespace {
+
+struct CliResult {
+  int code;
+  std::string out;
+};
+
+CliResult sh(const std::string& args) {
+  std::string cmd = std::string(WICK_CLI_PATH) + " " + args + " 2>&1";
+  CliResult r{0, ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string tmpdir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("wick_cli_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+std::string input_flags(const test::Fixture& f, size_t c) {
+  std::string flags;
+  for (const auto& in : f.manifest["cases"][c]["inputs"]) {
+    std::string shape;
+    for (auto d : in["shape"]) shape += (shape.empty() ? "" : ",") + std::to_string(d.get<int64_t>());
+    flags += " --input " + f.dir + "/" + in["file"].get<std::string>() + ":" + in["dtype"].get<std::string>() + ":" + shape;
+  }
+  return flags;
+}
+
+class CliCpuFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CliCpuFixture, RunMatchesReference) {
+  test::Fixture f;
+  ASSERT_TRUE(test::load_fixture(GetParam(), &f));
+  std::string dir = tmpdir(test::param_name(GetParam()));
+  std::string flags;
+  for (size_t c = 0; c < f.cases.size(); ++c) flags += (c ? " --step" : "") + input_flags(f, c);
+  CliResult r = sh("run " + f.pte() + " --backend cpu" + flags + " --output-dir " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (size_t c = 0; c < f.cases.size(); ++c) {
+    std::string step_dir = f.cases.size() == 1 ? dir : dir + "/step_" + std::to_string(c);
+    std::ifstream js(step_dir + "/outputs.json");
+    ASSERT_TRUE(js) << "missing outputs.json in " << step_dir;
+    nlohmann::json outs = nlohmann::json::parse(js);
+    ASSERT_EQ(outs.size(), f.cases[c].outputs.size());
+    for (size_t o = 0; o < outs.size(); ++o) {
+      const Tensor& ref = f.cases[c].outputs[o].tensor;
+      EXPECT_EQ(outs[o]["dtype"], dtype_name(ref.dtype));
+      auto got = read_raw_tensor(step_dir + "/" + outs[o]["file"].get<std::string>(), ref.dtype, ref.sizes);
+      ASSERT_TRUE(got.ok()) << got.status().to_string();
+      EXPECT_TRUE(test::values_close(*got, f.cases[c].outputs[o], f.atol, f.rtol)) << GetParam() << " case " << c;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CliCpuFixture,
+                         ::testing::ValuesIn(test::fixtures_in_groups({"cpu", "ops_undelegated"})),
+                         [](const auto& info) { return test::param_name(info.param); });
+
+TEST(WickCli, InspectJsonDescribesTheProgram) {
+  CliResult r = sh("inspect " + test::fixtures_dir() + "/cpu/mlp_cpu/model.pte --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["methods"].size(), 1u);
+  EXPECT_EQ(j["methods"][0]["inputs"][0]["dtype"], "float32");
+  EXPECT_EQ(j["methods"][0]["inputs"][0]["shape"], nlohmann::json::array({4, 64}));
+  EXPECT_EQ(j["constant_bytes"], 104488);
+}
+
+TEST(WickCli, FailuresExitNonZeroWithOneLine) {
+  const std::string pte = test::fixtures_dir() + "/cpu/mlp_cpu/model.pte";
+  for (const std::string& args :
+       {std::string("inspect /nonexistent.pte"), "inspect " + test::fixtures_dir() + "/README.md",
+        "run " + pte + " --backend cpu --output-dir /tmp/x",  // no inputs
+        "run " + pte + " --backend cpu --input " + pte + ":float32:4,64 --output-dir /tmp/x",  // wrong size
+        "run " + pte + " --backend cpu --method nope --output-dir /tmp/x", std::string("frobnicate")}) {
+    CliResult r = sh(args);
+    EXPECT_NE(r.code, 0) << args;
+    EXPECT_FALSE(r.out.empty()) << args;
+    if (args != "frobnicate") EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace wick
+#endif
