@@ -1,0 +1,298 @@
+#include "gpu/command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "gpu/strings.h"
+
+namespace wick::gpu {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t ns_since(Clock::time_point start) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+}
+
+}  // namespace
+
+struct CommandList::Command {
+  enum class Kind { kDispatch, kCopy } kind = Kind::kDispatch;
+  // kDispatch
+  std::shared_ptr<const ComputePipeline> pipeline;
+  BindGroupHandle bind_group;
+  uint32_t x = 1, y = 1, z = 1;
+  std::string label;
+  // kCopy (holds references so the buffers outlive the list's use of them)
+  BufferHandle src, dst;
+  uint64_t src_offset = 0, dst_offset = 0, bytes = 0;
+};
+
+struct CommandList::Timestamps {
+  uint32_t capacity = 0;  // queries (2 per dispatch)
+  QuerySetHandle query_set;
+  BufferHandle resolve;   // QueryResolve | CopySrc
+  BufferHandle readback;  // MapRead | CopyDst
+};
+
+uint64_t SubmitStats::gpu_total_ns() const {
+  uint64_t total = 0;
+  for (uint64_t ns : gpu_ns) total += ns;
+  return total;
+}
+
+CommandList::CommandList(std::shared_ptr<Device> device) : device_(std::move(device)) {}
+CommandList::~CommandList() = default;
+CommandList::CommandList(CommandList&&) noexcept = default;
+CommandList& CommandList::operator=(CommandList&&) noexcept = default;
+
+size_t CommandList::size() const { return commands_.size(); }
+void CommandList::clear() { commands_.clear(); }
+
+Status CommandList::check_workgroups(const std::string& label, uint32_t x, uint32_t y,
+                                     uint32_t z) const {
+  const uint32_t max = device_->limits().max_compute_workgroups_per_dimension;
+  if (x > max || y > max || z > max) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "dispatch '" + label + "': workgroup count (" + std::to_string(x) + ", " +
+                          std::to_string(y) + ", " + std::to_string(z) +
+                          ") exceeds maxComputeWorkgroupsPerDimension " + std::to_string(max));
+  }
+  return Status::ok_status();
+}
+
+Result<size_t> CommandList::add(Dispatch dispatch) {
+  if (!dispatch.pipeline) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "dispatch '" + dispatch.label + "': no pipeline");
+  }
+  Command cmd;
+  cmd.kind = Command::Kind::kDispatch;
+  cmd.label = dispatch.label.empty() ? dispatch.pipeline->key().shader : dispatch.label;
+  const std::string what = "dispatch " + std::to_string(commands_.size()) + " '" + cmd.label + "'";
+  WICK_RETURN_IF_ERROR(device_->check().with_context(what));
+  WICK_RETURN_IF_ERROR(check_workgroups(cmd.label, dispatch.x, dispatch.y, dispatch.z));
+
+  std::vector<WGPUBindGroupEntry> entries;
+  entries.reserve(dispatch.bindings.size());
+  for (const BufferBinding& b : dispatch.bindings) {
+    if (b.buffer == nullptr || !b.buffer->valid()) {
+      return make_error(ErrorCode::kInvalidArgument,
+                        what + ": binding " + std::to_string(b.binding) + " has no buffer");
+    }
+    WGPUBindGroupEntry e = WGPU_BIND_GROUP_ENTRY_INIT;
+    e.binding = b.binding;
+    e.buffer = b.buffer->handle();
+    e.offset = b.offset;
+    e.size = b.size == kWholeBuffer ? WGPU_WHOLE_SIZE : b.size;
+    entries.push_back(e);
+  }
+  WGPUBindGroupDescriptor desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+  desc.label = to_wgpu(cmd.label);
+  desc.layout = dispatch.pipeline->bind_group_layout();
+  desc.entryCount = entries.size();
+  desc.entries = entries.data();
+  device_->push_error_scope();
+  cmd.bind_group = BindGroupHandle(wgpuDeviceCreateBindGroup(device_->handle(), &desc));
+  WICK_RETURN_IF_ERROR(device_->pop_error_scope(what + ": bind group"));
+
+  cmd.pipeline = std::move(dispatch.pipeline);
+  cmd.x = dispatch.x;
+  cmd.y = dispatch.y;
+  cmd.z = dispatch.z;
+  commands_.push_back(std::move(cmd));
+  return commands_.size() - 1;
+}
+
+Status CommandList::add_copy(const Buffer& src, uint64_t src_offset, const Buffer& dst,
+                             uint64_t dst_offset, uint64_t bytes) {
+  const std::string what = "copy '" + src.label() + "' -> '" + dst.label() + "'";
+  if (!src.valid() || !dst.valid()) {
+    return make_error(ErrorCode::kInvalidArgument, what + ": empty buffer");
+  }
+  if (src_offset % 4 || dst_offset % 4 || bytes % 4) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      what + ": offsets and size must be multiples of 4");
+  }
+  if (src_offset + bytes > src.allocated_size() || dst_offset + bytes > dst.allocated_size()) {
+    return make_error(ErrorCode::kInvalidArgument, what + ": " + std::to_string(bytes) +
+                                                       " bytes out of range");
+  }
+  if (!has_usage(src.usage(), BufferUsage::kCopySrc) ||
+      !has_usage(dst.usage(), BufferUsage::kCopyDst)) {
+    return make_error(ErrorCode::kInvalidArgument, what + ": needs CopySrc -> CopyDst usage");
+  }
+  Command cmd;
+  cmd.kind = Command::Kind::kCopy;
+  cmd.label = what;
+  cmd.src = BufferHandle(src.handle());
+  wgpuBufferAddRef(src.handle());
+  cmd.dst = BufferHandle(dst.handle());
+  wgpuBufferAddRef(dst.handle());
+  cmd.src_offset = src_offset;
+  cmd.dst_offset = dst_offset;
+  cmd.bytes = bytes;
+  commands_.push_back(std::move(cmd));
+  return Status::ok_status();
+}
+
+Status CommandList::set_workgroups(size_t index, uint32_t x, uint32_t y, uint32_t z) {
+  if (index >= commands_.size() || commands_[index].kind != Command::Kind::kDispatch) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "set_workgroups: no dispatch at index " + std::to_string(index));
+  }
+  Command& cmd = commands_[index];
+  WICK_RETURN_IF_ERROR(check_workgroups(cmd.label, x, y, z));
+  cmd.x = x;
+  cmd.y = y;
+  cmd.z = z;
+  return Status::ok_status();
+}
+
+Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
+  const Clock::time_point start = Clock::now();
+  WICK_RETURN_IF_ERROR(device_->check().with_context("submit"));
+  SubmitStats stats;
+
+  size_t active = 0;
+  for (const Command& c : commands_) {
+    if (c.kind == Command::Kind::kDispatch && c.x && c.y && c.z) ++active;
+  }
+  const bool timed = options.timestamps && active > 0 &&
+                     device_->has_feature(Feature::kTimestampQuery);
+  if (timed) {
+    const uint32_t needed = static_cast<uint32_t>(2 * active);
+    if (!timestamps_) timestamps_ = std::make_unique<Timestamps>();
+    if (timestamps_->capacity < needed) {
+      Timestamps& ts = *timestamps_;
+      WGPUQuerySetDescriptor qdesc = WGPU_QUERY_SET_DESCRIPTOR_INIT;
+      qdesc.label = to_wgpu("wick timestamps");
+      qdesc.type = WGPUQueryType_Timestamp;
+      qdesc.count = needed;
+      WGPUBufferDescriptor resolve = WGPU_BUFFER_DESCRIPTOR_INIT;
+      resolve.label = to_wgpu("wick timestamp resolve");
+      resolve.usage = WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc;
+      resolve.size = uint64_t{8} * needed;
+      WGPUBufferDescriptor readback = resolve;
+      readback.label = to_wgpu("wick timestamp readback");
+      readback.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+      device_->push_error_scope();
+      ts.query_set = QuerySetHandle(wgpuDeviceCreateQuerySet(device_->handle(), &qdesc));
+      ts.resolve = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &resolve));
+      ts.readback = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &readback));
+      Status created = device_->pop_error_scope("timestamp query set");
+      if (!created.ok()) {
+        timestamps_.reset();
+        return created;
+      }
+      ts.capacity = needed;
+    }
+  }
+
+  // --- encode ---
+  device_->push_error_scope();
+  CommandEncoderHandle encoder(wgpuDeviceCreateCommandEncoder(device_->handle(), nullptr));
+  ComputePassHandle pass;
+  WGPUComputePipeline bound_pipeline = nullptr;
+  auto end_pass = [&] {
+    if (pass) {
+      wgpuComputePassEncoderEnd(pass.get());
+      pass.reset();
+      bound_pipeline = nullptr;
+    }
+  };
+  uint32_t query = 0;
+  for (const Command& c : commands_) {
+    if (c.kind == Command::Kind::kCopy) {
+      end_pass();
+      wgpuCommandEncoderCopyBufferToBuffer(encoder.get(), c.src.get(), c.src_offset, c.dst.get(),
+                                           c.dst_offset, c.bytes);
+      continue;
+    }
+    if (!(c.x && c.y && c.z)) continue;
+    WGPUPassTimestampWrites writes = WGPU_PASS_TIMESTAMP_WRITES_INIT;
+    if (timed) {
+      // One pass per dispatch: timestamps are written at pass boundaries.
+      end_pass();
+      writes.querySet = timestamps_->query_set.get();
+      writes.beginningOfPassWriteIndex = query;
+      writes.endOfPassWriteIndex = query + 1;
+      query += 2;
+    }
+    if (!pass) {
+      // One pass holds many dispatches: WebGPU orders storage writes between dispatches.
+      WGPUComputePassDescriptor pdesc = WGPU_COMPUTE_PASS_DESCRIPTOR_INIT;
+      if (timed) pdesc.timestampWrites = &writes;
+      pass = ComputePassHandle(wgpuCommandEncoderBeginComputePass(encoder.get(), &pdesc));
+    }
+    if (bound_pipeline != c.pipeline->handle()) {
+      wgpuComputePassEncoderSetPipeline(pass.get(), c.pipeline->handle());
+      bound_pipeline = c.pipeline->handle();
+    }
+    wgpuComputePassEncoderSetBindGroup(pass.get(), 0, c.bind_group.get(), 0, nullptr);
+    wgpuComputePassEncoderDispatchWorkgroups(pass.get(), c.x, c.y, c.z);
+    if (timed) stats.labels.push_back(c.label);
+    ++stats.dispatches;
+  }
+  end_pass();
+  if (timed) {
+    wgpuCommandEncoderResolveQuerySet(encoder.get(), timestamps_->query_set.get(), 0, query,
+                                      timestamps_->resolve.get(), 0);
+    wgpuCommandEncoderCopyBufferToBuffer(encoder.get(), timestamps_->resolve.get(), 0,
+                                         timestamps_->readback.get(), 0, uint64_t{8} * query);
+  }
+  CommandBufferHandle commands(wgpuCommandEncoderFinish(encoder.get(), nullptr));
+  stats.encode_ns = ns_since(start);
+
+  const Clock::time_point submit_start = Clock::now();
+  WGPUCommandBuffer raw = commands.get();
+  wgpuQueueSubmit(device_->queue(), 1, &raw);
+  stats.submit_ns = ns_since(submit_start);
+  WICK_RETURN_IF_ERROR(device_->pop_error_scope("submit of " + std::to_string(stats.dispatches) +
+                                                " dispatches"));
+
+  const Clock::time_point wait_start = Clock::now();
+  WICK_RETURN_IF_ERROR(device_->wait_idle().with_context("submit"));
+  stats.wait_ns = ns_since(wait_start);
+
+  if (timed) {
+    std::vector<uint64_t> ticks(query);
+    struct Reply {
+      WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
+      std::string message;
+    } reply;
+    WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+    cb.mode = WGPUCallbackMode_WaitAnyOnly;
+    cb.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* r, void*) {
+      static_cast<Reply*>(r)->status = status;
+      static_cast<Reply*>(r)->message = from_wgpu(message);
+    };
+    cb.userdata1 = &reply;
+    WGPUBuffer readback = timestamps_->readback.get();
+    const size_t bytes = sizeof(uint64_t) * query;
+    WICK_RETURN_IF_ERROR(device_->wait(
+        wgpuBufferMapAsync(readback, WGPUMapMode_Read, 0, bytes, cb), "read timestamps"));
+    if (reply.status != WGPUMapAsyncStatus_Success) {
+      return make_error(ErrorCode::kDeviceLost, "read timestamps: " + reply.message);
+    }
+    std::memcpy(ticks.data(), wgpuBufferGetConstMappedRange(readback, 0, bytes), bytes);
+    wgpuBufferUnmap(readback);
+    // Dawn reports timestamps in nanoseconds. Some GPUs pin every begin timestamp to the
+    // start of the submit, so a dispatch starts no earlier than the previous one ended.
+    uint64_t previous_end = 0;
+    for (uint32_t i = 0; i + 1 < query; i += 2) {
+      const uint64_t begin = std::max(ticks[i], previous_end);
+      const uint64_t end = ticks[i + 1];
+      stats.gpu_ns.push_back(end > begin ? end - begin : 0);
+      previous_end = std::max(previous_end, end);
+    }
+    stats.has_gpu_times = true;
+  }
+  stats.total_ns = ns_since(start);
+  return stats;
+}
+
+}  // namespace wick::gpu

@@ -1,0 +1,91 @@
+// A recorded list of dispatches (and buffer copies), submitted as one command buffer.
+//
+// Bind groups are built when a dispatch is added, so a list is recorded once and
+// submitted many times; workgroup counts can be changed between submits (dynamic shapes),
+// and a dispatch with a zero count is skipped.
+#pragma once
+
+#include <webgpu/webgpu.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "gpu/buffer.h"
+#include "gpu/device.h"
+#include "gpu/handle.h"
+#include "gpu/pipeline.h"
+
+namespace wick::gpu {
+
+inline constexpr uint64_t kWholeBuffer = UINT64_MAX;
+
+// One @group(0) binding of a storage or uniform buffer.
+struct BufferBinding {
+  uint32_t binding = 0;
+  const Buffer* buffer = nullptr;
+  uint64_t offset = 0;
+  uint64_t size = kWholeBuffer;  // the rest of the buffer from offset
+};
+
+struct Dispatch {
+  std::shared_ptr<const ComputePipeline> pipeline;
+  std::vector<BufferBinding> bindings;
+  uint32_t x = 1, y = 1, z = 1;  // workgroup counts
+  std::string label;             // names it in errors and timings; default: the shader name
+};
+
+struct SubmitOptions {
+  // Per-dispatch GPU time through timestamp queries, when the device has them. Costs one
+  // compute pass per dispatch instead of one for the whole list.
+  bool timestamps = false;
+};
+
+struct SubmitStats {
+  size_t dispatches = 0;            // dispatches encoded (zero-count ones are skipped)
+  uint64_t encode_ns = 0;           // host: recording the command buffer
+  uint64_t submit_ns = 0;           // host: wgpuQueueSubmit
+  uint64_t wait_ns = 0;             // host: from submit until the GPU is done
+  uint64_t total_ns = 0;            // host: the whole submit() call
+  bool has_gpu_times = false;       // timestamps asked for and supported
+  std::vector<std::string> labels;  // per encoded dispatch, parallel to gpu_ns
+  std::vector<uint64_t> gpu_ns;     // per encoded dispatch, GPU nanoseconds
+  uint64_t gpu_total_ns() const;
+};
+
+class CommandList {
+ public:
+  explicit CommandList(std::shared_ptr<Device> device);
+  ~CommandList();
+  CommandList(const CommandList&) = delete;
+  CommandList& operator=(const CommandList&) = delete;
+  CommandList(CommandList&&) noexcept;
+  CommandList& operator=(CommandList&&) noexcept;
+
+  // Validates the dispatch and builds its bind group. Returns its index.
+  Result<size_t> add(Dispatch dispatch);
+  // A buffer-to-buffer copy, ordered with the dispatches. Offsets and size: multiples of 4.
+  Status add_copy(const Buffer& src, uint64_t src_offset, const Buffer& dst, uint64_t dst_offset,
+                  uint64_t bytes);
+  // New workgroup counts for dispatch `index` (0 in any dimension skips it).
+  Status set_workgroups(size_t index, uint32_t x, uint32_t y = 1, uint32_t z = 1);
+
+  size_t size() const;
+  void clear();
+
+  // Encodes everything into one command buffer, submits it once and waits for the GPU.
+  Result<SubmitStats> submit(const SubmitOptions& options = {});
+
+ private:
+  struct Command;
+  struct Timestamps;
+  Status check_workgroups(const std::string& label, uint32_t x, uint32_t y, uint32_t z) const;
+
+  std::shared_ptr<Device> device_;
+  std::vector<Command> commands_;
+  std::unique_ptr<Timestamps> timestamps_;  // query set and buffers, grown on demand
+};
+
+}  // namespace wick::gpu

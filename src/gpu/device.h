@@ -1,0 +1,139 @@
+// The WebGPU device: instance + adapter + device + queue, and what the device can do.
+//
+// Every gpu/ object holds a shared_ptr<Device>. Errors that WebGPU reports out of band
+// (a lost device, an uncaptured validation error) are recorded here and returned by the
+// next call that checks the device, instead of crashing or being printed and forgotten.
+//
+// Not thread-safe: one thread drives a device (waits block that thread).
+#pragma once
+
+#include <webgpu/webgpu.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "gpu/handle.h"
+
+namespace wick::gpu {
+
+// Optional device features that kernels may branch on.
+enum class Feature { kShaderF16, kTimestampQuery, kSubgroups };
+const char* feature_name(Feature feature);  // the WebGPU spelling: "shader-f16", ...
+
+enum class Backend { kDefault, kVulkan, kMetal, kD3D12, kNull };
+
+struct DeviceOptions {
+  bool high_performance = true;        // powerPreference: high-performance vs low-power
+  Backend backend = Backend::kDefault;
+  // Dawn's Null backend accepts every call and runs nothing; it is refused unless asked for.
+  bool allow_null_backend = false;
+  // Optional features, requested only when the adapter has them.
+  bool request_shader_f16 = true;
+  bool request_timestamp_query = true;
+  bool request_subgroups = true;
+  // Ask for the adapter's own limits rather than WebGPU's defaults (e.g. 1 GiB storage
+  // bindings instead of 128 MiB).
+  bool request_adapter_limits = true;
+  // How long a blocking wait (map, queue done) may take before it is reported as an error.
+  uint64_t wait_timeout_ns = UINT64_MAX;
+};
+
+struct AdapterInfo {
+  std::string vendor;
+  std::string architecture;
+  std::string device;       // e.g. "SwiftShader Device (Subzero)"
+  std::string description;
+  std::string backend;      // "Vulkan", "Metal", "D3D12", "Null", ...
+  std::string adapter_type; // "discrete GPU", "integrated GPU", "CPU", "unknown"
+  uint32_t vendor_id = 0;
+  uint32_t device_id = 0;
+  uint32_t subgroup_min_size = 0;
+  uint32_t subgroup_max_size = 0;
+
+  // One line for logs: "SwiftShader Device (Subzero) [google swiftshader, Vulkan, CPU]"
+  std::string summary() const;
+};
+
+// The limits kernels and planners need (a subset of WGPULimits).
+struct Limits {
+  uint64_t max_buffer_size = 0;
+  uint64_t max_storage_buffer_binding_size = 0;
+  uint64_t max_uniform_buffer_binding_size = 0;
+  uint32_t max_storage_buffers_per_shader_stage = 0;
+  uint32_t max_uniform_buffers_per_shader_stage = 0;
+  uint32_t max_bind_groups = 0;
+  uint32_t max_bindings_per_bind_group = 0;
+  uint32_t min_storage_buffer_offset_alignment = 0;
+  uint32_t min_uniform_buffer_offset_alignment = 0;
+  uint32_t max_compute_workgroup_storage_size = 0;
+  uint32_t max_compute_invocations_per_workgroup = 0;
+  uint32_t max_compute_workgroup_size_x = 0;
+  uint32_t max_compute_workgroup_size_y = 0;
+  uint32_t max_compute_workgroup_size_z = 0;
+  uint32_t max_compute_workgroups_per_dimension = 0;
+};
+
+class Device {
+ public:
+  // Fails with kNotFound "no WebGPU adapter found (...)" when there is no usable adapter.
+  static Result<std::shared_ptr<Device>> create(const DeviceOptions& options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const AdapterInfo& adapter_info() const { return adapter_info_; }
+  const Limits& limits() const { return limits_; }
+  const DeviceOptions& options() const { return options_; }
+  // Requested, granted, and seen to work (a timestamp query set, an `enable f16;` shader...).
+  bool has_feature(Feature feature) const;
+  // Every feature the device was created with, spelled as WebGPU does ("shader-f16", ...).
+  std::vector<std::string> feature_names() const;
+
+  // kDeviceLost (with Dawn's reason) once the device is lost, for ever after; otherwise
+  // the first uncaptured WebGPU error since the previous check (then cleared); else ok.
+  Status check();
+  bool is_lost() const;
+
+  // Blocks until `future` completes. `what` names the operation in error messages.
+  Status wait(WGPUFuture future, std::string_view what);
+  // Blocks until all work submitted so far has finished on the GPU.
+  Status wait_idle();
+
+  // Error scopes: errors raised between push and pop are returned by pop (naming `what`)
+  // instead of going to the uncaptured-error record. Scopes nest.
+  void push_error_scope();
+  Status pop_error_scope(std::string_view what);
+
+  WGPUInstance instance() const { return instance_.get(); }
+  WGPUAdapter adapter() const { return adapter_.get(); }
+  WGPUDevice handle() const { return device_.get(); }
+  WGPUQueue queue() const { return queue_.get(); }
+
+ private:
+  struct ErrorRecord;
+  Device();
+  bool probe_feature(Feature feature);
+
+  DeviceOptions options_;
+  InstanceHandle instance_;
+  AdapterHandle adapter_;
+  DeviceHandle device_;
+  QueueHandle queue_;
+  AdapterInfo adapter_info_;
+  Limits limits_;
+  std::vector<uint32_t> features_;  // the library's WGPUFeatureName values
+  uint32_t working_features_ = 0;   // bit per Feature that passed probe_feature
+  std::unique_ptr<ErrorRecord> errors_;  // callbacks write here; outlives device_ (see ~Device)
+
+  // Host-readable staging that Buffer::read() reuses (reads block, one at a time), grown to
+  // the largest read so far: creating and zero-filling one per read costs more than the copy.
+  friend class Buffer;
+  BufferHandle readback_;
+  uint64_t readback_size_ = 0;
+};
+
+}  // namespace wick::gpu
