@@ -164,6 +164,7 @@ Result<std::unique_ptr<Graph>> Graph::build(std::shared_ptr<gpu::Device> device,
   g->commands_ = std::make_unique<gpu::CommandList>(g->device_);
   WICK_RETURN_IF_ERROR(g->create_values(blob, named_data));
   WICK_RETURN_IF_ERROR(g->build_ops(blob));
+  WICK_RETURN_IF_ERROR(g->add_output_copies());
   WICK_RETURN_IF_ERROR(g->device_->check().with_context("WebGPU graph build"));
   return g;
 }
@@ -350,6 +351,22 @@ Status Graph::build_ops(const VkBlob& blob) {
   return {};
 }
 
+Status Graph::add_output_copies() {
+  for (int32_t id : output_ids_) {
+    const GValue& v = values_[static_cast<size_t>(id)];
+    if (v.kind != GValue::kTensor) {
+      staging_.push_back(nullptr);
+      continue;
+    }
+    const uint64_t bytes = v.tensor.buffer->size();
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create(device_, bytes, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
+                                                               "output staging"));
+    staging_.push_back(std::make_unique<gpu::Buffer>(std::move(buf)));
+    WICK_RETURN_IF_ERROR(commands_->add_copy(*v.tensor.buffer, 0, *staging_.back(), 0, (bytes + 3) / 4 * 4));
+  }
+  return {};
+}
+
 // ---- accessors ----
 
 Result<GValue*> Graph::value(int64_t id) {
@@ -512,7 +529,7 @@ Status Graph::upload_input(const Tensor& host, int32_t id, const std::string& wh
   return t.buffer->write(words.data(), static_cast<uint64_t>(std::max<int64_t>(host.numel(), 1)) * 4);
 }
 
-Status Graph::download_output(const GpuTensor& t, Tensor& host, const std::string& where) {
+Status Graph::download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where) {
   if (host.dim() != t.rank())
     return Status(ErrorCode::kInvalidProgram, where + ": host tensor rank " + std::to_string(host.dim()) +
                                                   " differs from the graph's " + std::to_string(t.rank()));
@@ -521,7 +538,7 @@ Status Graph::download_output(const GpuTensor& t, Tensor& host, const std::strin
   if (host.numel() == 0) return {};
   if (host.data == nullptr) return Status(ErrorCode::kInvalidProgram, where + ": output tensor has no memory");
   std::vector<uint32_t> words(static_cast<size_t>(host.numel()));
-  WICK_RETURN_IF_ERROR(t.buffer->read(words.data(), words.size() * 4));
+  WICK_RETURN_IF_ERROR(staging.read(words.data(), words.size() * 4));
   return words_to_host(words, t.elem, host).with_context(where);
 }
 
@@ -565,7 +582,7 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
       continue;
     }
     if (!hv->is_tensor()) return Status(ErrorCode::kInvalidProgram, where + ": host value is not a tensor");
-    WICK_RETURN_IF_ERROR(download_output(gv.tensor, hv->tensor, where));
+    WICK_RETURN_IF_ERROR(download_output(gv.tensor, *staging_[j], hv->tensor, where));
   }
   return device_->check().with_context("WebGPU delegate");
 }

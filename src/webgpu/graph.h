@@ -141,7 +141,8 @@ class Graph {
   Status create_values(const VkBlob& blob, const NamedDataMap* named_data);
   Status build_ops(const VkBlob& blob);
   Status upload_input(const Tensor& host, int32_t id, const std::string& where);
-  Status download_output(const GpuTensor& t, Tensor& host, const std::string& where);
+  Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
+  Status add_output_copies();
 
   std::shared_ptr<gpu::Device> device_;
   gpu::PipelineCache* cache_ = nullptr;
@@ -150,6 +151,9 @@ class Graph {
   std::vector<std::vector<uint8_t>> constant_host_;  // per value id with a constant (else empty)
   std::vector<int32_t> input_ids_, output_ids_;
   std::map<int32_t, std::vector<uint32_t>> host_inputs_;  // last upload per input tensor id
+  // Host-mappable copies of each output, filled by the same submission as the dispatches
+  // so a call costs one GPU round trip.
+  std::vector<std::unique_ptr<gpu::Buffer>> staging_;
   std::unique_ptr<gpu::CommandList> commands_;
   std::vector<std::function<Status()>> steps_;
   std::vector<std::string> dispatch_ops_;  // op name per dispatch

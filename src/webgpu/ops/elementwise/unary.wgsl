@@ -44,7 +44,7 @@ fn pow_scalar(x: f32, e: f32) -> f32 {
     // Integral exponent: defined for negative bases; the sign follows the parity.
     let m = pow(abs(x), e);
     let odd = (i32(abs(ie)) & 1) == 1;
-    if (x == 0.0) { return select(bitcast<f32>(0x7f800000u), 0.0, e > 0.0); }
+    if (x == 0.0) { return select(1.0 / select(abs(x), x, odd), 0.0, e > 0.0); }  // inf for e < 0
     return select(m, -m, x < 0.0 && odd);
   }
   return pow(x, e);

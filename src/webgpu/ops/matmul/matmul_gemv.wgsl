@@ -40,20 +40,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let b_base = bi * p.b_bs;
   if (trans_b == 1u) {
     let n0 = group * COLS_T;
-    var s: array<f32, 4>;
-    for (var r = 0u; r < COLS_T; r = r + 1u) { s[r] = 0.0; }
-    // Clamp the rows read past N to the last one (their sums are dropped).
-    var rows: array<u32, 4>;
-    for (var r = 0u; r < COLS_T; r = r + 1u) { rows[r] = b_base + min(n0 + r, p.n - 1u) * p.k; }
+    // Rows read past N are clamped to the last one (their sums are dropped).
+    let last = p.n - 1u;
+    let r0 = b_base + min(n0, last) * p.k;
+    let r1 = b_base + min(n0 + 1u, last) * p.k;
+    let r2 = b_base + min(n0 + 2u, last) * p.k;
+    let r3 = b_base + min(n0 + 3u, last) * p.k;
+    var s = vec4<f32>(0.0);
     for (var k = li; k < p.k; k = k + WG) {
       let x = a[a_base + k];
-      for (var r = 0u; r < COLS_T; r = r + 1u) { s[r] = fma(x, b[rows[r] + k], s[r]); }
+      s = fma(vec4<f32>(x), vec4<f32>(b[r0 + k], b[r1 + k], b[r2 + k], b[r3 + k]), s);
     }
-    for (var r = 0u; r < COLS_T; r = r + 1u) { red[r * WG + li] = s[r]; }
+    red[li] = s.x;
+    red[WG + li] = s.y;
+    red[2u * WG + li] = s.z;
+    red[3u * WG + li] = s.w;
     workgroupBarrier();
     for (var step = WG / 2u; step > 0u; step = step / 2u) {
       if (li < step) {
-        for (var r = 0u; r < COLS_T; r = r + 1u) { red[r * WG + li] = red[r * WG + li] + red[r * WG + li + step]; }
+        red[li] = red[li] + red[li + step];
+        red[WG + li] = red[WG + li] + red[WG + li + step];
+        red[2u * WG + li] = red[2u * WG + li] + red[2u * WG + li + step];
+        red[3u * WG + li] = red[3u * WG + li] + red[3u * WG + li + step];
       }
       workgroupBarrier();
     }

@@ -25,6 +25,18 @@ const TKP: u32 = 17u;  // padded row of the [64][16] layouts (no bank conflicts)
 var<workgroup> tile_a: array<f32, 1088>;  // [TM][TKP]
 var<workgroup> tile_b: array<f32, 1088>;  // trans_b: [TN][TKP], else [TK][TN]
 
+// Columns col, col + 16, col + 32, col + 48 of row gm.
+fn store_row(gm: u32, col: u32, bi: u32, v: vec4<f32>) {
+  if (gm >= p.m) { return; }
+  for (var j = 0u; j < 4u; j = j + 1u) {
+    let gn = col + 16u * j;
+    if (gn >= p.n) { return; }
+    var r = p.alpha * v[j];
+    if (p.bias_mode != 0u) { r = r + p.beta * bias[gm * p.bias_rs + gn * p.bias_cs]; }
+    c[bi * p.c_bs + gm * p.n + gn] = r;
+  }
+}
+
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
@@ -35,8 +47,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let b_base = bi * p.b_bs;
   let tx = lid.x;
   let ty = lid.y;
-  var acc: array<f32, 16>;
-  for (var i = 0u; i < 16u; i = i + 1u) { acc[i] = 0.0; }
+  // acc_i holds row ty + 16 i, columns tx + 16 j in component j.
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
 
   let ntiles = (p.k + TK - 1u) / TK;
   for (var t = 0u; t < ntiles; t = t + 1u) {
@@ -76,34 +91,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     }
     workgroupBarrier();
     for (var kk = 0u; kk < TK; kk = kk + 1u) {
-      var ar: array<f32, 4>;
-      var br: array<f32, 4>;
-      for (var i = 0u; i < 4u; i = i + 1u) {
-        ar[i] = tile_a[(ty + 16u * i) * TKP + kk];
-        if (trans_b == 1u) {
-          br[i] = tile_b[(tx + 16u * i) * TKP + kk];
-        } else {
-          br[i] = tile_b[kk * TN + tx + 16u * i];
-        }
+      let av = vec4<f32>(tile_a[ty * TKP + kk], tile_a[(ty + 16u) * TKP + kk], tile_a[(ty + 32u) * TKP + kk],
+                         tile_a[(ty + 48u) * TKP + kk]);
+      var bv: vec4<f32>;
+      if (trans_b == 1u) {
+        bv = vec4<f32>(tile_b[tx * TKP + kk], tile_b[(tx + 16u) * TKP + kk], tile_b[(tx + 32u) * TKP + kk],
+                       tile_b[(tx + 48u) * TKP + kk]);
+      } else {
+        let rb = kk * TN + tx;
+        bv = vec4<f32>(tile_b[rb], tile_b[rb + 16u], tile_b[rb + 32u], tile_b[rb + 48u]);
       }
-      for (var i = 0u; i < 4u; i = i + 1u) {
-        for (var j = 0u; j < 4u; j = j + 1u) {
-          acc[i * 4u + j] = fma(ar[i], br[j], acc[i * 4u + j]);
-        }
-      }
+      acc0 = fma(vec4<f32>(av.x), bv, acc0);
+      acc1 = fma(vec4<f32>(av.y), bv, acc1);
+      acc2 = fma(vec4<f32>(av.z), bv, acc2);
+      acc3 = fma(vec4<f32>(av.w), bv, acc3);
     }
     workgroupBarrier();
   }
 
-  for (var i = 0u; i < 4u; i = i + 1u) {
-    let gm = row0 + ty + 16u * i;
-    if (gm >= p.m) { continue; }
-    for (var j = 0u; j < 4u; j = j + 1u) {
-      let gn = col0 + tx + 16u * j;
-      if (gn >= p.n) { continue; }
-      var v = p.alpha * acc[i * 4u + j];
-      if (p.bias_mode != 0u) { v = v + p.beta * bias[gm * p.bias_rs + gn * p.bias_cs]; }
-      c[bi * p.c_bs + gm * p.n + gn] = v;
-    }
-  }
+  store_row(row0 + ty, col0 + tx, bi, acc0);
+  store_row(row0 + ty + 16u, col0 + tx, bi, acc1);
+  store_row(row0 + ty + 32u, col0 + tx, bi, acc2);
+  store_row(row0 + ty + 48u, col0 + tx, bi, acc3);
 }

@@ -46,7 +46,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     if (he <= h0 || we <= w0) { out[i] = 0.0; } else { out[i] = s / div; }
   } else {
-    var best = bitcast<f32>(0xff800000u);  // -inf
+    var best = 0.0;  // replaced by the first in-bounds element
     var best_idx = -1;
     for (var kh = 0u; kh < p.k_h; kh = kh + 1u) {
       let h = hs + i32(kh * p.d_h);

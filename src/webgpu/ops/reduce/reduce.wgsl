@@ -57,13 +57,21 @@ fn kept_offset(row: u32) -> u32 {
 }
 
 // mode: 0 sum, 1 max, 2 min. For max/min, ties keep the smaller index (first occurrence).
+// Index 0xffffffff marks an empty partial, which any real element beats.
 fn better(mode: u32, v: f32, vi: u32, best: f32, bi: u32) -> bool {
+  if (vi == 0xffffffffu) { return false; }
+  if (bi == 0xffffffffu) { return true; }
   if (mode == 1u) { return v > best || (v == best && vi < bi); }
   return v < best || (v == best && vi < bi);
 }
 
 // Combines the row's tpr partials; every thread of the workgroup must call it.
-fn combine(mode: u32, lid: u32, lane: u32, v: f32, vi: u32) -> vec2<f32> {
+struct Partial {
+  v: f32,
+  i: u32,
+}
+
+fn combine(mode: u32, lid: u32, lane: u32, v: f32, vi: u32) -> Partial {
   sv[lid] = v;
   si[lid] = vi;
   workgroupBarrier();
@@ -84,7 +92,7 @@ fn combine(mode: u32, lid: u32, lane: u32, v: f32, vi: u32) -> vec2<f32> {
     s = s / 2u;
   }
   let head = lid - lane;
-  let r = vec2<f32>(sv[head], bitcast<f32>(si[head]));
+  let r = Partial(sv[head], si[head]);
   workgroupBarrier();
   return r;
 }
@@ -109,7 +117,6 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   var n = 0u;
   if (active) { n = p.red_n; }
 
-  let inf = bitcast<f32>(0x7f800000u);
   var mode = 0u;
   if (p.op == 2u || p.op == 4u || p.op >= 6u) { mode = 1u; }
   if (p.op == 3u || p.op == 5u) { mode = 2u; }
@@ -117,13 +124,11 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   // Pass 1: sum, or max/min with the first index.
   var acc = 0.0;
   var acc_i = 0xffffffffu;
-  if (mode == 1u) { acc = -inf; }
-  if (mode == 2u) { acc = inf; }
   for (var r = lane; r < n; r = r + p.tpr) {
     let v = load(base + red_offset(r));
     if (mode == 0u) {
       acc = acc + v;
-    } else if (acc_i == 0xffffffffu || better(mode, v, r, acc, acc_i)) {
+    } else if (better(mode, v, r, acc, acc_i)) {
       acc = v;
       acc_i = r;
     }
@@ -133,21 +138,21 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (p.op < 6u) {
     if (active && lane == 0u) {
       if (p.op == 4u || p.op == 5u) {
-        store(row, f32(bitcast<u32>(c.y)));
+        store(row, f32(c.i));
       } else {
-        store(row, c.x * p.scale);
+        store(row, c.v * p.scale);
       }
     }
     return;
   }
 
   // Softmax: pass 2 sums exp(x - max), pass 3 writes.
-  let m = c.x;
+  let m = c.v;
   var s = 0.0;
   for (var r = lane; r < n; r = r + p.tpr) {
     s = s + exp(load(base + red_offset(r)) - m);
   }
-  let total = combine(0u, lid, lane, s, 0u).x;
+  let total = combine(0u, lid, lane, s, 0u).v;
   let log_total = log(total);
   for (var r = lane; r < n; r = r + p.tpr) {
     let off = base + red_offset(r);

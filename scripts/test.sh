@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The one test command: builds and runs every test, printing the time of each stage.
+#
+#   deps        ./setup.sh --deps-only (a quick no-op when everything is in place)
+#   build       build/ (RelWithDebInfo): runtime, CLI, examples, tests
+#   unit        the GoogleTest suite of build/, through ctest
+#   e2e         build/wick_upscale on the bundled photo, checked against reference_output.png
+#   asan        build-asan/ (-DWICK_SANITIZE=address,undefined), wick_tests only, run
+#               without the GPU tests (WICK_ASAN_GTEST_FILTER)
+#   fuzz        build-fuzz/ (clang, -DWICK_FUZZ=ON, ASan+UBSan): pte_reader_fuzzer for
+#               WICK_FUZZ_SECONDS on seeds copied from the fixtures' small .pte files
+#   node        node --test tests/js/*.test.mjs (skipped when there are none)
+#
+# Every stage runs even when an earlier one failed (stages that need a failed build are
+# skipped); the exit status is 0 only when all passed.
+#
+# Environment:
+#   WICK_SKIP="fuzz asan"      stages to skip
+#   WICK_FUZZ_SECONDS=30       fuzzing time
+#   WICK_ASAN_GTEST_FILTER     gtest filter for the ASan run (default: all but GPU tests)
+#   WICK_CTEST_ARGS            extra ctest arguments, e.g. "-R PngIo"
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/env.sh
+
+FUZZ_SECONDS="${WICK_FUZZ_SECONDS:-30}"
+# GPU suites (Gpu*, WebGpu*, ...) run on SwiftShader; they are slow under ASan, and the
+# prebuilt Dawn/SwiftShader are not instrumented anyway.
+ASAN_FILTER="${WICK_ASAN_GTEST_FILTER:--*Gpu*:*GPU*:*Delegate*:*Vulkan*}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+skipped() { [[ " ${WICK_SKIP:-} " == *" $1 "* ]]; }
+FAILED=0
+declare -A OK=()
+
+# stage KEY NEEDS NAME CMD...: runs the stage unless it is skipped or a stage it needs
+# (NEEDS: comma-separated keys, or -) did not pass.
+stage() {
+  local key="$1" needs="$2" name="$3" k
+  shift 3
+  local why=""
+  if skipped "$key"; then
+    why="skipped (WICK_SKIP)"
+  elif [[ "$needs" != - ]]; then
+    for k in ${needs//,/ }; do
+      [[ -n "${OK[$k]:-}" ]] || why="skipped (needs '$k', which did not pass)"
+    done
+  fi
+  if [[ -n "$why" ]]; then
+    echo; echo "=== $name: $why"
+    WICK_STAGE_NAMES+=("$name") WICK_STAGE_SECONDS+=("-") WICK_STAGE_RESULTS+=("$why")
+    [[ "$why" == "skipped (WICK_SKIP)" ]] || FAILED=1
+    return 0
+  fi
+  # Not `if wick_stage ...`: bash ignores errexit inside anything called from a condition.
+  wick_stage "$name" "$@"
+  if [[ $? -eq 0 ]]; then OK[$key]=1; else FAILED=1; fi
+}
+
+deps() { ./setup.sh --deps-only; }
+
+build_main() {
+  wick_configure build -DCMAKE_BUILD_TYPE="${WICK_BUILD_TYPE:-RelWithDebInfo}"
+  cmake --build build -j "$WICK_JOBS"
+}
+
+unit() {
+  # shellcheck disable=SC2086
+  ctest --test-dir build -j "$WICK_JOBS" --output-on-failure --timeout 600 ${WICK_CTEST_ARGS:-}
+}
+
+e2e() {
+  mkdir -p out
+  build/wick_upscale examples/esrgan/input.png out/esrgan_x4.png --reference examples/esrgan/reference_output.png
+}
+
+build_asan() {
+  # -O1: asserts stay on (no NDEBUG) and the fixture tests stay fast enough.
+  wick_configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DWICK_SANITIZE=address,undefined -DWICK_BUILD_EXAMPLES=OFF
+  cmake --build build-asan -j "$WICK_JOBS" --target wick_tests
+}
+
+run_asan() {
+  echo "gtest filter: $ASAN_FILTER"
+  build-asan/tests/wick_tests --gtest_filter="$ASAN_FILTER" --gtest_brief=1
+}
+
+build_fuzz() {
+  wick_configure build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DWICK_FUZZ=ON -DWICK_SANITIZE=address,undefined -DWICK_BUILD_TESTS=OFF -DWICK_BUILD_EXAMPLES=OFF
+  cmake --build build-fuzz -j "$WICK_JOBS" --target pte_reader_fuzzer
+}
+
+run_fuzz() {
+  local corpus artifacts n
+  corpus="$(mktemp -d "${TMPDIR:-/tmp}/wick-fuzz-corpus.XXXXXX")"
+  artifacts="build-fuzz/artifacts"
+  rm -rf "$artifacts" && mkdir -p "$artifacts"
+  # Seeds: every .pte under 64 KiB in the fixtures (the single ops, the CPU programs and the
+  # samples), copied so that the fuzzer's additions never land in the fixtures.
+  find "$WICK_FIXTURES_DIR" -name '*.pte' -size -64k -print0 |
+    while IFS= read -r -d '' f; do
+      cp "$f" "$corpus/$(echo "${f#"$WICK_FIXTURES_DIR"/}" | tr '/' '_')"
+    done
+  n="$(find "$corpus" -type f | wc -l)"
+  echo "seed corpus: $n files in $corpus"
+  [[ "$n" -gt 0 ]] || { echo "no seeds found under $WICK_FIXTURES_DIR" >&2; rm -rf "$corpus"; return 1; }
+  local rc=0
+  build-fuzz/fuzz/pte_reader_fuzzer "$corpus" -max_total_time="$FUZZ_SECONDS" -timeout=20 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 | tail -80 || rc=$?
+  rm -rf "$corpus"
+  if [[ $rc -ne 0 ]] || [[ -n "$(ls -A "$artifacts")" ]]; then
+    echo "pte_reader_fuzzer found a problem (exit $rc); reproduce with:" >&2
+    for f in "$artifacts"/*; do [[ -e "$f" ]] && echo "  build-fuzz/fuzz/pte_reader_fuzzer $f" >&2; done
+    return 1
+  fi
+}
+
+node_tests() {
+  local files=()
+  shopt -s nullglob
+  files=(tests/js/*.test.mjs)
+  if [[ ${#files[@]} -eq 0 ]]; then
+    echo "no tests/js/*.test.mjs yet"
+    return 0
+  fi
+  node --test "${files[@]}"
+}
+
+trap wick_stage_summary EXIT
+stage deps - "deps (setup.sh --deps-only)" deps
+stage build - "build/: configure + build" build_main
+stage unit build "build/: unit tests (ctest)" unit
+stage e2e build "build/: upscale the bundled photo" e2e
+stage asan-build - "build-asan/: configure + build wick_tests" build_asan
+stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
+stage fuzz-build - "build-fuzz/: configure + build pte_reader_fuzzer" build_fuzz
+stage fuzz fuzz-build "build-fuzz/: fuzz the .pte reader (${FUZZ_SECONDS} s)" run_fuzz
+stage node - "node tests" node_tests
+exit $FAILED

@@ -1,0 +1,215 @@
+// aten::convolution.out: 1-D and 2-D, grouped, dilated, strided, and transposed.
+#include <algorithm>
+
+#include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/ops.h"
+
+namespace wick::cpu {
+namespace {
+
+constexpr const char* kOp = "aten::convolution.out";
+
+// 1-D convolutions run as 2-D ones with a height of 1.
+struct ConvGeometry {
+  int64_t batch, in_c, in_h, in_w;
+  int64_t out_c, out_h, out_w;
+  int64_t k_h, k_w;
+  int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+  int64_t groups;
+};
+
+Result<std::vector<int64_t>> expand_param(std::vector<int64_t> v, size_t n, const char* name) {
+  if (v.size() == 1 && n > 1) v.assign(n, v[0]);
+  if (v.size() != n)
+    return invalid_arg(kOp, std::string(name) + " has " + std::to_string(v.size()) + " values, expected " + std::to_string(n));
+  return v;
+}
+
+// Range [lo, hi) of output positions o whose input position o*stride + offset lies in [0, size).
+inline void valid_range(int64_t offset, int64_t stride, int64_t size, int64_t out_size, int64_t& lo, int64_t& hi) {
+  lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  const int64_t last = size - 1 - offset;  // need o*stride <= last
+  hi = last < 0 ? 0 : std::min(out_size, last / stride + 1);
+  if (lo > hi) lo = hi;
+}
+
+template <class T>
+void conv2d(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& g) {
+  const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
+  const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_h * g.out_w;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t oc = 0; oc < g.out_c; ++oc) {
+      const int64_t grp = oc / out_cg;
+      T* o = out + (n * g.out_c + oc) * out_plane;
+      std::fill(o, o + out_plane, bias ? bias[oc] : T(0));
+      for (int64_t icg = 0; icg < in_cg; ++icg) {
+        const T* x = in + (n * g.in_c + grp * in_cg + icg) * in_plane;
+        const T* wk = w + (oc * in_cg + icg) * g.k_h * g.k_w;
+        for (int64_t kh = 0; kh < g.k_h; ++kh) {
+          int64_t oh_lo, oh_hi;
+          valid_range(kh * g.dil_h - g.pad_h, g.stride_h, g.in_h, g.out_h, oh_lo, oh_hi);
+          for (int64_t kw = 0; kw < g.k_w; ++kw) {
+            const T wv = wk[kh * g.k_w + kw];
+            const int64_t off_w = kw * g.dil_w - g.pad_w;
+            int64_t ow_lo, ow_hi;
+            valid_range(off_w, g.stride_w, g.in_w, g.out_w, ow_lo, ow_hi);
+            for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
+              const T* xrow = x + (oh * g.stride_h + kh * g.dil_h - g.pad_h) * g.in_w;
+              T* orow = o + oh * g.out_w;
+              if (g.stride_w == 1) {
+                for (int64_t ow = ow_lo; ow < ow_hi; ++ow) orow[ow] += wv * xrow[ow + off_w];
+              } else {
+                for (int64_t ow = ow_lo; ow < ow_hi; ++ow) orow[ow] += wv * xrow[ow * g.stride_w + off_w];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Transposed convolution scatters each input pixel through the kernel; weight is
+// [in_c, out_c / groups, k_h, k_w].
+template <class T>
+void conv_transpose2d(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& g) {
+  const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
+  const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_h * g.out_w;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t oc = 0; oc < g.out_c; ++oc) {
+      T* o = out + (n * g.out_c + oc) * out_plane;
+      std::fill(o, o + out_plane, bias ? bias[oc] : T(0));
+    }
+    for (int64_t ic = 0; ic < g.in_c; ++ic) {
+      const int64_t grp = ic / in_cg;
+      const T* x = in + (n * g.in_c + ic) * in_plane;
+      for (int64_t ocg = 0; ocg < out_cg; ++ocg) {
+        T* o = out + (n * g.out_c + grp * out_cg + ocg) * out_plane;
+        const T* wk = w + (ic * out_cg + ocg) * g.k_h * g.k_w;
+        for (int64_t kh = 0; kh < g.k_h; ++kh) {
+          for (int64_t kw = 0; kw < g.k_w; ++kw) {
+            const T wv = wk[kh * g.k_w + kw];
+            for (int64_t ih = 0; ih < g.in_h; ++ih) {
+              const int64_t oh = ih * g.stride_h - g.pad_h + kh * g.dil_h;
+              if (oh < 0 || oh >= g.out_h) continue;
+              for (int64_t iw = 0; iw < g.in_w; ++iw) {
+                const int64_t ow = iw * g.stride_w - g.pad_w + kw * g.dil_w;
+                if (ow < 0 || ow >= g.out_w) continue;
+                o[oh * g.out_w + ow] += wv * x[ih * g.in_w + iw];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
+//   SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
+Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
+  KernelArgs a(kOp, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(11));
+  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
+  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.tensor(1, "weight"));
+  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(2, "bias"));
+  WICK_ASSIGN_OR_RETURN(auto stride_v, a.int_list(3, "stride"));
+  WICK_ASSIGN_OR_RETURN(auto padding_v, a.int_list(4, "padding"));
+  WICK_ASSIGN_OR_RETURN(auto dilation_v, a.int_list(5, "dilation"));
+  WICK_ASSIGN_OR_RETURN(bool transposed, a.bool_arg(6, "transposed"));
+  WICK_ASSIGN_OR_RETURN(auto out_pad_v, a.int_list(7, "output_padding"));
+  WICK_ASSIGN_OR_RETURN(int64_t groups, a.int_arg(8, "groups"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(9, "out"));
+
+  WICK_RETURN_IF_ERROR(check_floating(kOp, *input, "input"));
+  WICK_RETURN_IF_ERROR(check_tensor(kOp, *weight, "weight"));
+  WICK_RETURN_IF_ERROR(check_same_dtype(kOp, *input, "input", *weight, "weight"));
+  WICK_RETURN_IF_ERROR(check_same_dtype(kOp, *input, "input", *out, "out"));
+  if (bias) {
+    WICK_RETURN_IF_ERROR(check_tensor(kOp, *bias, "bias"));
+    WICK_RETURN_IF_ERROR(check_same_dtype(kOp, *input, "input", *bias, "bias"));
+  }
+  const int rank = input->dim();
+  if (rank != 3 && rank != 4)
+    return not_supported(kOp, "input rank " + std::to_string(rank) + ", expected 3 (conv1d) or 4 (conv2d)");
+  if (weight->dim() != rank)
+    return invalid_arg(kOp, "weight rank " + std::to_string(weight->dim()) + ", expected " + std::to_string(rank) +
+                                " for input " + input->shape_string());
+  const size_t spatial = static_cast<size_t>(rank - 2);
+  WICK_ASSIGN_OR_RETURN(auto stride, expand_param(stride_v, spatial, "stride"));
+  WICK_ASSIGN_OR_RETURN(auto padding, expand_param(padding_v, spatial, "padding"));
+  WICK_ASSIGN_OR_RETURN(auto dilation, expand_param(dilation_v, spatial, "dilation"));
+  std::vector<int64_t> out_pad(spatial, 0);
+  if (transposed) {
+    WICK_ASSIGN_OR_RETURN(out_pad, expand_param(out_pad_v, spatial, "output_padding"));
+  }
+  for (size_t i = 0; i < spatial; ++i) {
+    if (stride[i] <= 0) return invalid_arg(kOp, "stride must be positive");
+    if (dilation[i] <= 0) return invalid_arg(kOp, "dilation must be positive");
+    if (padding[i] < 0) return invalid_arg(kOp, "padding must be non-negative");
+    if (out_pad[i] < 0 || (out_pad[i] >= stride[i] && out_pad[i] >= dilation[i]))
+      return invalid_arg(kOp, "output_padding must be smaller than stride or dilation");
+  }
+  if (groups <= 0) return invalid_arg(kOp, "groups must be positive, got " + std::to_string(groups));
+
+  ConvGeometry g{};
+  g.batch = input->size(0);
+  g.in_c = input->size(1);
+  g.in_h = rank == 4 ? input->size(2) : 1;
+  g.in_w = input->size(rank - 1);
+  g.k_h = rank == 4 ? weight->size(2) : 1;
+  g.k_w = weight->size(rank - 1);
+  g.stride_h = rank == 4 ? stride[0] : 1;
+  g.stride_w = stride[spatial - 1];
+  g.pad_h = rank == 4 ? padding[0] : 0;
+  g.pad_w = padding[spatial - 1];
+  g.dil_h = rank == 4 ? dilation[0] : 1;
+  g.dil_w = dilation[spatial - 1];
+  g.groups = groups;
+  const int64_t op_h = rank == 4 ? out_pad[0] : 0, op_w = out_pad[spatial - 1];
+
+  if (g.in_c % groups != 0) return invalid_arg(kOp, "input channels " + std::to_string(g.in_c) + " not divisible by groups");
+  if (transposed) {
+    if (weight->size(0) != g.in_c)
+      return invalid_arg(kOp, "weight " + weight->shape_string() + " does not match input channels " + std::to_string(g.in_c));
+    g.out_c = weight->size(1) * groups;
+    g.out_h = (g.in_h - 1) * g.stride_h - 2 * g.pad_h + g.dil_h * (g.k_h - 1) + op_h + 1;
+    g.out_w = (g.in_w - 1) * g.stride_w - 2 * g.pad_w + g.dil_w * (g.k_w - 1) + op_w + 1;
+  } else {
+    g.out_c = weight->size(0);
+    if (g.out_c % groups != 0) return invalid_arg(kOp, "output channels " + std::to_string(g.out_c) + " not divisible by groups");
+    if (weight->size(1) * groups != g.in_c)
+      return invalid_arg(kOp, "weight " + weight->shape_string() + " expects " + std::to_string(weight->size(1) * groups) +
+                                  " input channels, input has " + std::to_string(g.in_c));
+    g.out_h = (g.in_h + 2 * g.pad_h - g.dil_h * (g.k_h - 1) - 1) / g.stride_h + 1;
+    g.out_w = (g.in_w + 2 * g.pad_w - g.dil_w * (g.k_w - 1) - 1) / g.stride_w + 1;
+    if (g.in_h + 2 * g.pad_h < g.dil_h * (g.k_h - 1) + 1 || g.in_w + 2 * g.pad_w < g.dil_w * (g.k_w - 1) + 1)
+      return invalid_arg(kOp, "kernel " + weight->shape_string() + " is larger than the padded input " + input->shape_string());
+  }
+  if (g.out_h <= 0 || g.out_w <= 0) return invalid_arg(kOp, "computed output size is empty for input " + input->shape_string());
+  if (bias && (bias->dim() != 1 || bias->size(0) != g.out_c))
+    return invalid_arg(kOp, "bias " + bias->shape_string() + ", expected [" + std::to_string(g.out_c) + "]");
+
+  std::vector<int64_t> out_shape = {g.batch, g.out_c};
+  if (rank == 4) out_shape.push_back(g.out_h);
+  out_shape.push_back(g.out_w);
+  WICK_RETURN_IF_ERROR(prepare_output(kOp, *out, out_shape));
+  if (out->numel() == 0) return {};
+
+  return visit_compute(compute_type_for(input->dtype), [&](auto tag) -> Status {
+    using CT = typename decltype(tag)::type;
+    std::vector<CT> si, sw, sb, so;
+    const CT* x = elements_as<CT>(*input, si);
+    const CT* w = elements_as<CT>(*weight, sw);
+    const CT* b = bias ? elements_as<CT>(*bias, sb) : nullptr;
+    CT* y = output_as<CT>(*out, so);
+    if (transposed) conv_transpose2d(x, w, b, y, g);
+    else conv2d(x, w, b, y, g);
+    finish_output(*out, so);
+    return {};
+  });
+}
+
+}  // namespace wick::cpu

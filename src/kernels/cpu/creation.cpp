@@ -1,0 +1,205 @@
+// Tensor factories: scalar_tensor, full, zeros, ones, arange, fill, triangular masks.
+#include <cmath>
+
+#include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/ops.h"
+
+namespace wick::cpu {
+namespace {
+
+Status fill_with(const char* op, Tensor& out, std::span<const int64_t> shape, const Scalar& value) {
+  if (!is_kernel_dtype(out.dtype)) return not_supported(op, "out has dtype " + dtype_str(out.dtype));
+  WICK_RETURN_IF_ERROR(prepare_output(op, out, shape));
+  visit_dtype(out.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = value.as<T>();
+    T* o = out.data_as<T>();
+    for (int64_t i = 0; i < out.numel(); ++i) o[i] = v;
+  });
+  return {};
+}
+
+Status check_size(const char* op, const std::vector<int64_t>& size) {
+  for (int64_t s : size)
+    if (s < 0) return invalid_arg(op, "negative size in " + shape_to_string(size));
+  return {};
+}
+
+Scalar int_scalar(int64_t v) {
+  Scalar s;
+  s.tag = ValueTag::kInt;
+  s.i = v;
+  return s;
+}
+
+}  // namespace
+
+// scalar_tensor.out(Scalar s, *, Tensor(a!) out)
+Status scalar_tensor_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::scalar_tensor.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(3));
+  WICK_ASSIGN_OR_RETURN(Scalar s, a.scalar(0, "s"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+  return fill_with(op, *out, {}, s);
+}
+
+// full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out)
+Status full_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::full.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(4));
+  WICK_ASSIGN_OR_RETURN(auto size, a.int_list(0, "size"));
+  WICK_ASSIGN_OR_RETURN(Scalar v, a.scalar(1, "fill_value"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  WICK_RETURN_IF_ERROR(check_size(op, size));
+  return fill_with(op, *out, size, v);
+}
+
+// full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!) out)
+Status full_like_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::full_like.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(5));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Scalar v, a.scalar(1, "fill_value"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  return fill_with(op, *out, self->sizes, v);
+}
+
+// zeros.out(SymInt[] size, *, Tensor(a!) out) / ones.out
+Status zeros_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::zeros.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(3));
+  WICK_ASSIGN_OR_RETURN(auto size, a.int_list(0, "size"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+  WICK_RETURN_IF_ERROR(check_size(op, size));
+  return fill_with(op, *out, size, int_scalar(0));
+}
+Status ones_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::ones.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(3));
+  WICK_ASSIGN_OR_RETURN(auto size, a.int_list(0, "size"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+  WICK_RETURN_IF_ERROR(check_size(op, size));
+  return fill_with(op, *out, size, int_scalar(1));
+}
+
+// zeros_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) / ones_like.out
+Status zeros_like_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::zeros_like.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(4));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  return fill_with(op, *out, self->sizes, int_scalar(0));
+}
+Status ones_like_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::ones_like.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(4));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  return fill_with(op, *out, self->sizes, int_scalar(1));
+}
+
+// fill.Scalar_out(Tensor self, Scalar value, *, Tensor(a!) out)
+Status fill_scalar_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::fill.Scalar_out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(4));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Scalar v, a.scalar(1, "value"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  return fill_with(op, *out, self->sizes, v);
+}
+
+namespace {
+// out[i] = start + i * step, with PyTorch's length rule ceil((end - start) / step).
+Status arange_impl(const char* op, const Scalar& start, const Scalar& end, const Scalar& step, Tensor& out) {
+  if (!is_kernel_dtype(out.dtype) || out.dtype == ScalarType::kBool)
+    return not_supported(op, "out has dtype " + dtype_str(out.dtype));
+  const bool integral = start.is_integral() && end.is_integral() && step.is_integral() && !is_floating(out.dtype);
+  const double s = start.to_double(), e = end.to_double(), st = step.to_double();
+  if (st == 0) return invalid_arg(op, "step must be nonzero");
+  if (!std::isfinite(s) || !std::isfinite(e)) return invalid_arg(op, "unsupported range: " + std::to_string(s) + " -> " + std::to_string(e));
+  if ((st > 0 && e < s) || (st < 0 && e > s)) return invalid_arg(op, "upper bound and larger bound inconsistent with step sign");
+  int64_t n;
+  if (integral) {
+    const int64_t si = start.i, ei = end.i, sti = step.i;
+    n = sti > 0 ? (ei - si + sti - 1) / sti : (si - ei + (-sti) - 1) / (-sti);
+  } else {
+    n = static_cast<int64_t>(std::ceil((e - s) / st));
+  }
+  const int64_t shape[] = {n};
+  WICK_RETURN_IF_ERROR(prepare_output(op, out, shape));
+  visit_dtype(out.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* o = out.data_as<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (integral) o[i] = convert<T>(start.i + i * step.i);
+      else o[i] = convert<T>(s + st * static_cast<double>(i));
+    }
+  });
+  return {};
+}
+}  // namespace
+
+// arange.out(Scalar end, *, Tensor(a!) out)
+Status arange_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::arange.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(3));
+  WICK_ASSIGN_OR_RETURN(Scalar end, a.scalar(0, "end"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+  return arange_impl(op, int_scalar(0), end, int_scalar(1), *out);
+}
+
+// arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out)
+Status arange_start_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::arange.start_out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(5));
+  WICK_ASSIGN_OR_RETURN(Scalar start, a.scalar(0, "start"));
+  WICK_ASSIGN_OR_RETURN(Scalar end, a.scalar(1, "end"));
+  WICK_ASSIGN_OR_RETURN(Scalar step, a.scalar(2, "step"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  return arange_impl(op, start, end, step, *out);
+}
+
+namespace {
+// tril/triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) over the last two dims.
+Status triangle(const char* op, bool lower, ValueTable& values, std::span<const int32_t> args) {
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(4));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(int64_t diagonal, a.int_arg(1, "diagonal"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
+  if (self->dim() < 2) return invalid_arg(op, "self must have at least 2 dims, got " + self->shape_string());
+  WICK_RETURN_IF_ERROR(prepare_output(op, *out, self->sizes));
+  const int64_t rows = self->size(self->dim() - 2), cols = self->size(self->dim() - 1);
+  const int64_t mats = rows * cols == 0 ? 0 : self->numel() / (rows * cols);
+  visit_dtype(self->dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* x = self->data_as<T>();
+    T* y = out->data_as<T>();
+    for (int64_t m = 0; m < mats; ++m)
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+          const int64_t k = (m * rows + i) * cols + j;
+          const bool keep = lower ? j - i <= diagonal : j - i >= diagonal;
+          y[k] = keep ? x[k] : convert<T>(0);
+        }
+  });
+  return {};
+}
+}  // namespace
+
+Status tril_out(ValueTable& v, std::span<const int32_t> a) { return triangle("aten::tril.out", true, v, a); }
+Status triu_out(ValueTable& v, std::span<const int32_t> a) { return triangle("aten::triu.out", false, v, a); }
+
+}  // namespace wick::cpu

@@ -1,0 +1,204 @@
+// Matrix products: mm, bmm, addmm, baddbmm, linear.
+#include <algorithm>
+
+#include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/ops.h"
+
+namespace wick::cpu {
+namespace {
+
+// c[m, n] = sum_k a[m, k] * b[k, n], with c zeroed first. Row-times-row order keeps the
+// inner loop contiguous in b and c so it vectorises.
+template <class T>
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
+  std::fill(c, c + m * n, T(0));
+  for (int64_t i = 0; i < m; ++i) {
+    T* crow = c + i * n;
+    for (int64_t p = 0; p < k; ++p) {
+      const T av = a[i * k + p];
+      const T* brow = b + p * n;
+      for (int64_t j = 0; j < n; ++j) crow[j] = wrap_add(crow[j], wrap_mul(av, brow[j]));
+    }
+  }
+}
+
+Status check_matrix_inputs(const char* op, std::initializer_list<std::pair<const Tensor*, const char*>> ts,
+                           const Tensor& out) {
+  const Tensor* first = ts.begin()->first;
+  for (auto [t, name] : ts) {
+    WICK_RETURN_IF_ERROR(check_tensor(op, *t, name));
+    WICK_RETURN_IF_ERROR(check_same_dtype(op, *first, ts.begin()->second, *t, name));
+  }
+  WICK_RETURN_IF_ERROR(check_same_dtype(op, *first, ts.begin()->second, out, "out"));
+  if (first->dtype == ScalarType::kBool) return not_supported(op, "bool matrices");
+  return {};
+}
+
+// out[b] = beta * self + alpha * (m1[b] @ m2[b]) for each batch; self broadcasts to
+// [batch, m, n] (or [m, n] when batch_rank is 0). With beta == 0 self is ignored, so
+// NaN/inf in it do not propagate (PyTorch's rule).
+Status batched_addmm(const char* op, const Tensor* self, const Tensor& m1, const Tensor& m2, const Scalar& beta,
+                     const Scalar& alpha, Tensor& out, bool batched) {
+  const int rank = batched ? 3 : 2;
+  if (m1.dim() != rank)
+    return invalid_arg(op, std::string(batched ? "batch1" : "mat1") + " must be rank " + std::to_string(rank) + ", got " +
+                               m1.shape_string());
+  if (m2.dim() != rank)
+    return invalid_arg(op, std::string(batched ? "batch2" : "mat2") + " must be rank " + std::to_string(rank) + ", got " +
+                               m2.shape_string());
+  const int64_t batch = batched ? m1.size(0) : 1;
+  if (batched && m2.size(0) != batch)
+    return invalid_arg(op, "batch sizes differ: " + m1.shape_string() + " and " + m2.shape_string());
+  const int64_t m = m1.size(rank - 2), k = m1.size(rank - 1), n = m2.size(rank - 1);
+  if (m2.size(rank - 2) != k)
+    return invalid_arg(op, "shapes " + m1.shape_string() + " and " + m2.shape_string() + " cannot be multiplied");
+  std::vector<int64_t> shape = batched ? std::vector<int64_t>{batch, m, n} : std::vector<int64_t>{m, n};
+  if (self) {
+    WICK_ASSIGN_OR_RETURN(auto bshape, broadcast_shapes(op, self->sizes, shape));
+    if (!shape_equal(bshape, shape))
+      return invalid_arg(op, "self " + self->shape_string() + " does not broadcast to " + shape_to_string(shape));
+  }
+  const ScalarType dt = m1.dtype;
+  if (is_integral(dt, false) && (beta.is_floating() || alpha.is_floating()))
+    return invalid_arg(op, "for integer matrices, beta and alpha must not be floating point numbers");
+  WICK_RETURN_IF_ERROR(prepare_output(op, out, shape));
+  if (out.numel() == 0) return {};
+
+  return visit_compute(compute_type_for(dt), [&](auto tag) -> Status {
+    using CT = typename decltype(tag)::type;
+    std::vector<CT> s1, s2, ss, so;
+    const CT* a = elements_as<CT>(m1, s1);
+    const CT* b = elements_as<CT>(m2, s2);
+    CT* c = output_as<CT>(out, so);
+    for (int64_t i = 0; i < batch; ++i) gemm(a + i * m * k, b + i * k * n, c + i * m * n, m, k, n);
+    const CT al = alpha.as<CT>();
+    const bool use_self = self != nullptr && beta.to_double() != 0.0;
+    if (!use_self) {
+      if (al != CT(1))
+        for (int64_t i = 0; i < out.numel(); ++i) c[i] = wrap_mul(al, c[i]);
+    } else {
+      const CT be = beta.as<CT>();
+      const CT* s = elements_as<CT>(*self, ss);
+      std::array<std::vector<int64_t>, 1> st{broadcast_strides(self->sizes, shape)};
+      for_each_broadcast<1>(shape, st, [&](int64_t i, const std::array<int64_t, 1>& o) {
+        c[i] = wrap_add(wrap_mul(be, s[o[0]]), wrap_mul(al, c[i]));
+      });
+    }
+    finish_output(out, so);
+    return {};
+  });
+}
+
+}  // namespace
+
+// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
+Status addmm_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::addmm.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(7));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * mat1, a.tensor(1, "mat1"));
+  WICK_ASSIGN_OR_RETURN(Tensor * mat2, a.tensor(2, "mat2"));
+  WICK_ASSIGN_OR_RETURN(Scalar beta, a.scalar(3, "beta"));
+  WICK_ASSIGN_OR_RETURN(Scalar alpha, a.scalar(4, "alpha"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
+  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{mat1, "mat1"}, {mat2, "mat2"}, {self, "self"}}, *out));
+  return batched_addmm(op, self, *mat1, *mat2, beta, alpha, *out, false);
+}
+
+// baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
+Status baddbmm_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::baddbmm.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(7));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * b1, a.tensor(1, "batch1"));
+  WICK_ASSIGN_OR_RETURN(Tensor * b2, a.tensor(2, "batch2"));
+  WICK_ASSIGN_OR_RETURN(Scalar beta, a.scalar(3, "beta"));
+  WICK_ASSIGN_OR_RETURN(Scalar alpha, a.scalar(4, "alpha"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
+  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{b1, "batch1"}, {b2, "batch2"}, {self, "self"}}, *out));
+  return batched_addmm(op, self, *b1, *b2, beta, alpha, *out, true);
+}
+
+// mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
+Status mm_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::mm.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(4));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * mat2, a.tensor(1, "mat2"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{self, "self"}, {mat2, "mat2"}}, *out));
+  Scalar one;
+  one.i = 1;
+  return batched_addmm(op, nullptr, *self, *mat2, one, one, *out, false);
+}
+
+// bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
+Status bmm_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::bmm.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(4));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * mat2, a.tensor(1, "mat2"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{self, "self"}, {mat2, "mat2"}}, *out));
+  Scalar one;
+  one.i = 1;
+  return batched_addmm(op, nullptr, *self, *mat2, one, one, *out, true);
+}
+
+// linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out):
+// input [..., in] @ weight[out, in]^T + bias.
+Status linear_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::linear.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(5));
+  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
+  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.tensor(1, "weight"));
+  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(2, "bias"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{input, "input"}, {weight, "weight"}}, *out));
+  if (bias) {
+    WICK_RETURN_IF_ERROR(check_tensor(op, *bias, "bias"));
+    WICK_RETURN_IF_ERROR(check_same_dtype(op, *input, "input", *bias, "bias"));
+  }
+  if (weight->dim() != 2) return invalid_arg(op, "weight must be rank 2, got " + weight->shape_string());
+  if (input->dim() < 1) return invalid_arg(op, "input must have at least one dim");
+  const int64_t in_f = weight->size(1), out_f = weight->size(0);
+  if (input->size(input->dim() - 1) != in_f)
+    return invalid_arg(op, "input " + input->shape_string() + " does not match weight " + weight->shape_string());
+  std::vector<int64_t> shape = input->sizes;
+  shape.back() = out_f;
+  if (bias) {
+    WICK_ASSIGN_OR_RETURN(auto bshape, broadcast_shapes(op, bias->sizes, shape));
+    if (!shape_equal(bshape, shape))
+      return invalid_arg(op, "bias " + bias->shape_string() + " does not broadcast to " + shape_to_string(shape));
+  }
+  WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
+  if (out->numel() == 0) return {};
+  const int64_t rows = input->numel() / std::max<int64_t>(in_f, 1);
+  const int64_t m = in_f == 0 ? shape_numel(shape) / std::max<int64_t>(out_f, 1) : rows;
+  return visit_compute(compute_type_for(input->dtype), [&](auto tag) -> Status {
+    using CT = typename decltype(tag)::type;
+    std::vector<CT> si, sw, sb, so;
+    const CT* x = elements_as<CT>(*input, si);
+    const CT* w = elements_as<CT>(*weight, sw);
+    CT* y = output_as<CT>(*out, so);
+    // Transposing the weight once keeps the gemm inner loop contiguous.
+    std::vector<CT> wt(static_cast<size_t>(in_f * out_f));
+    for (int64_t o = 0; o < out_f; ++o)
+      for (int64_t i = 0; i < in_f; ++i) wt[static_cast<size_t>(i * out_f + o)] = w[o * in_f + i];
+    gemm(x, wt.data(), y, m, in_f, out_f);
+    if (bias) {
+      const CT* b = elements_as<CT>(*bias, sb);
+      std::array<std::vector<int64_t>, 1> st{broadcast_strides(bias->sizes, shape)};
+      for_each_broadcast<1>(shape, st, [&](int64_t i, const std::array<int64_t, 1>& o) { y[i] = wrap_add(y[i], b[o[0]]); });
+    }
+    finish_output(*out, so);
+    return {};
+  });
+}
+
+}  // namespace wick::cpu

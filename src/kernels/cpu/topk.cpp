@@ -1,0 +1,127 @@
+// Ordering along a dim: topk and sort. NaN orders above +inf, as in PyTorch; ties keep
+// the lower index first, which makes results deterministic.
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/ops.h"
+
+namespace wick::cpu {
+namespace {
+
+template <class A>
+bool nan_aware_greater(A x, A y) {
+  if constexpr (!std::is_integral_v<A>) {
+    if (std::isnan(x)) return !std::isnan(y);
+    if (std::isnan(y)) return false;
+  }
+  return x > y;
+}
+
+// Writes the first k entries of every (outer, inner) line along `dim`, ordered
+// descending (largest) or ascending, into values/indices shaped like the input with
+// dim replaced by k.
+Status ordered_select(const char* op, const Tensor& self, int64_t dim, int64_t k, bool largest, Tensor& values,
+                      Tensor& indices) {
+  DimSplit s = split_at(self.sizes, dim);
+  std::vector<int64_t> shape = self.sizes;
+  if (!shape.empty()) shape[static_cast<size_t>(dim)] = k;
+  WICK_RETURN_IF_ERROR(prepare_output(op, values, shape, "values"));
+  WICK_RETURN_IF_ERROR(prepare_output(op, indices, shape, "indices"));
+  if (values.numel() == 0) return {};
+  visit_dtype(self.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using A = decltype(to_arith(T{}));
+    const T* x = self.data_as<T>();
+    T* vo = values.data_as<T>();
+    int64_t* io = indices.data_as<int64_t>();
+    std::vector<std::pair<A, int64_t>> line(static_cast<size_t>(s.size));
+    auto before = [largest](const std::pair<A, int64_t>& p, const std::pair<A, int64_t>& q) {
+      const bool pq = largest ? nan_aware_greater(p.first, q.first) : nan_aware_greater(q.first, p.first);
+      const bool qp = largest ? nan_aware_greater(q.first, p.first) : nan_aware_greater(p.first, q.first);
+      if (pq != qp) return pq;
+      return p.second < q.second;
+    };
+    for (int64_t o = 0; o < s.outer; ++o) {
+      for (int64_t in = 0; in < s.inner; ++in) {
+        const int64_t base = o * s.size * s.inner + in;
+        for (int64_t j = 0; j < s.size; ++j) line[static_cast<size_t>(j)] = {to_arith(x[base + j * s.inner]), j};
+        if (k < s.size) std::partial_sort(line.begin(), line.begin() + k, line.end(), before);
+        else std::sort(line.begin(), line.end(), before);
+        const int64_t obase = o * k * s.inner + in;
+        for (int64_t j = 0; j < k; ++j) {
+          vo[obase + j * s.inner] = convert<T>(line[static_cast<size_t>(j)].first);
+          io[obase + j * s.inner] = line[static_cast<size_t>(j)].second;
+        }
+      }
+    }
+  });
+  return {};
+}
+
+Status check_outputs(const char* op, const Tensor& self, const Tensor& values, const Tensor& indices) {
+  WICK_RETURN_IF_ERROR(check_tensor(op, self, "self"));
+  WICK_RETURN_IF_ERROR(check_same_dtype(op, self, "self", values, "values"));
+  if (indices.dtype != ScalarType::kLong) return invalid_arg(op, "indices must be int64, got " + dtype_str(indices.dtype));
+  return {};
+}
+
+Status sort_impl(const char* op, Tensor* self, int64_t dim, bool descending, Tensor* values, Tensor* indices) {
+  WICK_RETURN_IF_ERROR(check_outputs(op, *self, *values, *indices));
+  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
+  const int64_t size = self->dim() == 0 ? 1 : self->size(static_cast<int>(d));
+  return ordered_select(op, *self, d, size, descending, *values, *indices);
+}
+
+}  // namespace
+
+// topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *,
+//   Tensor(a!) values, Tensor(b!) indices)
+Status topk_values(ValueTable& vt, std::span<const int32_t> args) {
+  const char* op = "aten::topk.values";
+  KernelArgs a(op, vt, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(8));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(int64_t k, a.int_arg(1, "k"));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(2, "dim"));
+  WICK_ASSIGN_OR_RETURN(bool largest, a.bool_arg(3, "largest"));
+  WICK_ASSIGN_OR_RETURN(bool sorted, a.bool_arg(4, "sorted"));
+  (void)sorted;  // unsorted order is unspecified; sorted order is a valid one
+  WICK_ASSIGN_OR_RETURN(Tensor * values, a.tensor(5, "values"));
+  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(6, "indices"));
+  WICK_RETURN_IF_ERROR(check_outputs(op, *self, *values, *indices));
+  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
+  const int64_t size = self->dim() == 0 ? 1 : self->size(static_cast<int>(d));
+  if (k < 0 || k > size)
+    return invalid_arg(op, "k " + std::to_string(k) + " out of range for a dim of size " + std::to_string(size));
+  return ordered_select(op, *self, d, k, largest, *values, *indices);
+}
+
+// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices)
+Status sort_values(ValueTable& vt, std::span<const int32_t> args) {
+  const char* op = "aten::sort.values";
+  KernelArgs a(op, vt, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(6));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
+  WICK_ASSIGN_OR_RETURN(bool descending, a.bool_arg(2, "descending"));
+  WICK_ASSIGN_OR_RETURN(Tensor * values, a.tensor(3, "values"));
+  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(4, "indices"));
+  return sort_impl(op, self, dim, descending, values, indices);
+}
+
+// sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False,
+//   Tensor(a!) values, Tensor(b!) indices)
+Status sort_values_stable(ValueTable& vt, std::span<const int32_t> args) {
+  const char* op = "aten::sort.values_stable";
+  KernelArgs a(op, vt, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(7));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(2, "dim"));
+  WICK_ASSIGN_OR_RETURN(bool descending, a.bool_arg(3, "descending"));
+  WICK_ASSIGN_OR_RETURN(Tensor * values, a.tensor(4, "values"));
+  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(5, "indices"));
+  return sort_impl(op, self, dim, descending, values, indices);
+}
+
+}  // namespace wick::cpu

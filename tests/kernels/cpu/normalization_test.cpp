@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kernels/cpu/kernel_test_util.h"
+
+namespace wick::cpu::testing {
+namespace {
+
+TEST(CpuNormalizationKernel, BatchNormInferenceAsInCnn) {
+  Harness h;  // cpu/cnn_cpu: input [1,16,32,32], params [16], momentum 0.1, eps 1e-5
+  const int64_t N = 2, C = 16, HW = 5 * 7;
+  auto x = as_float32(random_values(N * C * HW, -2, 2, 80));
+  auto w = as_float32(random_values(C, 0.5, 1.5, 81)), b = as_float32(random_values(C, -1, 1, 82));
+  auto m = as_float32(random_values(C, -1, 1, 83)), v = as_float32(random_values(C, 0.1, 2, 84));
+  int32_t tx = h.tensor(ScalarType::kFloat, {N, C, 5, 7}, x);
+  int32_t tw = h.tensor(ScalarType::kFloat, {C}, w), tb = h.tensor(ScalarType::kFloat, {C}, b);
+  int32_t tm = h.tensor(ScalarType::kFloat, {C}, m), tv = h.tensor(ScalarType::kFloat, {C}, v);
+  int32_t o0 = h.tensor(ScalarType::kFloat, {N, C, 5, 7});
+  int32_t o1 = h.tensor(ScalarType::kFloat, {0}), o2 = h.tensor(ScalarType::kFloat, {0});
+  Status s = h.call("aten::_native_batch_norm_legit_no_training.out",
+                    {tx, tw, tb, tm, tv, h.d(0.1), h.d(1e-5), o0, o1, o2, h.tensor_list({o0, o1, o2})});
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  std::vector<double> want(x.size());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t i = 0; i < HW; ++i) {
+        const size_t k = static_cast<size_t>((n * C + c) * HW + i);
+        const size_t cu = static_cast<size_t>(c);
+        want[k] = (x[k] - m[cu]) / std::sqrt(v[cu] + 1e-5) * w[cu] + b[cu];
+      }
+  expect_near_all(h.data(o0), want, 1e-5);
+  EXPECT_EQ(h.sizes(o1), (std::vector<int64_t>{0}));
+}
+
+TEST(CpuNormalizationKernel, BatchNormOptionalAffineAndErrors) {
+  Harness h;
+  const char* op = "aten::_native_batch_norm_legit_no_training.out";
+  int32_t tx = h.tensor(ScalarType::kFloat, {2, 2}, {1, 2, 3, 4});
+  int32_t tm = h.tensor(ScalarType::kFloat, {2}, {1, 2}), tv = h.tensor(ScalarType::kFloat, {2}, {4, 1});
+  int32_t o0 = h.tensor(ScalarType::kFloat, {2, 2}), o1 = h.tensor(ScalarType::kFloat, {0}), o2 = h.tensor(ScalarType::kFloat, {0});
+  // weight None, bias as the empty BYTE placeholder.
+  int32_t none_b = h.tensor(ScalarType::kByte, {0});
+  ASSERT_TRUE(h.call(op, {tx, h.none(), none_b, tm, tv, h.d(0.1), h.d(0), o0, o1, o2, h.tensor_list({o0, o1, o2})}).ok());
+  EXPECT_EQ(h.data(o0), (std::vector<double>{0, 0, 1, 2}));
+  int32_t bad = h.tensor(ScalarType::kFloat, {3});
+  EXPECT_OP_ERROR(h.call(op, {tx, h.none(), h.none(), bad, tv, h.d(0.1), h.d(0), o0, o1, o2, h.tensor_list({o0, o1, o2})}), op);
+  int32_t r1 = h.tensor(ScalarType::kFloat, {2});
+  EXPECT_OP_ERROR(h.call(op, {r1, h.none(), h.none(), tm, tv, h.d(0.1), h.d(0), o0, o1, o2, h.tensor_list({o0, o1, o2})}), op);
+}
+
+TEST(CpuNormalizationKernel, LayerNorm) {
+  Harness h;
+  auto x = as_float32(random_values(3 * 2 * 5, -2, 2, 85));
+  auto w = as_float32(random_values(10, 0.5, 1.5, 86)), b = as_float32(random_values(10, -1, 1, 87));
+  int32_t tx = h.tensor(ScalarType::kFloat, {3, 2, 5}, x);
+  int32_t tw = h.tensor(ScalarType::kFloat, {2, 5}, w), tb = h.tensor(ScalarType::kFloat, {2, 5}, b);
+  int32_t o0 = h.tensor(ScalarType::kFloat, {3, 2, 5}), o1 = h.tensor(ScalarType::kFloat, {3, 1, 1}),
+          o2 = h.tensor(ScalarType::kFloat, {3, 1, 1});
+  Status s = h.call("aten::native_layer_norm.out",
+                    {tx, h.int_list({2, 5}), tw, tb, h.d(1e-5), o0, o1, o2, h.tensor_list({o0, o1, o2})});
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  std::vector<double> want(30), mean(3), rstd(3);
+  for (size_t r = 0; r < 3; ++r) {
+    double m = 0, v = 0;
+    for (size_t i = 0; i < 10; ++i) m += x[r * 10 + i] / 10;
+    for (size_t i = 0; i < 10; ++i) v += (x[r * 10 + i] - m) * (x[r * 10 + i] - m) / 10;
+    mean[r] = m;
+    rstd[r] = 1 / std::sqrt(v + 1e-5);
+    for (size_t i = 0; i < 10; ++i) want[r * 10 + i] = (x[r * 10 + i] - m) * rstd[r] * w[i] + b[i];
+  }
+  expect_near_all(h.data(o0), want, 1e-5);
+  expect_near_all(h.data(o1), mean, 1e-6);
+  expect_near_all(h.data(o2), rstd, 1e-5);
+  EXPECT_OP_ERROR(h.call("aten::native_layer_norm.out",
+                         {tx, h.int_list({5, 2}), tw, tb, h.d(1e-5), o0, o1, o2, h.tensor_list({o0, o1, o2})}),
+                  "aten::native_layer_norm.out");
+}
+
+TEST(CpuNormalizationKernel, GroupNorm) {
+  Harness h;
+  const int64_t N = 2, C = 4, HW = 3, G = 2;
+  auto x = as_float32(random_values(N * C * HW, -2, 2, 88));
+  int32_t tx = h.tensor(ScalarType::kFloat, {N, C, HW}, x);
+  int32_t tw = h.tensor(ScalarType::kFloat, {C}, {1, 2, 3, 4}), tb = h.tensor(ScalarType::kFloat, {C}, {0, 0, 1, 1});
+  int32_t o0 = h.tensor(ScalarType::kFloat, {N, C, HW}), o1 = h.tensor(ScalarType::kFloat, {N, G}),
+          o2 = h.tensor(ScalarType::kFloat, {N, G});
+  Status s = h.call("aten::native_group_norm.out", {tx, tw, tb, h.i(N), h.i(C), h.i(HW), h.i(G), h.d(1e-5), o0, o1, o2,
+                                                    h.tensor_list({o0, o1, o2})});
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  std::vector<double> want(x.size());
+  const double wv[] = {1, 2, 3, 4}, bv[] = {0, 0, 1, 1};
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < G; ++g) {
+      const size_t base = static_cast<size_t>((n * C + g * 2) * HW), len = 2 * HW;
+      double m = 0, v = 0;
+      for (size_t i = 0; i < len; ++i) m += x[base + i] / len;
+      for (size_t i = 0; i < len; ++i) v += (x[base + i] - m) * (x[base + i] - m) / len;
+      for (size_t i = 0; i < len; ++i) {
+        const size_t c = static_cast<size_t>(g * 2) + i / HW;
+        want[base + i] = (x[base + i] - m) / std::sqrt(v + 1e-5) * wv[c] + bv[c];
+      }
+    }
+  expect_near_all(h.data(o0), want, 1e-5);
+}
+
+}  // namespace
+}  // namespace wick::cpu::testing

@@ -1,0 +1,147 @@
+// embedding / index_select / index.Tensor / gather against direct CPU lookups. Values
+// are copied, so comparisons are exact; out-of-range indices must give 0 (and must not
+// read out of bounds).
+#include <gtest/gtest.h>
+
+#include "single_op.h"
+
+namespace wick {
+namespace {
+
+Tensor int_tensor(std::vector<int64_t> shape, const std::vector<int64_t>& v) {
+  Tensor t = Tensor::make_owned(ScalarType::kLong, std::move(shape));
+  for (size_t i = 0; i < v.size(); ++i) t.data_as<int64_t>()[i] = v[i];
+  return t;
+}
+
+TEST(WebGpuIndexingOp, EmbeddingWithOutOfRangeIndices) {
+  std::mt19937 rng(41);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {100, 32}, rng);
+  Tensor idx = int_tensor({2, 4}, {0, 99, 5, 100, -1, 7, 7, 1000000});
+  test::VkGraphBuilder b;
+  int ii = b.input(ScalarType::kLong, {2, 4});
+  int out = b.tensor(ScalarType::kFloat, {2, 4, 32});
+  b.op("aten.embedding.default", {b.constant(w), ii, b.int_value(-1), b.bool_value(false), b.bool_value(false), out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(idx)});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  ASSERT_EQ((*r)[0].tensor.sizes, (std::vector<int64_t>{2, 4, 32}));
+  for (int64_t j = 0; j < 8; ++j) {
+    const int64_t row = idx.data_as<int64_t>()[j];
+    for (int64_t d = 0; d < 32; ++d) {
+      const float want = row >= 0 && row < 100 ? w.data_as<float>()[row * 32 + d] : 0.f;
+      ASSERT_EQ((*r)[0].tensor.data_as<float>()[j * 32 + d], want) << j << "," << d;
+    }
+  }
+}
+
+TEST(WebGpuIndexingOp, IndexSelectEveryDim) {
+  std::mt19937 rng(42);
+  const std::vector<int64_t> shape = {3, 5, 7};
+  Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng);
+  const std::vector<int64_t> sel = {2, 0, 2, 1};
+  for (int64_t dim = -1; dim < 3; ++dim) {
+    const int64_t d = dim < 0 ? dim + 3 : dim;
+    std::vector<int64_t> oshape = shape;
+    oshape[d] = 4;
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, shape);
+    int ii = b.input(ScalarType::kLong, {4});
+    int out = b.tensor(ScalarType::kFloat, oshape);
+    b.op("aten.index_select.default", {xi, b.int_value(dim), ii, out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(x), Value::make_tensor(int_tensor({4}, sel))});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    ASSERT_EQ((*r)[0].tensor.sizes, oshape);
+    for (int64_t i = 0; i < oshape[0]; ++i)
+      for (int64_t j = 0; j < oshape[1]; ++j)
+        for (int64_t k = 0; k < oshape[2]; ++k) {
+          int64_t c[3] = {i, j, k};
+          c[d] = sel[static_cast<size_t>(c[d])];
+          ASSERT_EQ((*r)[0].tensor.data_as<float>()[(i * oshape[1] + j) * oshape[2] + k],
+                    x.data_as<float>()[(c[0] * 5 + c[1]) * 7 + c[2]]) << "dim " << dim;
+        }
+  }
+}
+
+TEST(WebGpuIndexingOp, IndexTensorOneIndexWithNegatives) {
+  std::mt19937 rng(43);
+  // self[idx] on dim 0 (the llama rope-table lookup), and self[:, idx] via a leading None.
+  Tensor x = test::random_tensor(ScalarType::kFloat, {32, 8}, rng);
+  {
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, {32, 8});
+    int ii = b.input(ScalarType::kLong, {3});
+    int out = b.tensor(ScalarType::kFloat, {3, 8});
+    b.op("aten.index.Tensor", {xi, b.value_list({ii}), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(x), Value::make_tensor(int_tensor({3}, {5, -1, 40}))});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    for (int64_t d = 0; d < 8; ++d) {
+      EXPECT_EQ((*r)[0].tensor.data_as<float>()[d], x.data_as<float>()[5 * 8 + d]);
+      EXPECT_EQ((*r)[0].tensor.data_as<float>()[8 + d], x.data_as<float>()[31 * 8 + d]);
+      EXPECT_EQ((*r)[0].tensor.data_as<float>()[16 + d], 0.f);
+    }
+  }
+  {
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, {32, 8});
+    int ii = b.input(ScalarType::kLong, {2, 2});
+    int out = b.tensor(ScalarType::kFloat, {32, 2, 2});
+    b.op("aten.index.Tensor", {xi, b.value_list({b.none(), ii}), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(x), Value::make_tensor(int_tensor({2, 2}, {7, 0, -8, 3}))});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    ASSERT_EQ((*r)[0].tensor.sizes, (std::vector<int64_t>{32, 2, 2}));
+    const int64_t cols[4] = {7, 0, 0, 3};
+    for (int64_t i = 0; i < 32; ++i)
+      for (int64_t j = 0; j < 4; ++j)
+        ASSERT_EQ((*r)[0].tensor.data_as<float>()[i * 4 + j], x.data_as<float>()[i * 8 + cols[j]]);
+  }
+}
+
+TEST(WebGpuIndexingOp, GatherRandom) {
+  std::mt19937 rng(44);
+  const std::vector<int64_t> shape = {1, 33, 5};
+  Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng);
+  for (int64_t dim : {1, 2, 0}) {
+    std::vector<int64_t> ishape = {1, 7, 4};
+    Tensor idx = Tensor::make_owned(ScalarType::kLong, ishape);
+    std::uniform_int_distribution<int64_t> u(-1, shape[static_cast<size_t>(dim)]);  // includes two invalid values
+    for (int64_t i = 0; i < idx.numel(); ++i) idx.data_as<int64_t>()[i] = u(rng);
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, shape);
+    int ii = b.input(ScalarType::kLong, ishape);
+    int out = b.tensor(ScalarType::kFloat, ishape);
+    b.op("aten.gather.default", {xi, b.int_value(dim), ii, b.bool_value(false), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(x), Value::make_tensor(idx)});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    for (int64_t j = 0; j < 7; ++j)
+      for (int64_t k = 0; k < 4; ++k) {
+        int64_t c[3] = {0, j, k};
+        const int64_t v = idx.data_as<int64_t>()[j * 4 + k];
+        c[dim] = v;
+        const bool ok = v >= 0 && v < shape[static_cast<size_t>(dim)];
+        const float want = ok ? x.data_as<float>()[(c[0] * 33 + c[1]) * 5 + c[2]] : 0.f;
+        ASSERT_EQ((*r)[0].tensor.data_as<float>()[j * 4 + k], want) << "dim " << dim << " at " << j << "," << k;
+      }
+  }
+}
+
+TEST(WebGpuIndexingOp, IndexTensorWithTwoIndicesIsNotSupported) {
+  test::VkGraphBuilder b;
+  int xi = b.input(ScalarType::kFloat, {4, 4});
+  int i0 = b.input(ScalarType::kLong, {2});
+  int i1 = b.input(ScalarType::kLong, {2});
+  int out = b.tensor(ScalarType::kFloat, {2});
+  b.op("aten.index.Tensor", {xi, b.value_list({i0, i1}), out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(Tensor::make_owned(ScalarType::kFloat, {4, 4})),
+                  Value::make_tensor(int_tensor({2}, {0, 1})), Value::make_tensor(int_tensor({2}, {0, 1}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kNotSupported) << r.status().to_string();
+}
+
+}  // namespace
+}  // namespace wick

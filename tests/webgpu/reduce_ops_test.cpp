@@ -1,0 +1,218 @@
+// Randomized tests of reduce.wgsl (sum, mean, amax, argmax over dim sets; softmax and
+// log_softmax) against direct CPU computations (in double). Tolerances: sums/means
+// 1e-4 * (1 + sum|x|)/n-scaled; max/argmax exact; softmax 1e-5 abs + 1e-4 rel.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "single_op.h"
+
+namespace wick {
+namespace {
+
+struct Split {
+  std::vector<int64_t> out_shape;   // keepdim applied
+  std::vector<bool> reduced;
+};
+
+Split split(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims, bool keepdim) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  Split s;
+  s.reduced.assign(shape.size(), dims.empty());
+  for (int64_t d : dims) s.reduced[static_cast<size_t>(d < 0 ? d + rank : d)] = true;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!s.reduced[d]) s.out_shape.push_back(shape[d]);
+    else if (keepdim) s.out_shape.push_back(1);
+  }
+  return s;
+}
+
+// For each output row, the flat input indices it reduces (in row-major order of the reduced dims).
+std::vector<std::vector<int64_t>> groups(const std::vector<int64_t>& shape, const std::vector<bool>& reduced) {
+  int64_t numel = 1;
+  for (int64_t s : shape) numel *= s;
+  int64_t rows = 1;
+  for (size_t d = 0; d < shape.size(); ++d) if (!reduced[d]) rows *= shape[d];
+  std::vector<std::vector<int64_t>> g(static_cast<size_t>(rows));
+  for (int64_t i = 0; i < numel; ++i) {
+    int64_t rem = i, row = 0, mul = 1;
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      const int64_t c = rem % shape[static_cast<size_t>(d)];
+      rem /= shape[static_cast<size_t>(d)];
+      if (!reduced[static_cast<size_t>(d)]) { row += c * mul; mul *= shape[static_cast<size_t>(d)]; }
+    }
+    g[static_cast<size_t>(row)].push_back(i);
+  }
+  return g;
+}
+
+struct Case {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> dims;  // empty = all
+};
+
+const std::vector<Case> kCases = {
+    {{1}, {0}},          {{7}, {-1}},           {{3, 5}, {1}},         {{3, 5}, {0}},
+    {{4, 1, 6}, {1}},    {{2, 3, 4, 5}, {1, 3}}, {{2, 3, 4, 5}, {-1, -2}}, {{2, 3, 4, 5}, {}},
+    {{5, 1031}, {-1}},   {{1, 1, 1}, {0, 2}},    {{3, 300, 2}, {1}},    {{2, 3, 4, 5}, {0, 2, 3}},
+    {{600}, {0}},        {{9, 7, 1}, {2}},
+};
+
+TEST(WebGpuReduceOp, SumMeanAmaxOverDimSets) {
+  std::mt19937 rng(17);
+  const char* names[] = {"aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default", "aten.amin.default"};
+  for (int op = 0; op < 4; ++op) {
+    for (const Case& c : kCases) {
+      for (bool keepdim : {false, true}) {
+        Split s = split(c.shape, c.dims, keepdim);
+        test::VkGraphBuilder b;
+        int x = b.input(ScalarType::kFloat, c.shape);
+        int out = b.tensor(ScalarType::kFloat, s.out_shape);
+        // Empty dims: sum/mean pass Null (reduce all); amax passes [] (reduce all).
+        int dims = c.dims.empty() && op < 2 ? b.none() : b.int_list(c.dims);
+        if (op < 2) b.op(names[op], {x, dims, b.bool_value(keepdim), b.none(), out});
+        else b.op(names[op], {x, dims, b.bool_value(keepdim), out});
+        b.output(out);
+        Tensor t = test::random_tensor(ScalarType::kFloat, c.shape, rng);
+        auto r = b.run({Value::make_tensor(t)});
+        ASSERT_TRUE(r.ok()) << names[op] << ": " << r.status().to_string();
+        const Tensor& got = (*r)[0].tensor;
+        ASSERT_EQ(got.sizes, s.out_shape) << names[op];
+        auto g = groups(c.shape, s.reduced);
+        ASSERT_EQ(static_cast<int64_t>(g.size()), got.numel());
+        for (size_t row = 0; row < g.size(); ++row) {
+          double acc = op == 2 ? -INFINITY : op == 3 ? INFINITY : 0, mag = 0;
+          for (int64_t i : g[row]) {
+            const double v = t.data_as<float>()[i];
+            mag += std::fabs(v);
+            if (op < 2) acc += v;
+            else if (op == 2) acc = std::max(acc, v);
+            else acc = std::min(acc, v);
+          }
+          double tol = 0;
+          if (op < 2) {
+            tol = 1e-5 * (1 + mag);
+            if (op == 1) { acc /= static_cast<double>(g[row].size()); tol /= static_cast<double>(g[row].size()); }
+          }
+          ASSERT_NEAR(got.data_as<float>()[row], acc, tol) << names[op] << " row " << row << " keepdim " << keepdim;
+        }
+      }
+    }
+  }
+}
+
+TEST(WebGpuReduceOp, ArgmaxTakesFirstIndexOnTies) {
+  std::mt19937 rng(19);
+  std::uniform_int_distribution<int> small(-3, 3);  // many ties
+  for (const Case& c : kCases) {
+    if (c.dims.size() > 1) continue;
+    for (bool keepdim : {false, true}) {
+      for (bool is_min : {false, true}) {
+        const bool flat = c.dims.empty();
+        Split s = split(c.shape, c.dims, keepdim);
+        if (flat) s.out_shape = keepdim ? std::vector<int64_t>(c.shape.size(), 1) : std::vector<int64_t>{};
+        test::VkGraphBuilder b;
+        int x = b.input(ScalarType::kFloat, c.shape);
+        int out = b.tensor(ScalarType::kLong, s.out_shape);
+        b.op(is_min ? "aten.argmin.default" : "aten.argmax.default",
+             {x, flat ? b.none() : b.int_value(c.dims[0]), b.bool_value(keepdim), out});
+        b.output(out);
+        Tensor t = Tensor::make_owned(ScalarType::kFloat, c.shape);
+        for (int64_t i = 0; i < t.numel(); ++i) t.data_as<float>()[i] = static_cast<float>(small(rng));
+        auto r = b.run({Value::make_tensor(t)});
+        ASSERT_TRUE(r.ok()) << r.status().to_string();
+        const Tensor& got = (*r)[0].tensor;
+        ASSERT_EQ(got.sizes, s.out_shape);
+        auto g = groups(c.shape, s.reduced);
+        for (size_t row = 0; row < g.size(); ++row) {
+          int64_t best = 0;
+          for (size_t k = 1; k < g[row].size(); ++k) {
+            const float v = t.data_as<float>()[g[row][k]], bv = t.data_as<float>()[g[row][static_cast<size_t>(best)]];
+            if (is_min ? v < bv : v > bv) best = static_cast<int64_t>(k);
+          }
+          ASSERT_EQ(static_cast<int64_t>(test::at_f(got, static_cast<int64_t>(row))), best)
+              << "row " << row << " min " << is_min;
+        }
+      }
+    }
+  }
+}
+
+TEST(WebGpuReduceOp, SumOfIntsAndBools) {
+  test::VkGraphBuilder b;
+  int x = b.input(ScalarType::kBool, {4, 33});
+  int out = b.tensor(ScalarType::kLong, {4});
+  b.op("aten.sum.dim_IntList", {x, b.int_list({1}), b.bool_value(false), b.none(), out});
+  b.output(out);
+  std::mt19937 rng(23);
+  Tensor t = test::random_tensor(ScalarType::kBool, {4, 33}, rng, 0, 1);
+  auto r = b.run({Value::make_tensor(t)});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  for (int64_t row = 0; row < 4; ++row) {
+    int64_t want = 0;
+    for (int64_t k = 0; k < 33; ++k) want += t.data_as<uint8_t>()[row * 33 + k];
+    EXPECT_EQ(static_cast<int64_t>(test::at_f((*r)[0].tensor, row)), want);
+  }
+}
+
+TEST(WebGpuReduceOp, SoftmaxAndLogSoftmaxAreStable) {
+  std::mt19937 rng(29);
+  const std::vector<std::pair<std::vector<int64_t>, int64_t>> cases = {
+      {{1}, 0}, {{7}, -1}, {{3, 5}, 1}, {{3, 5}, 0}, {{2, 3, 4, 5}, 1}, {{2, 3, 4, 5}, -1},
+      {{4, 1031}, -1}, {{1, 1, 9}, 2}, {{6, 1, 3}, 1}, {{2, 300, 3}, -2},
+  };
+  for (bool log : {false, true}) {
+    for (const auto& [shape, dim] : cases) {
+      test::VkGraphBuilder b;
+      int x = b.input(ScalarType::kFloat, shape);
+      int out = b.tensor(ScalarType::kFloat, shape);
+      b.op(log ? "aten._log_softmax.default" : "aten._softmax.default", {x, b.int_value(dim), b.bool_value(false), out});
+      b.output(out);
+      // Large logits: a naive exp would overflow.
+      Tensor t = test::random_tensor(ScalarType::kFloat, shape, rng, -100, 100);
+      auto r = b.run({Value::make_tensor(t)});
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      const Tensor& got = (*r)[0].tensor;
+      ASSERT_EQ(got.sizes, shape);
+      std::vector<bool> reduced(shape.size(), false);
+      reduced[static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(shape.size()) : dim)] = true;
+      for (const auto& row : groups(shape, reduced)) {
+        double m = -INFINITY, sum = 0;
+        for (int64_t i : row) m = std::max(m, static_cast<double>(t.data_as<float>()[i]));
+        for (int64_t i : row) sum += std::exp(t.data_as<float>()[i] - m);
+        for (int64_t i : row) {
+          const double v = t.data_as<float>()[i] - m;
+          const double want = log ? v - std::log(sum) : std::exp(v) / sum;
+          ASSERT_NEAR(got.data_as<float>()[i], want, 1e-5 + 1e-4 * std::fabs(want)) << "log " << log << " at " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(WebGpuReduceOp, DimOutOfRangeFailsAtBuild) {
+  test::VkGraphBuilder b;
+  int x = b.input(ScalarType::kFloat, {3, 4});
+  int out = b.tensor(ScalarType::kFloat, {3});
+  b.op("aten.sum.dim_IntList", {x, b.int_list({2}), b.bool_value(false), b.none(), out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(Tensor::make_owned(ScalarType::kFloat, {3, 4}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("out of range"), std::string::npos) << r.status().message();
+}
+
+TEST(WebGpuReduceOp, OutputOfWrongRankFails) {
+  test::VkGraphBuilder b;
+  int x = b.input(ScalarType::kFloat, {3, 4});
+  int out = b.tensor(ScalarType::kFloat, {3});  // keepdim=true needs [3, 1]
+  b.op("aten.mean.dim", {x, b.int_list({-1}), b.bool_value(true), b.none(), out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(Tensor::make_owned(ScalarType::kFloat, {3, 4}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("does not fit"), std::string::npos) << r.status().message();
+}
+
+}  // namespace
+}  // namespace wick
