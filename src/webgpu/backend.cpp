@@ -78,16 +78,32 @@ class WebGpuBackend : public Backend {
     return {};
   }
 
+  std::shared_ptr<gpu::Device> device() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return device_;
+  }
+
   BackendOptions options_;
   std::mutex mutex_;
   std::shared_ptr<gpu::Device> device_;
   std::shared_ptr<gpu::PipelineCache> cache_;
 };
 
+std::weak_ptr<WebGpuBackend>& registered() {
+  static std::weak_ptr<WebGpuBackend> b;
+  return b;
+}
+
 }  // namespace
+
+std::shared_ptr<gpu::Device> backend_device() {
+  auto b = registered().lock();
+  return b ? b->device() : nullptr;
+}
 
 Status register_webgpu_backend(const BackendOptions& options) {
   auto backend = std::make_shared<WebGpuBackend>(options);
+  registered() = backend;
   WICK_RETURN_IF_ERROR(backend->ensure_device());
   register_backend(backend);
   return {};

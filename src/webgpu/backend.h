@@ -3,8 +3,13 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 
 #include "core/status.h"
+
+namespace wick::gpu {
+class Device;
+}
 
 namespace wick::webgpu {
 
@@ -15,6 +20,9 @@ struct BackendOptions {
 // Creates the device (or reuses a healthy one) and registers the backend. Fails with a
 // clear error when no WebGPU adapter exists.
 Status register_webgpu_backend(const BackendOptions& options = {});
+// The device the registered backend uses now (null before registration). A lost device
+// is replaced at the next method load.
+std::shared_ptr<gpu::Device> backend_device();
 // Per-dispatch timings of the most recent execution with profiling on.
 void print_last_profile(std::FILE* out);
 // Dispatch count and memory plan of the most recently built graph (for `wick bench`).

@@ -1,0 +1,39 @@
+// A lost device turns into an error on the next call, and the next load gets a new device.
+#include <gtest/gtest.h>
+
+#include "gpu/device.h"
+#include "runtime/program.h"
+#include "test_util.h"
+#include "webgpu/backend.h"
+
+namespace wick {
+namespace {
+
+TEST(WebGpuDelegate, LostDeviceIsAnErrorAndALaterLoadWorks) {
+  ASSERT_TRUE(webgpu::register_webgpu_backend().ok());
+  test::Fixture f;
+  ASSERT_TRUE(test::load_fixture("ops/add", &f));
+  auto program = Program::load_file(f.pte());
+  ASSERT_TRUE(program.ok());
+  auto method = (*program)->load_method("forward");
+  ASSERT_TRUE(method.ok()) << method.status().to_string();
+  auto ok = (*method)->forward(f.cases[0].inputs);
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+
+  auto device = webgpu::backend_device();
+  ASSERT_TRUE(device);
+  wgpuDeviceForceLoss(device->handle(), WGPUDeviceLostReason_Unknown, WGPUStringView{"test", 4});
+  auto lost = (*method)->forward(f.cases[0].inputs);
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.status().code(), ErrorCode::kDeviceLost) << lost.status().to_string();
+
+  auto again = (*program)->load_method("forward");
+  ASSERT_TRUE(again.ok()) << again.status().to_string();
+  EXPECT_NE(webgpu::backend_device().get(), device.get());
+  auto out = (*again)->forward(f.cases[0].inputs);
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_TRUE(test::values_close((*out)[0], f.cases[0].outputs[0], f.atol, f.rtol));
+}
+
+}  // namespace
+}  // namespace wick
