@@ -9,9 +9,11 @@ std::mutex& registry_mutex() {
   static std::mutex m;
   return m;
 }
+// Never destroyed: backends may hold GPU devices whose drivers are already unloaded by
+// the time static destructors run at exit.
 std::vector<std::shared_ptr<Backend>>& registry() {
-  static std::vector<std::shared_ptr<Backend>> r;
-  return r;
+  static auto* r = new std::vector<std::shared_ptr<Backend>>();
+  return *r;
 }
 }  // namespace
 

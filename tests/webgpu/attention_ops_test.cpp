@@ -103,8 +103,9 @@ class StatefulGraph {
     blob.resize(bytes_offset, 0);
     aligned_ = std::make_unique<AlignedBuffer>(blob.size());
     std::memcpy(aligned_->data(), blob.data(), blob.size());
-    static std::shared_ptr<gpu::Device> device;
-    static std::shared_ptr<gpu::PipelineCache> cache;
+    // Leaked on purpose (see single_op.cpp): no device teardown from static destructors.
+    static auto& device = *new std::shared_ptr<gpu::Device>();
+    static auto& cache = *new std::shared_ptr<gpu::PipelineCache>();
     if (!device || device->is_lost()) {
       WICK_ASSIGN_OR_RETURN(device, gpu::Device::create());
       cache = std::make_shared<gpu::PipelineCache>(device);

@@ -159,8 +159,10 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   AlignedBuffer aligned(blob.size());
   std::memcpy(aligned.data(), blob.data(), blob.size());
 
-  static std::shared_ptr<gpu::Device> device;
-  static std::shared_ptr<gpu::PipelineCache> cache;
+  // Leaked on purpose: destroying a device from a static destructor at exit races the
+  // Vulkan driver's own teardown.
+  static auto& device = *new std::shared_ptr<gpu::Device>();
+  static auto& cache = *new std::shared_ptr<gpu::PipelineCache>();
   if (!device || device->is_lost()) {
     WICK_ASSIGN_OR_RETURN(device, gpu::Device::create());
     cache = std::make_shared<gpu::PipelineCache>(device);

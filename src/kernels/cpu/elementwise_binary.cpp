@@ -473,4 +473,32 @@ Status where_self_out(ValueTable& values, std::span<const int32_t> args) {
   });
 }
 
+// masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out)
+Status masked_fill_scalar_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::masked_fill.Scalar_out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(5));
+  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * mask, a.tensor(1, "mask"));
+  WICK_ASSIGN_OR_RETURN(Scalar value, a.scalar(2, "value"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *mask, "mask"));
+  WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
+  if (mask->dtype != ScalarType::kBool) return invalid_arg(op, "mask must be bool, got " + dtype_str(mask->dtype));
+  WICK_ASSIGN_OR_RETURN(auto shape, broadcast_shapes(op, self->sizes, mask->sizes));
+  WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
+  const bool* m = mask->data_as<bool>();
+  return visit_dtype(self->dtype, [&](auto tag) -> Status {
+    using T = typename decltype(tag)::type;
+    const T fill = value.as<T>();
+    const T* x = self->data_as<T>();
+    Scratch<T> tmp;
+    T* o = output_as<T>(*out, tmp);  // out may alias self; elementwise access keeps that safe
+    std::array<std::vector<int64_t>, 2> st{broadcast_strides(self->sizes, shape), broadcast_strides(mask->sizes, shape)};
+    for_each_broadcast<2>(shape, st, [&](int64_t i, const std::array<int64_t, 2>& off) { o[i] = m[off[1]] ? fill : x[off[0]]; });
+    return {};
+  });
+}
+
 }  // namespace wick::cpu

@@ -228,6 +228,17 @@ Result<std::optional<std::vector<int64_t>>> KernelArgs::optional_int_list(size_t
   return std::optional<std::vector<int64_t>>(std::move(list));
 }
 
+Result<std::optional<std::vector<double>>> KernelArgs::optional_double_list(size_t i, const char* name) {
+  WICK_ASSIGN_OR_RETURN(Value * v, value(i, name));
+  if (v->is_none()) return std::optional<std::vector<double>>();
+  if (v->tag == ValueTag::kListDouble) return std::optional<std::vector<double>>(v->doubles);
+  if (v->tag == ValueTag::kListInt) {
+    WICK_ASSIGN_OR_RETURN(std::vector<int64_t> ints, int_list(i, name));
+    return std::optional<std::vector<double>>(std::vector<double>(ints.begin(), ints.end()));
+  }
+  return arg_error(i, name, describe(args_[i], *v) + ", expected DoubleList or None");
+}
+
 Result<std::optional<ScalarType>> KernelArgs::optional_dtype(size_t i, const char* name) {
   WICK_ASSIGN_OR_RETURN(Value * v, value(i, name));
   if (v->is_none()) return std::optional<ScalarType>();

@@ -98,8 +98,8 @@ decltype(auto) visit_compute(ScalarType compute, F&& f) {
 }
 ScalarType compute_type_for(ScalarType t);
 
-// Value conversion between element types, defined for every input (float -> integer
-// out of range or NaN gives the int64 minimum, truncated, instead of undefined behaviour).
+// Value conversion between element types, defined for every input (float -> integer out
+// of range or NaN gives what x86 gives, instead of undefined behaviour).
 template <class T>
 struct IsFloatLike : std::bool_constant<std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
                                         std::is_same_v<T, BFloat16>> {};
@@ -117,6 +117,12 @@ inline int64_t float_to_int64(double v) {
     return std::numeric_limits<int64_t>::min();
   return static_cast<int64_t>(v);
 }
+// x86's truncating conversion, which PyTorch's CPU casts compile to: out of range or NaN
+// gives INT32_MIN; narrower types truncate the int32.
+inline int32_t float_to_int32(double v) {
+  if (!(v > -2147483649.0 && v < 2147483648.0)) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(v);
+}
 
 template <class To, class From>
 inline To convert(From from) {
@@ -131,7 +137,8 @@ inline To convert(From from) {
   } else if constexpr (std::is_floating_point_v<To>) {
     return static_cast<To>(v);
   } else if constexpr (std::is_floating_point_v<V>) {  // float -> integer
-    return static_cast<To>(float_to_int64(static_cast<double>(v)));
+    if constexpr (sizeof(To) == 8) return static_cast<To>(float_to_int64(static_cast<double>(v)));
+    else return static_cast<To>(float_to_int32(static_cast<double>(v)));
   } else {
     return static_cast<To>(v);  // integer -> integer: modular, like PyTorch
   }
@@ -283,6 +290,8 @@ class KernelArgs {
   Result<std::vector<int64_t>> int_list(size_t i, const char* name);
   // None gives nullopt.
   Result<std::optional<std::vector<int64_t>>> optional_int_list(size_t i, const char* name);
+  // float[]?: a DoubleList (or an IntList, read as doubles), or None.
+  Result<std::optional<std::vector<double>>> optional_double_list(size_t i, const char* name);
   Result<std::optional<ScalarType>> optional_dtype(size_t i, const char* name);
   Result<std::optional<std::string>> optional_string(size_t i, const char* name);
   Result<std::vector<Tensor*>> tensor_list(size_t i, const char* name);

@@ -76,6 +76,7 @@ Status logical_and_out(ValueTable& values, std::span<const int32_t> args);
 Status logical_or_out(ValueTable& values, std::span<const int32_t> args);
 Status logical_xor_out(ValueTable& values, std::span<const int32_t> args);
 Status where_self_out(ValueTable& values, std::span<const int32_t> args);
+Status masked_fill_scalar_out(ValueTable& values, std::span<const int32_t> args);
 
 // grid_sampler.cpp
 Status grid_sampler_2d_out(ValueTable& values, std::span<const int32_t> args);
@@ -98,6 +99,11 @@ Status linear_out(ValueTable& values, std::span<const int32_t> args);
 Status native_batch_norm_legit_no_training_out(ValueTable& values, std::span<const int32_t> args);
 Status native_layer_norm_out(ValueTable& values, std::span<const int32_t> args);
 Status native_group_norm_out(ValueTable& values, std::span<const int32_t> args);
+
+// pooling.cpp
+Status max_pool2d_with_indices_out(ValueTable& values, std::span<const int32_t> args);
+Status avg_pool2d_out(ValueTable& values, std::span<const int32_t> args);
+Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args);
 
 // reduce.cpp
 Status sum_intlist_out(ValueTable& values, std::span<const int32_t> args);
@@ -197,5 +203,9 @@ Status floor_out(ValueTable& values, std::span<const int32_t> args);
 Status ceil_out(ValueTable& values, std::span<const int32_t> args);
 Status trunc_out(ValueTable& values, std::span<const int32_t> args);
 Status round_out(ValueTable& values, std::span<const int32_t> args);
+
+// upsample.cpp
+Status upsample_nearest2d_vec_out(ValueTable& values, std::span<const int32_t> args);
+Status upsample_bilinear2d_vec_out(ValueTable& values, std::span<const int32_t> args);
 
 }  // namespace wick::cpu

@@ -8,6 +8,7 @@ namespace {
 
 // Sorted by name for reading; lookups scan, so order is not load-bearing.
 constexpr KernelEntry kKernels[] = {
+    {"aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out},
     {"aten::_log_softmax.out", log_softmax_out},
     {"aten::_native_batch_norm_legit_no_training.out", native_batch_norm_legit_no_training_out},
     {"aten::_softmax.out", softmax_out},
@@ -33,6 +34,7 @@ constexpr KernelEntry kKernels[] = {
     {"aten::asin.out", asin_out},
     {"aten::atan.out", atan_out},
     {"aten::atan2.out", atan2_out},
+    {"aten::avg_pool2d.out", avg_pool2d_out},
     {"aten::baddbmm.out", baddbmm_out},
     {"aten::bitwise_and.Scalar_out", bitwise_and_scalar_out},
     {"aten::bitwise_and.Tensor_out", bitwise_and_tensor_out},
@@ -103,7 +105,9 @@ constexpr KernelEntry kKernels[] = {
     {"aten::logical_xor.out", logical_xor_out},
     {"aten::lt.Scalar_out", lt_scalar_out},
     {"aten::lt.Tensor_out", lt_tensor_out},
+    {"aten::masked_fill.Scalar_out", masked_fill_scalar_out},
     {"aten::max.dim_max", max_dim_max},
+    {"aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out},
     {"aten::maximum.out", maximum_out},
     {"aten::mean.out", mean_out},
     {"aten::min.dim_min", min_dim_min},
@@ -163,6 +167,8 @@ constexpr KernelEntry kKernels[] = {
     {"aten::trunc.out", trunc_out},
     {"aten::unbind_copy.int_out", unbind_copy_int_out},
     {"aten::unsqueeze_copy.out", unsqueeze_copy_out},
+    {"aten::upsample_bilinear2d.vec_out", upsample_bilinear2d_vec_out},
+    {"aten::upsample_nearest2d.vec_out", upsample_nearest2d_vec_out},
     {"aten::var.correction_out", var_correction_out},
     {"aten::view_copy.out", view_copy_out},
     {"aten::where.self_out", where_self_out},

@@ -33,6 +33,27 @@ fn erf_f(x: f32) -> f32 {
   return select(-y, y, x >= 0.0);
 }
 
+// sin / cos to about 1 ulp for moderate |x| (WGSL only promises 2^-11 absolute): Cody-Waite
+// reduction by pi/2 in three short parts (exact products), then minimax polynomials on
+// [-pi/4, pi/4] (Cephes sinf/cosf).
+fn sin_cos(x: f32, want_cos: bool) -> f32 {
+  let k = round(x * 0.6366197723675814);
+  var r = x - k * 1.5703125;
+  r = r - k * 4.837512969970703125e-4;
+  r = r - k * 7.549789954891882e-8;
+  let z = r * r;
+  let s = r + r * z * (-1.6666654611e-1 + z * (8.3321608736e-3 + z * -1.9515295891e-4));
+  let c = 1.0 - 0.5 * z + z * z * (4.166664568298827e-2 + z * (-1.388731625493765e-3 + z * 2.443315711809948e-5));
+  var q = u32(i32(k) & 3);
+  if (want_cos) { q = (q + 1u) & 3u; }
+  switch q {
+    case 0u: { return s; }
+    case 1u: { return c; }
+    case 2u: { return -s; }
+    default: { return -c; }
+  }
+}
+
 fn pow_scalar(x: f32, e: f32) -> f32 {
   if (e == 0.0) { return 1.0; }
   if (e == 1.0) { return x; }
@@ -60,8 +81,8 @@ fn apply(op: u32, x: f32) -> f32 {
     case 5u: { return inverseSqrt(x); }
     case 6u: { return -x; }
     case 7u: { return abs(x); }
-    case 8u: { return sin(x); }
-    case 9u: { return cos(x); }
+    case 8u: { return sin_cos(x, false); }
+    case 9u: { return sin_cos(x, true); }
     case 10u: { return 0.5 * x * (1.0 + erf_f(x * 0.7071067811865476)); }  // gelu (erf)
     case 11u: {                                                 // gelu (tanh)
       return 0.5 * x * (1.0 + tanh_safe(0.7978845608028654 * (x + 0.044715 * x * x * x)));

@@ -20,10 +20,11 @@ override trans_b: u32 = 0u;
 const TM: u32 = 64u;
 const TN: u32 = 64u;
 const TK: u32 = 16u;
-const TKP: u32 = 17u;  // padded row of the [64][16] layouts (no bank conflicts)
 
-var<workgroup> tile_a: array<f32, 1088>;  // [TM][TKP]
-var<workgroup> tile_b: array<f32, 1088>;  // trans_b: [TN][TKP], else [TK][TN]
+// Tiles as [TK][16] vec4s: tile_a[kk * 16 + r] = a rows r, r + 16, r + 32, r + 48 at k0 + kk
+// (the rows one thread needs, in one load); tile_b likewise over columns.
+var<workgroup> tile_a: array<vec4<f32>, 256>;
+var<workgroup> tile_b: array<vec4<f32>, 256>;
 
 // Columns col, col + 16, col + 32, col + 48 of row gm.
 fn store_row(gm: u32, col: u32, bi: u32, v: vec4<f32>) {
@@ -64,7 +65,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       let gk = k0 + kk;
       var v = 0.0;
       if (gm < p.m && gk < p.k) { v = a[a_base + gm * p.k + gk]; }
-      tile_a[row * TKP + kk] = v;
+      tile_a[kk * 16u + row % 16u][row / 16u] = v;
     }
     if (trans_b == 1u) {
       for (var r = 0u; r < 4u; r = r + 1u) {
@@ -75,7 +76,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         let gk = k0 + kk;
         var v = 0.0;
         if (gn < p.n && gk < p.k) { v = b[b_base + gn * p.k + gk]; }
-        tile_b[col * TKP + kk] = v;
+        tile_b[kk * 16u + col % 16u][col / 16u] = v;
       }
     } else {
       for (var r = 0u; r < 4u; r = r + 1u) {
@@ -86,21 +87,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         let gk = k0 + kk;
         var v = 0.0;
         if (gn < p.n && gk < p.k) { v = b[b_base + gk * p.n + gn]; }
-        tile_b[kk * TN + col] = v;
+        tile_b[kk * 16u + col % 16u][col / 16u] = v;
       }
     }
     workgroupBarrier();
     for (var kk = 0u; kk < TK; kk = kk + 1u) {
-      let av = vec4<f32>(tile_a[ty * TKP + kk], tile_a[(ty + 16u) * TKP + kk], tile_a[(ty + 32u) * TKP + kk],
-                         tile_a[(ty + 48u) * TKP + kk]);
-      var bv: vec4<f32>;
-      if (trans_b == 1u) {
-        bv = vec4<f32>(tile_b[tx * TKP + kk], tile_b[(tx + 16u) * TKP + kk], tile_b[(tx + 32u) * TKP + kk],
-                       tile_b[(tx + 48u) * TKP + kk]);
-      } else {
-        let rb = kk * TN + tx;
-        bv = vec4<f32>(tile_b[rb], tile_b[rb + 16u], tile_b[rb + 32u], tile_b[rb + 48u]);
-      }
+      let av = tile_a[kk * 16u + ty];
+      let bv = tile_b[kk * 16u + tx];
       acc0 = fma(vec4<f32>(av.x), bv, acc0);
       acc1 = fma(vec4<f32>(av.y), bv, acc1);
       acc2 = fma(vec4<f32>(av.z), bv, acc2);

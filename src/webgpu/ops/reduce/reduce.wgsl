@@ -111,11 +111,11 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let group = wid.x + wid.y * nwg.x;
   let lane = lid % p.tpr;
   let row = group * (wg_size / p.tpr) + lid / p.tpr;
-  let active = row < p.out_n;
+  let in_range = row < p.out_n;
   var base = 0u;
-  if (active) { base = kept_offset(row); }
+  if (in_range) { base = kept_offset(row); }
   var n = 0u;
-  if (active) { n = p.red_n; }
+  if (in_range) { n = p.red_n; }
 
   var mode = 0u;
   if (p.op == 2u || p.op == 4u || p.op >= 6u) { mode = 1u; }
@@ -136,7 +136,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let c = combine(mode, lid, lane, acc, acc_i);
 
   if (p.op < 6u) {
-    if (active && lane == 0u) {
+    if (in_range && lane == 0u) {
       if (p.op == 4u || p.op == 5u) {
         store(row, f32(c.i));
       } else {
