@@ -85,8 +85,14 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   if (base.stride_h == 0 || base.stride_w == 0)
     return Status(ErrorCode::kInvalidProgram, std::string(name) + ": zero stride");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(transposed ? "conv2d_transposed" : "conv2d_direct")
-                                                      .set("wg_size", kWorkgroup)));
+  // groups == 1 forward convolutions use the oc4 kernels (4 output channels per
+  // invocation; pointwise 1x1/stride-1/pad-0 as a matmul over pixels); transposed and
+  // grouped/depthwise ones the one-output-per-invocation kernels.
+  const bool oc4 = !transposed && groups == 1;
+  const bool pointwise = oc4 && base.k_h == 1 && base.k_w == 1 && base.stride_h == 1 && base.stride_w == 1 &&
+                         base.pad_h == 0 && base.pad_w == 0;
+  const char* shader = transposed ? "conv2d_transposed" : pointwise ? "conv2d_pw_oc4" : oc4 ? "conv2d_oc4" : "conv2d_direct";
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(shader).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ConvParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
@@ -122,7 +128,8 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
     p.out_w = static_cast<uint32_t>(ow);
     p.total = static_cast<uint32_t>(shape_numel(shape));
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.total, kWorkgroup);
+    const uint64_t invocations = oc4 ? uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w : uint64_t{p.total};
+    return g.set_grid(index, invocations, kWorkgroup);
   });
 }
 
