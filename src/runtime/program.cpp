@@ -352,6 +352,10 @@ Status MethodBuilder::build_values() {
         v.tag = optional ? ValueTag::kListOptionalTensor : ValueTag::kListTensor;
         if (items)
           for (int32_t item : *items) {
+            if (optional && item == -1) {  // the exporter writes -1 for a None entry
+              v.items.push_back(-1);
+              continue;
+            }
             // Referenced tensors come earlier in the table, so their tags are known here.
             if (item < 0 || static_cast<uint32_t>(item) >= i)
               return bad(vwhere, "tensor list item " + std::to_string(item) + " is not an earlier value");

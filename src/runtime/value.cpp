@@ -97,6 +97,10 @@ Result<std::vector<Tensor*>> ValueTable::optional_tensor_list(int64_t index) {
     return wrong_type(index, *v, "OptionalTensorList");
   std::vector<Tensor*> out;
   for (int32_t item : v->items) {
+    if (item == -1) {
+      out.push_back(nullptr);
+      continue;
+    }
     WICK_ASSIGN_OR_RETURN(Tensor * t, optional_tensor(item));
     out.push_back(t);
   }

@@ -102,6 +102,11 @@ std::shared_ptr<gpu::Device> backend_device() {
 }
 
 Status register_webgpu_backend(const BackendOptions& options) {
+  // Reuse the registered backend (its device and compiled pipelines) when it fits.
+  if (auto existing = registered().lock();
+      existing && existing->options_.profile == options.profile && find_backend("VulkanBackend") == existing) {
+    return existing->ensure_device();
+  }
   auto backend = std::make_shared<WebGpuBackend>(options);
   registered() = backend;
   WICK_RETURN_IF_ERROR(backend->ensure_device());

@@ -5,6 +5,7 @@
 // the end-to-end test below.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "runtime/backend.h"
@@ -43,13 +44,27 @@ TEST_P(DelegateFixture, MatchesReference) {
     return;
   }
   ASSERT_TRUE(method.ok()) << method.status().to_string();
+  // A fixture whose own fp32 and fp64 eager runs disagree far beyond its tolerance
+  // (demos/dfine_tiny: 0.44, its notes say to check shapes and finiteness only) is held
+  // to exactly that: the right shapes and dtypes, and finite values.
+  const double fp32_vs_fp64 = f.manifest["reference"].value("max_abs_err_fp32_vs_fp64", 0.0);
+  const bool ill_conditioned = fp32_vs_fp64 > 100 * f.atol;
   for (size_t c = 0; c < f.cases.size(); ++c) {
     auto outputs = (*method)->forward(f.cases[c].inputs);
     ASSERT_TRUE(outputs.ok()) << "case " << c << ": " << outputs.status().to_string();
     ASSERT_EQ(outputs->size(), f.cases[c].outputs.size());
-    for (size_t o = 0; o < outputs->size(); ++o)
+    for (size_t o = 0; o < outputs->size(); ++o) {
+      if (ill_conditioned) {
+        const Tensor& got = (*outputs)[o].tensor;
+        const Tensor& ref = f.cases[c].outputs[o].tensor;
+        EXPECT_EQ(got.sizes, ref.sizes);
+        ASSERT_EQ(got.dtype, ScalarType::kFloat);
+        for (int64_t i = 0; i < got.numel(); ++i) ASSERT_TRUE(std::isfinite(got.data_as<float>()[i])) << i;
+        continue;
+      }
       EXPECT_TRUE(test::values_close((*outputs)[o], f.cases[c].outputs[o], f.atol, f.rtol))
           << f.rel << " case " << c << " output " << o;
+    }
   }
 }
 
