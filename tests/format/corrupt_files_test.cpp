@@ -45,7 +45,7 @@ void expect_named_error(const Status& s, const std::string& what) {
 }
 
 const char* kSources[] = {"cpu/mlp_cpu/model.pte", "cpu/cnn_cpu/model.pte", "ops_undelegated/log/model.pte",
-                          "ops/add/model.pte", "samples/arduino_add.pte", "samples/apple_add.pte",
+                          "ops_undelegated/maximum/model.pte", "samples/arduino_add.pte", "samples/apple_add.pte",
                           "samples/module_linear_inline_constants.pte"};
 
 class Corrupt : public ::testing::TestWithParam<const char*> {};

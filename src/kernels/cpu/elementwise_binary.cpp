@@ -276,7 +276,6 @@ Status binary(const char* op, Kind kind, const Operand& a, const Operand& b, con
     compute = ScalarType::kFloat;
   }
   if (is_comparison(kind) || is_logical(kind)) result = ScalarType::kBool;
-  if (is_logical(kind)) compute = compute_type_for(common);
 
   if (kind == Kind::kSub && (a.t().dtype == ScalarType::kBool || b.t().dtype == ScalarType::kBool))
     return invalid_arg(op, "subtraction with a bool tensor is not supported; use logical_xor or logical_not");

@@ -55,7 +55,7 @@ TEST(CpuPoolingKernel, AvgPoolPaddingModes) {
   ASSERT_TRUE(h.call("aten::avg_pool2d.out", {x, h.int_list({2, 2}), h.int_list({2, 2}), h.int_list({1, 1}), h.b(false),
                                              h.b(true), h.none(), out, out})
                   .ok());
-  EXPECT_EQ(h.data(out), (std::vector<double>{0.25, 1.25, 1.75, 7.0}));
+  EXPECT_EQ(h.data(out), (std::vector<double>{0.25, 1.25, 2.75, 7.0}));
   ASSERT_TRUE(h.call("aten::avg_pool2d.out", {x, h.int_list({2, 2}), h.int_list({2, 2}), h.int_list({1, 1}), h.b(false),
                                              h.b(false), h.none(), out, out})
                   .ok());
@@ -63,7 +63,7 @@ TEST(CpuPoolingKernel, AvgPoolPaddingModes) {
   ASSERT_TRUE(h.call("aten::avg_pool2d.out", {x, h.int_list({2, 2}), h.int_list({2, 2}), h.int_list({1, 1}), h.b(false),
                                              h.b(true), h.i(1), out, out})
                   .ok());
-  EXPECT_EQ(h.data(out), (std::vector<double>{1, 5, 7, 28}));
+  EXPECT_EQ(h.data(out), (std::vector<double>{1, 5, 11, 28}));
 }
 
 TEST(CpuPoolingKernel, AdaptiveAvgPool) {
