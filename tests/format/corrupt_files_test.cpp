@@ -41,7 +41,9 @@ Status exercise(std::span<const uint8_t> bytes) {
 
 void expect_named_error(const Status& s, const std::string& what) {
   EXPECT_FALSE(s.ok()) << what << " was accepted";
-  if (!s.ok()) EXPECT_FALSE(s.message().empty()) << what;
+  if (!s.ok()) {
+    EXPECT_FALSE(s.message().empty()) << what;
+  }
 }
 
 const char* kSources[] = {"cpu/mlp_cpu/model.pte", "cpu/cnn_cpu/model.pte", "ops_undelegated/log/model.pte",
