@@ -128,7 +128,7 @@ install_npm_packages() {
 }
 
 build() {
-  wick_configure build -DCMAKE_BUILD_TYPE="${WICK_BUILD_TYPE:-RelWithDebInfo}"
+  wick_configure_main
   cmake --build build -j "$WICK_JOBS"
 }
 

@@ -61,7 +61,7 @@ stage() {
 deps() { ./setup.sh --deps-only; }
 
 build_main() {
-  wick_configure build -DCMAKE_BUILD_TYPE="${WICK_BUILD_TYPE:-RelWithDebInfo}"
+  wick_configure_main
   cmake --build build -j "$WICK_JOBS"
 }
 
