@@ -8,6 +8,9 @@
 # top-level `add_subdirectory(examples)` at the very end works too: the deferred call
 # then skips it.
 option(WICK_BUILD_EXAMPLES "Build the examples (wick_upscale)" ON)
+if(EMSCRIPTEN)
+  return()  # libpng and the native examples are not part of the wasm build
+endif()
 
 find_package(PNG REQUIRED)
 add_library(wick_image STATIC ${CMAKE_CURRENT_LIST_DIR}/../src/image/png_io.cpp)

@@ -143,7 +143,32 @@ if(NOT _wick_dawn_dir AND EXISTS "${_wick_root}/third_party/npm/dawn")
 endif()
 
 if(EMSCRIPTEN)
-  message(STATUS "WebGPU: Emscripten build; native Dawn not used")
+  # The browser's WebGPU: src/gpu compiles unchanged against the same webgpu.h, whose
+  # functions src/gpu/web implements on the JavaScript API (a --js-library).
+  if(NOT EXISTS "${_wick_dawn_dir}/include/webgpu/webgpu.h")
+    message(FATAL_ERROR "WebGPU (wasm): no webgpu.h under '${_wick_dawn_dir}' (run scripts/fetch_dawn.sh)")
+  endif()
+  message(STATUS "WebGPU: Emscripten build, webgpu.h from ${_wick_dawn_dir}/include on JavaScript")
+  # Dawn's webgpu.h refuses __EMSCRIPTEN__ (it points at Emdawnwebgpu, which Debian's
+  # Emscripten 3.1.6 lacks). The build uses a copy without that guard; the API is the same.
+  set(_wick_web_include "${CMAKE_BINARY_DIR}/webgpu_include")
+  file(MAKE_DIRECTORY "${_wick_web_include}/webgpu")
+  file(READ "${_wick_dawn_dir}/include/webgpu/webgpu.h" _wick_header)
+  string(REPLACE "#ifdef __EMSCRIPTEN__\n#error" "#if 0\n#error" _wick_header "${_wick_header}")
+  file(WRITE "${_wick_web_include}/webgpu/webgpu.h.new" "${_wick_header}")
+  file(COPY_FILE "${_wick_web_include}/webgpu/webgpu.h.new" "${_wick_web_include}/webgpu/webgpu.h"
+       ONLY_IF_DIFFERENT)
+  file(GLOB WICK_GPU_SOURCES CONFIGURE_DEPENDS "${_wick_root}/src/gpu/*.cpp" "${_wick_root}/src/gpu/web/*.cpp")
+  add_library(wick_gpu STATIC ${WICK_GPU_SOURCES})
+  target_include_directories(wick_gpu PUBLIC "${_wick_root}/src" "${WICK_GEN_DIR}"
+                                              "${_wick_web_include}")
+  target_link_libraries(wick_gpu PUBLIC wick_runtime)
+  target_link_options(wick_gpu INTERFACE "SHELL:--js-library ${_wick_root}/src/gpu/web/webgpu_js.js")
+  set_property(TARGET wick_gpu APPEND PROPERTY INTERFACE_LINK_DEPENDS "${_wick_root}/src/gpu/web/webgpu_js.js")
+  wick_embed_wgsl(wick_gpu "${_wick_root}/src/gpu" "${_wick_root}/src/webgpu")
+  set(WICK_HAVE_WEBGPU ON)
+  add_compile_definitions(WICK_HAVE_WEBGPU=1)
+  list(APPEND WICK_EXTRA_LIBS wick_gpu)
 elseif(NOT _wick_dawn_dir)
   message(STATUS "WebGPU: Dawn not found, gpu/ not built (run scripts/fetch_dawn.sh)")
 elseif(NOT EXISTS "${_wick_dawn_dir}/lib/libwebgpu_wrapper.so"

@@ -1,6 +1,8 @@
 #include "gpu/dawn_abi.h"
 
+#ifndef __EMSCRIPTEN__
 #include <dlfcn.h>
+#endif
 
 #include <cstdio>
 
@@ -18,7 +20,7 @@ struct LegacyInstanceDescriptor {
   WGPUChainedStruct* next_in_chain;
   LegacyInstanceCapabilities capabilities;
 };
-static_assert(sizeof(LegacyInstanceDescriptor) == 32, "x86-64/aarch64 layout");
+static_assert(sizeof(void*) != 8 || sizeof(LegacyInstanceDescriptor) == 32, "x86-64/aarch64 layout");
 
 struct FeatureEntry {
   const char* name;
@@ -49,10 +51,14 @@ constexpr FeatureEntry kFeatures[] = {
 };
 
 bool detect_legacy() {
+#ifdef __EMSCRIPTEN__
+  return false;  // webgpu.h is implemented in src/gpu/web against these very headers
+#else
   // Symbols of the library already loaded into this process.
   const bool has_capabilities = dlsym(RTLD_DEFAULT, "wgpuGetInstanceCapabilities") != nullptr;
   const bool has_instance_features = dlsym(RTLD_DEFAULT, "wgpuGetInstanceFeatures") != nullptr;
   return has_capabilities && !has_instance_features;
+#endif
 }
 
 }  // namespace

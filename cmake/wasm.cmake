@@ -1,0 +1,43 @@
+# The wasm build (Emscripten): wick.js + wick.wasm, the runtime behind an
+# ExecuTorch-compatible JavaScript API (src/wasm). Configure with
+#   emcmake cmake -S . -B build-wasm -G Ninja -DWICK_BUILD_TESTS=OFF
+# (scripts/build_wasm.sh does it). The bundle works in a page, a worker and Node.
+if(NOT EMSCRIPTEN)
+  return()
+endif()
+
+# Header-only host libraries (flatbuffers, nlohmann-json) are used from Debian's
+# /usr/include, which cannot be put on the include path whole (glibc's headers would
+# shadow Emscripten's): each is reached through a symlink in a folder of its own.
+set(_wick_host_headers "${CMAKE_BINARY_DIR}/host_headers")
+file(MAKE_DIRECTORY "${_wick_host_headers}")
+foreach(_lib flatbuffers nlohmann)
+  if(NOT EXISTS "/usr/include/${_lib}")
+    message(FATAL_ERROR "wasm: /usr/include/${_lib} is missing (setup.sh installs it)")
+  endif()
+  file(CREATE_LINK "/usr/include/${_lib}" "${_wick_host_headers}/${_lib}" SYMBOLIC)
+endforeach()
+target_include_directories(wick_runtime SYSTEM PUBLIC "${_wick_host_headers}")
+
+# Made once every part has defined its libraries (cmake/webgpu*.cmake come after this
+# file alphabetically).
+function(_wick_add_wasm_bundle)
+  if(NOT TARGET wick_webgpu)
+    message(FATAL_ERROR "wasm: the WebGPU delegate (wick_webgpu) was not configured")
+  endif()
+  set(_dir "${PROJECT_SOURCE_DIR}/src/wasm")
+  add_executable(wick_wasm "${_dir}/c_api.cpp")
+  set_target_properties(wick_wasm PROPERTIES OUTPUT_NAME wick SUFFIX ".js")
+  target_link_libraries(wick_wasm PRIVATE wick_webgpu wick_gpu wick_runtime)
+  target_link_options(wick_wasm PRIVATE
+    -sMODULARIZE=1 -sEXPORT_NAME=createExecuTorch -sENVIRONMENT=web,worker,node
+    -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=4GB
+    # WebGPU's promises are awaited inside C++ calls (src/gpu/web): Asyncify unwinds
+    # the wasm stack there. Its save area must hold the deepest stack that waits.
+    -sASYNCIFY=1 "-sASYNCIFY_IMPORTS=[wickgpu_wait,wickgpu_yield]" -sASYNCIFY_STACK_SIZE=262144
+    -sFORCE_FILESYSTEM=1 "-sEXPORTED_FUNCTIONS=[_malloc,_free]"
+    "-sEXPORTED_RUNTIME_METHODS=[ccall,cwrap,UTF8ToString,FS]"
+    "SHELL:--post-js ${_dir}/api.js" "SHELL:--extern-post-js ${_dir}/export_global.js")
+  set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS "${_dir}/api.js" "${_dir}/export_global.js")
+endfunction()
+cmake_language(DEFER CALL _wick_add_wasm_bundle)

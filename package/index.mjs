@@ -1,0 +1,123 @@
+// Wick's ES module entry: createExecuTorch() for pages, workers and Node, and
+// fetchVerified() for downloading a model (or the .wasm) with progress, a pinned sha256
+// and the Cache API.
+//
+//   import {createExecuTorch} from 'wick-webgpu';
+//   const et = await createExecuTorch();
+//   await et.initWebGPU();
+//   const model = et.Module.load(await fetchVerified(url, {sha256}));
+//   const [y] = await model.forward([et.Tensor.fromArray([1, 3, 64, 64], pixels)]);
+
+const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) &&
+               typeof window === 'undefined' && typeof importScripts === 'undefined';
+
+const bundleUrl = new URL('./dist/wick.js', import.meta.url);
+const wasmUrl = new URL('./dist/wick.wasm', import.meta.url);
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function sha256Hex(bytes) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) throw new Error('fetchVerified: no crypto.subtle here (a page must be served over https or localhost)');
+  return hex(await subtle.digest('SHA-256', bytes));
+}
+
+async function readWithProgress(response, url, onProgress) {
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!response.body || !onProgress) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (onProgress) onProgress({url, loaded: bytes.length, total: total || bytes.length});
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  onProgress({url, loaded, total});
+  for (;;) {
+    const {done, value} = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    onProgress({url, loaded, total});
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return bytes;
+}
+
+// Fetches `url` and returns its bytes once their sha256 equals options.sha256 (hex). A
+// mismatch rejects, and nothing is cached. With the Cache API (browsers), a verified
+// response is kept in the cache named options.cache ('wick' by default; false: none) and
+// later calls read it from there, checked again.
+//   options: {sha256, onProgress({url, loaded, total}), cache, fetch}
+export async function fetchVerified(url, options = {}) {
+  const {sha256, onProgress, cache = 'wick'} = options;
+  const doFetch = options.fetch || globalThis.fetch;
+  const key = String(url);
+  if (sha256 !== undefined && !/^[0-9a-f]{64}$/i.test(sha256)) {
+    throw new Error(`fetchVerified(${key}): sha256 must be 64 hex digits, got '${sha256}'`);
+  }
+  const store = cache && globalThis.caches ? await globalThis.caches.open(cache) : null;
+  if (store && sha256) {
+    const hit = await store.match(key);
+    if (hit) {
+      const bytes = await readWithProgress(hit, key, onProgress);
+      if ((await sha256Hex(bytes)) === sha256.toLowerCase()) return bytes;
+      await store.delete(key);  // stale or damaged: fetch it again
+    }
+  }
+  const response = await doFetch(key);
+  if (!response.ok) throw new Error(`fetchVerified(${key}): HTTP ${response.status} ${response.statusText}`);
+  const bytes = await readWithProgress(response, key, onProgress);
+  if (sha256) {
+    const got = await sha256Hex(bytes);
+    if (got !== sha256.toLowerCase()) {
+      throw new Error(`fetchVerified(${key}): sha256 mismatch: expected ${sha256.toLowerCase()}, got ${got}`);
+    }
+    if (store) await store.put(key, new Response(bytes, {headers: {'content-type': 'application/octet-stream'}}));
+  }
+  return bytes;
+}
+
+async function loadFactory() {
+  if (isNode) {
+    const {createRequire} = await import('node:module');
+    return createRequire(import.meta.url)('./dist/wick.js');
+  }
+  if (typeof globalThis.createExecuTorch !== 'function') await import(bundleUrl.href);
+  if (typeof globalThis.createExecuTorch !== 'function') throw new Error(`createExecuTorch: ${bundleUrl} did not load`);
+  return globalThis.createExecuTorch;
+}
+
+// Resolves to the runtime (ExecuTorch's `et`): et.Module, et.Tensor, et.ScalarType,
+// et.initWebGPU(), et.FS. options: anything Emscripten's Module takes, plus
+//   gpu          a GPU object to use instead of navigator.gpu (Node: create([]) of 'webgpu')
+//   wasmSha256   verify the .wasm against this hex digest (fetched with fetchVerified)
+//   onProgress   progress of the .wasm download ({url, loaded, total})
+export async function createExecuTorch(options = {}) {
+  const factory = await loadFactory();
+  const moduleOptions = {...options};
+  delete moduleOptions.wasmSha256;
+  delete moduleOptions.onProgress;
+  if (!moduleOptions.wasmBinary) {
+    if (isNode) {
+      const {readFile} = await import('node:fs/promises');
+      moduleOptions.wasmBinary = await readFile(wasmUrl);
+      if (options.wasmSha256 && (await sha256Hex(moduleOptions.wasmBinary)) !== options.wasmSha256.toLowerCase()) {
+        throw new Error(`createExecuTorch: ${wasmUrl} does not match wasmSha256`);
+      }
+    } else if (options.wasmSha256 || options.onProgress) {
+      moduleOptions.wasmBinary = await fetchVerified(wasmUrl, {sha256: options.wasmSha256, onProgress: options.onProgress});
+    }
+  }
+  if (!moduleOptions.locateFile) moduleOptions.locateFile = (path) => new URL(`./dist/${path}`, import.meta.url).href;
+  return factory(moduleOptions);
+}
+
+export default createExecuTorch;

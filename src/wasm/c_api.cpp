@@ -1,0 +1,314 @@
+// The C functions that the JavaScript API (src/wasm/api.js) calls, through ccall.
+//
+// Programs and methods are integer handles. Every function that can fail returns 0 (or
+// a null pointer) and leaves "Code: message" in wick_last_error(). Only plain numbers
+// and pointers cross: shapes are int32 arrays, int64 scalars come as two int32 halves,
+// structured answers (metadata, device info, output shapes) are JSON strings.
+//
+// wick_init_webgpu, wick_method_load and wick_method_execute may wait on the GPU; in
+// the browser that suspends the wasm stack (Asyncify), so JavaScript calls them with
+// ccall(..., {async: true}) and never two at once (api.js queues them).
+#include <emscripten/emscripten.h>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "gpu/device.h"
+#include "runtime/program.h"
+#include "webgpu/backend.h"
+
+namespace {
+
+using nlohmann::json;
+
+struct MethodSlot {
+  std::shared_ptr<wick::Program> program;  // keeps the program alive while the method is
+  std::unique_ptr<wick::Method> method;
+  std::vector<wick::Value> outputs;  // of the last execute, until the next one
+};
+
+std::map<int, std::shared_ptr<wick::Program>>& programs() {
+  static auto* p = new std::map<int, std::shared_ptr<wick::Program>>();
+  return *p;
+}
+std::map<int, MethodSlot>& methods() {
+  static auto* m = new std::map<int, MethodSlot>();
+  return *m;
+}
+int next_handle = 1;
+std::string last_error;
+std::string last_json;  // the buffer behind the most recent JSON answer
+
+int fail(const wick::Status& status) {
+  last_error = status.to_string();
+  return 0;
+}
+int fail(wick::ErrorCode code, std::string message) {
+  return fail(wick::Status(code, std::move(message)));
+}
+
+const char* answer(const json& j) {
+  last_json = j.dump();
+  return last_json.c_str();
+}
+
+json tensor_meta_json(const wick::TensorMeta& t) {
+  return json{{"dtype", wick::dtype_name(t.dtype)},
+              {"sizes", t.sizes},
+              {"dimOrder", t.dim_order},
+              {"dynamic", t.dynamism != wick::ShapeDynamism::kStatic},
+              {"isMemoryPlanned", t.memory_planned}};
+}
+
+json values_meta_json(const std::vector<wick::ValueMeta>& values) {
+  json out = json::array();
+  for (const wick::ValueMeta& v : values) {
+    json item{{"tag", wick::value_tag_name(v.tag)}};
+    if (v.tag == wick::ValueTag::kTensor) item["tensor"] = tensor_meta_json(v.tensor);
+    out.push_back(item);
+  }
+  return out;
+}
+
+MethodSlot* find_method(int handle) {
+  auto it = methods().find(handle);
+  if (it == methods().end()) {
+    fail(wick::ErrorCode::kInvalidArgument,
+         "method handle " + std::to_string(handle) + " is not loaded (deleted?)");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+std::shared_ptr<wick::Program> find_program(int handle) {
+  auto it = programs().find(handle);
+  if (it == programs().end()) {
+    fail(wick::ErrorCode::kInvalidArgument,
+         "program handle " + std::to_string(handle) + " is not loaded (deleted?)");
+    return nullptr;
+  }
+  return it->second;
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* wick_last_error() { return last_error.c_str(); }
+
+// Creates the WebGPU device (from Module.gpu or navigator.gpu) and registers the
+// "VulkanBackend" delegate on it. 1 on success.
+EMSCRIPTEN_KEEPALIVE int wick_init_webgpu() {
+  wick::Status status = wick::webgpu::register_webgpu_backend();
+  if (!status.ok()) return fail(status);
+  return 1;
+}
+
+// {"adapter": {...}, "features": [...], "limits": {...}} of the backend's device.
+EMSCRIPTEN_KEEPALIVE const char* wick_device_json() {
+  std::shared_ptr<wick::gpu::Device> device = wick::webgpu::backend_device();
+  if (!device) {
+    fail(wick::ErrorCode::kNotFound, "WebGPU is not initialised (call initWebGPU first)");
+    return nullptr;
+  }
+  const wick::gpu::AdapterInfo& a = device->adapter_info();
+  const wick::gpu::Limits& l = device->limits();
+  json j;
+  j["adapter"] = {{"vendor", a.vendor},           {"architecture", a.architecture},
+                  {"device", a.device},           {"description", a.description},
+                  {"backend", a.backend},         {"adapterType", a.adapter_type},
+                  {"summary", a.summary()},       {"subgroupMinSize", a.subgroup_min_size},
+                  {"subgroupMaxSize", a.subgroup_max_size}};
+  j["features"] = device->feature_names();
+  j["limits"] = {{"maxBufferSize", l.max_buffer_size},
+                 {"maxStorageBufferBindingSize", l.max_storage_buffer_binding_size},
+                 {"maxUniformBufferBindingSize", l.max_uniform_buffer_binding_size},
+                 {"maxStorageBuffersPerShaderStage", l.max_storage_buffers_per_shader_stage},
+                 {"maxUniformBuffersPerShaderStage", l.max_uniform_buffers_per_shader_stage},
+                 {"maxBindGroups", l.max_bind_groups},
+                 {"maxBindingsPerBindGroup", l.max_bindings_per_bind_group},
+                 {"minStorageBufferOffsetAlignment", l.min_storage_buffer_offset_alignment},
+                 {"minUniformBufferOffsetAlignment", l.min_uniform_buffer_offset_alignment},
+                 {"maxComputeWorkgroupStorageSize", l.max_compute_workgroup_storage_size},
+                 {"maxComputeInvocationsPerWorkgroup", l.max_compute_invocations_per_workgroup},
+                 {"maxComputeWorkgroupSizeX", l.max_compute_workgroup_size_x},
+                 {"maxComputeWorkgroupSizeY", l.max_compute_workgroup_size_y},
+                 {"maxComputeWorkgroupSizeZ", l.max_compute_workgroup_size_z},
+                 {"maxComputeWorkgroupsPerDimension", l.max_compute_workgroups_per_dimension}};
+  return answer(j);
+}
+
+// Parses and verifies a .pte held in [bytes, bytes + size) (copied). A program handle.
+EMSCRIPTEN_KEEPALIVE int wick_program_load(const uint8_t* bytes, size_t size, const char* name) {
+  auto program = wick::Program::load_bytes(std::span<const uint8_t>(bytes, size), name);
+  if (!program.ok()) return fail(program.status());
+  const int handle = next_handle++;
+  programs()[handle] = std::move(*program);
+  return handle;
+}
+
+EMSCRIPTEN_KEEPALIVE void wick_program_free(int handle) { programs().erase(handle); }
+
+EMSCRIPTEN_KEEPALIVE const char* wick_program_method_names(int handle) {
+  auto program = find_program(handle);
+  if (!program) return nullptr;
+  return answer(json(program->method_names()));
+}
+
+// {name, inputs: [{tag, tensor?}], outputs, operators, backends, memoryPlannedBufferSizes,
+//  numInstructions}
+EMSCRIPTEN_KEEPALIVE const char* wick_method_meta(int handle, const char* method) {
+  auto program = find_program(handle);
+  if (!program) return nullptr;
+  auto meta = program->method_meta(method);
+  if (!meta.ok()) {
+    fail(meta.status());
+    return nullptr;
+  }
+  json backends = json::array();
+  for (const wick::DelegateMeta& d : meta->delegates) backends.push_back(d.backend_id);
+  return answer(json{{"name", meta->name},
+                     {"inputs", values_meta_json(meta->inputs)},
+                     {"outputs", values_meta_json(meta->outputs)},
+                     {"operators", meta->operators},
+                     {"backends", backends},
+                     {"memoryPlannedBufferSizes", meta->planned_buffer_sizes},
+                     {"numInstructions", meta->num_instructions}});
+}
+
+// Resolves the kernels and initialises the delegates (compiling their shaders). A
+// method handle.
+EMSCRIPTEN_KEEPALIVE int wick_method_load(int program_handle, const char* name) {
+  auto program = find_program(program_handle);
+  if (!program) return 0;
+  auto method = program->load_method(name);
+  if (!method.ok()) return fail(method.status());
+  const int handle = next_handle++;
+  methods()[handle] = MethodSlot{program, std::move(*method), {}};
+  return handle;
+}
+
+EMSCRIPTEN_KEEPALIVE void wick_method_free(int handle) { methods().erase(handle); }
+
+// Input `index` as a tensor: dtype (ScalarType number), shape (rank int32s), and
+// nbytes of contiguous data (copied).
+EMSCRIPTEN_KEEPALIVE int wick_method_set_tensor(int handle, int index, int dtype,
+                                                const int32_t* sizes, int rank,
+                                                const void* data, size_t nbytes) {
+  MethodSlot* slot = find_method(handle);
+  if (!slot) return 0;
+  if (rank < 0 || rank > 16) {
+    return fail(wick::ErrorCode::kInvalidArgument, "input " + std::to_string(index) +
+                                                       ": rank " + std::to_string(rank) +
+                                                       " is out of range");
+  }
+  std::vector<int64_t> shape(sizes, sizes + rank);
+  for (int64_t d : shape) {
+    if (d < 0) {
+      return fail(wick::ErrorCode::kInvalidArgument,
+                  "input " + std::to_string(index) + ": negative size in shape " +
+                      wick::shape_to_string(shape));
+    }
+  }
+  wick::Tensor tensor = wick::Tensor::make_owned(static_cast<wick::ScalarType>(dtype), shape);
+  if (tensor.nbytes() != nbytes) {
+    return fail(wick::ErrorCode::kInvalidArgument,
+                "input " + std::to_string(index) + ": shape " + wick::shape_to_string(shape) +
+                    " of " + wick::dtype_name(tensor.dtype) + " needs " +
+                    std::to_string(tensor.nbytes()) + " bytes, given " + std::to_string(nbytes));
+  }
+  if (nbytes) std::memcpy(tensor.data, data, nbytes);
+  wick::Status status = slot->method->set_input(static_cast<size_t>(index),
+                                                wick::Value::make_tensor(std::move(tensor)));
+  if (!status.ok()) return fail(status);
+  return 1;
+}
+
+// Input `index` as a scalar or None. kind: 0 None, 1 Int (lo, hi halves), 2 Double,
+// 3 Bool (value != 0).
+EMSCRIPTEN_KEEPALIVE int wick_method_set_scalar(int handle, int index, int kind, double value,
+                                                uint32_t lo, int32_t hi) {
+  MethodSlot* slot = find_method(handle);
+  if (!slot) return 0;
+  wick::Value v;
+  switch (kind) {
+    case 0: break;
+    case 1:
+      v = wick::Value::make_int(static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(hi)) << 32) | lo));
+      break;
+    case 2: v = wick::Value::make_double(value); break;
+    case 3: v = wick::Value::make_bool(value != 0); break;
+    default:
+      return fail(wick::ErrorCode::kInvalidArgument, "input " + std::to_string(index) +
+                                                         ": unknown scalar kind " +
+                                                         std::to_string(kind));
+  }
+  wick::Status status = slot->method->set_input(static_cast<size_t>(index), v);
+  if (!status.ok()) return fail(status);
+  return 1;
+}
+
+// Runs the method on the inputs set so far and keeps copies of its outputs. The number
+// of outputs, or -1.
+EMSCRIPTEN_KEEPALIVE int wick_method_execute(int handle) {
+  MethodSlot* slot = find_method(handle);
+  if (!slot) return -1;
+  slot->outputs.clear();
+  wick::Status status = slot->method->execute();
+  if (!status.ok()) {
+    fail(status);
+    return -1;
+  }
+  const size_t count = slot->method->meta().outputs.size();
+  for (size_t i = 0; i < count; ++i) {
+    auto value = slot->method->output(i);
+    if (!value.ok()) {
+      slot->outputs.clear();
+      fail(value.status());
+      return -1;
+    }
+    slot->outputs.push_back(std::move(*value));
+  }
+  return static_cast<int>(count);
+}
+
+// Output `index` of the last execute: {tag, dtype, sizes, nbytes} for a tensor (data at
+// wick_method_output_data), {tag, value} for a scalar ("value" of an Int is a string,
+// so that int64 survives JSON).
+EMSCRIPTEN_KEEPALIVE const char* wick_method_output(int handle, int index) {
+  MethodSlot* slot = find_method(handle);
+  if (!slot) return nullptr;
+  if (index < 0 || static_cast<size_t>(index) >= slot->outputs.size()) {
+    fail(wick::ErrorCode::kInvalidArgument, "output " + std::to_string(index) + " does not exist");
+    return nullptr;
+  }
+  const wick::Value& v = slot->outputs[static_cast<size_t>(index)];
+  json j{{"tag", wick::value_tag_name(v.tag)}};
+  switch (v.tag) {
+    case wick::ValueTag::kTensor:
+      j["dtype"] = wick::dtype_name(v.tensor.dtype);
+      j["scalarType"] = static_cast<int>(v.tensor.dtype);
+      j["sizes"] = v.tensor.sizes;
+      j["nbytes"] = v.tensor.nbytes();
+      break;
+    case wick::ValueTag::kInt: j["value"] = std::to_string(v.i); break;
+    case wick::ValueTag::kDouble: j["value"] = v.d; break;
+    case wick::ValueTag::kBool: j["value"] = v.b; break;
+    default: break;
+  }
+  return answer(j);
+}
+
+EMSCRIPTEN_KEEPALIVE const void* wick_method_output_data(int handle, int index) {
+  MethodSlot* slot = find_method(handle);
+  if (!slot || index < 0 || static_cast<size_t>(index) >= slot->outputs.size()) return nullptr;
+  return slot->outputs[static_cast<size_t>(index)].tensor.data;
+}
+
+}  // extern "C"

@@ -1,0 +1,58 @@
+// Headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core) with WebGPU
+// on SwiftShader, and a localhost server for the pages: the repository at /, the shared
+// fixtures at /fixtures/.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import {chromium} from 'playwright-core';
+import {fixturesDir, repoRoot} from './node_runtime.mjs';
+
+const TYPES = {'.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
+               '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
+               '.css': 'text/css'};
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+function resolve(urlPath) {
+  const p = decodeURIComponent(urlPath);
+  const [root, rest] = p.startsWith('/fixtures/') ? [fixturesDir, p.slice('/fixtures/'.length)] : [repoRoot, p];
+  const file = path.join(root, rest);
+  return file.startsWith(root) ? file : null;
+}
+
+// Serves on 127.0.0.1 (a secure context: crypto.subtle and the Cache API work). Counts
+// requests by path, so a test can tell a cached load from a fetched one.
+export async function startServer() {
+  const hits = new Map();
+  const server = http.createServer((req, res) => {
+    const urlPath = new URL(req.url, 'http://x').pathname;
+    hits.set(urlPath, (hits.get(urlPath) || 0) + 1);
+    const file = resolve(urlPath);
+    if (!file || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
+                        'Content-Length': fs.statSync(file).size});
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {url: `http://127.0.0.1:${server.address().port}`, hits, close: () => server.close()};
+}
+
+export async function launchBrowser() {
+  if (!fs.existsSync('/usr/bin/chromium')) throw new Error('no /usr/bin/chromium (setup.sh installs Debian chromium)');
+  return chromium.launch({executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS});
+}
+
+// A page with its console and errors forwarded, for test logs.
+export async function openPage(browser, url, log = () => {}) {
+  const page = await browser.newPage();
+  page.on('console', (m) => log(`[page] ${m.text()}`));
+  page.on('pageerror', (e) => log(`[pageerror] ${e.message}`));
+  await page.goto(url);
+  return page;
+}

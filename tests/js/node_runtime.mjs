@@ -1,0 +1,32 @@
+// Wick's bundle in Node on Dawn's node binding (npm `webgpu`), which runs on the Vulkan
+// driver VK_ICD_FILENAMES names (SwiftShader here: scripts/env.sh sets it).
+import fs from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {create} from 'webgpu';
+import {createExecuTorch} from '../../package/index.mjs';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const fixturesDir = process.env.WICK_FIXTURES_DIR || path.resolve(repoRoot, '../shared/fixtures');
+
+// Kept for the life of the process: dawn.node crashes if its GPU object is collected.
+export const gpu = create([]);
+
+let runtime = null;
+// One runtime (and one device) for every test of a file. Rejects when there is no
+// adapter, so a GPU test fails instead of passing on the CPU.
+export function nodeRuntime() {
+  if (!runtime) {
+    runtime = (async () => {
+      const et = await createExecuTorch();
+      await et.initWebGPU({gpu});
+      return et;
+    })();
+  }
+  return runtime;
+}
+
+export const fixtureFiles = {
+  text: async (rel) => fs.readFileSync(path.join(fixturesDir, rel), 'utf8'),
+  bytes: async (rel) => new Uint8Array(fs.readFileSync(path.join(fixturesDir, rel))),
+};
