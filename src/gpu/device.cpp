@@ -12,9 +12,13 @@ namespace wick::gpu {
 
 namespace {
 
+#ifdef __EMSCRIPTEN__
+constexpr const char* kNoAdapterHint = "no WebGPU adapter found";
+#else
 constexpr const char* kNoAdapterHint =
     "no WebGPU adapter found (is VK_ICD_FILENAMES set to SwiftShader? "
     "e.g. VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json)";
+#endif
 
 WGPUBackendType to_wgpu(Backend backend) {
   switch (backend) {

@@ -13,9 +13,9 @@ const pageLog = [];
 before(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  page = await openPage(browser, `${server.url}/tests/js/browser/fixtures.html`, (l) => pageLog.push(l));
+  page = await openPage(browser, `${server.url}/tests/js/browser/harness.html`, (l) => pageLog.push(l));
   await page.waitForFunction(() => window.wick, null, {timeout: 120000});
-  const error = await page.evaluate(() => window.wick.error);
+  const error = await page.evaluate(() => window.wick.startError);
   assert.equal(error, undefined, `the page could not start Wick on WebGPU: ${error}\n${pageLog.join('\n')}`);
 });
 

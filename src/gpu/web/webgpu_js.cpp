@@ -322,15 +322,6 @@ WGPUWaitStatus wgpuInstanceWaitAny(WGPUInstance, size_t count, WGPUFutureWaitInf
 WGPUFuture wgpuInstanceRequestAdapter(WGPUInstance instance,
                                       const WGPURequestAdapterOptions* options,
                                       WGPURequestAdapterCallbackInfo cb) {
-  if (id_of(instance) == 0) {
-    // No GPU object: answer at once, as a native instance with no adapters would.
-    static const char kNoGpu[] =
-        "this JavaScript host has no WebGPU (navigator.gpu is missing; in Node, pass "
-        "{gpu} from the 'webgpu' package to initWebGPU)";
-    cb.callback(WGPURequestAdapterStatus_Unavailable, nullptr,
-                WGPUStringView{kNoGpu, sizeof kNoGpu - 1}, cb.userdata1, cb.userdata2);
-    return WGPUFuture{0};
-  }
   const bool high = !options || options->powerPreference != WGPUPowerPreference_LowPower;
   return track(wickgpu_request_adapter(id_of(instance), high ? 1 : 0), [cb](uint32_t f) {
     if (future_failed(f)) {

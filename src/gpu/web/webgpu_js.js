@@ -72,14 +72,18 @@ mergeInto(LibraryManager.library, {
 
   wickgpu_create_instance__deps: ['$WickGpu'],
   wickgpu_create_instance: function() {
-    const gpu = Module['gpu'] || (typeof navigator !== 'undefined' && navigator.gpu);
-    if (!gpu) return 0;
-    return WickGpu.add({gpu: gpu});
+    // The GPU object is looked up when an adapter is requested, so that initWebGPU({gpu})
+    // given after a failed attempt is used.
+    return WickGpu.add({});
   },
 
   wickgpu_request_adapter__deps: ['$WickGpu'],
   wickgpu_request_adapter: function(instance, highPerformance) {
-    const gpu = WickGpu.get(instance).gpu;
+    const gpu = Module['gpu'] || (typeof navigator !== 'undefined' && navigator.gpu);
+    if (!gpu) {
+      return WickGpu.future({error: 'this JavaScript host has no WebGPU (navigator.gpu is missing; ' +
+                                    "in Node, pass {gpu} from the 'webgpu' package to initWebGPU)"});
+    }
     return WickGpu.future(gpu.requestAdapter(
         {powerPreference: highPerformance ? 'high-performance' : 'low-power'}).then(
         (adapter) => adapter ? {handle: WickGpu.add(adapter)}
