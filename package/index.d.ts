@@ -1,0 +1,130 @@
+// Types of Wick's JavaScript API (package/index.mjs and the bundle's src/wasm/api.js).
+
+export interface ScalarTypeMember { readonly name: string; readonly value: number; }
+export interface ScalarTypes {
+  readonly Byte: ScalarTypeMember; readonly Char: ScalarTypeMember; readonly Short: ScalarTypeMember;
+  readonly Int: ScalarTypeMember; readonly Long: ScalarTypeMember; readonly Half: ScalarTypeMember;
+  readonly Float: ScalarTypeMember; readonly Double: ScalarTypeMember; readonly Bool: ScalarTypeMember;
+}
+export interface TagMember { readonly name: string; readonly value: number; }
+/** A dtype: a ScalarType member, its number, or a name ('Float', 'float32', ...). */
+export type DType = ScalarTypeMember | number | string;
+
+export type TensorData =
+  Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | BigInt64Array;
+
+export interface Tensor {
+  /** The elements, in JavaScript memory: they stay valid after later calls. */
+  readonly data: TensorData;
+  readonly shape: number[];
+  /** ExecuTorch's name for shape. */
+  readonly sizes: number[];
+  readonly dtype: ScalarTypeMember;
+  readonly scalarType: ScalarTypeMember;
+  readonly numel: number;
+  readonly nbytes: number;
+  /** Drops the data now (optional: the garbage collector frees it too). */
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+export interface TensorStatic {
+  fromArray(sizes: number[], data: ArrayLike<number | bigint | boolean> | TensorData, dtype?: DType): Tensor;
+  fromIter(sizes: number[], data: Iterable<number | bigint | boolean>, dtype?: DType): Tensor;
+  zeros(sizes: number[], dtype?: DType): Tensor;
+  ones(sizes: number[], dtype?: DType): Tensor;
+  full(sizes: number[], value: number | bigint | boolean, dtype?: DType): Tensor;
+}
+
+export interface TensorInfo {
+  sizes: number[];
+  dimOrder: number[];
+  scalarType: ScalarTypeMember | undefined;
+  dtype: string;
+  isMemoryPlanned: boolean;
+  dynamic: boolean;
+  nbytes: number;
+  name: string;
+}
+
+export interface MethodMeta {
+  name: string;
+  inputTags: TagMember[];
+  inputTensorMeta: (TensorInfo | undefined)[];
+  outputTags: TagMember[];
+  outputTensorMeta: (TensorInfo | undefined)[];
+  attributeTensorMeta: TensorInfo[];
+  memoryPlannedBufferSizes: bigint[];
+  /** Delegate backend ids, e.g. "VulkanBackend". */
+  backends: string[];
+  /** CPU operators, e.g. "aten::add.out". */
+  operators: string[];
+  numInstructions: number;
+}
+
+/** A method input or output: tensors, and None/Int/Double/Bool scalars. */
+export type Value = Tensor | null | bigint | number | boolean;
+
+export interface Module {
+  getMethods(): string[];
+  readonly methodNames: string[];
+  getMethodMeta(name: string): MethodMeta;
+  /** Resolves the kernels and builds the delegates (compiling their shaders). */
+  loadMethod(name: string): Promise<void>;
+  /** Runs a method (loading it first if needed). Calls run one at a time, in order. */
+  execute(name: string, inputs: Value[] | Value): Promise<Value[]>;
+  forward(inputs: Value[] | Value): Promise<Value[]>;
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+export interface ModuleStatic {
+  /** Parses and verifies a program: a path in et.FS, or its bytes. Throws on a bad file. */
+  load(data: string | Uint8Array | ArrayBuffer): Module;
+}
+
+export interface WebGpuInfo {
+  adapter: {vendor: string; architecture: string; device: string; description: string;
+            backend: string; adapterType: string; summary: string;
+            subgroupMinSize: number; subgroupMaxSize: number};
+  features: string[];
+  limits: Record<string, number>;
+}
+
+export interface ExecuTorch {
+  Module: ModuleStatic;
+  Tensor: TensorStatic;
+  ScalarType: ScalarTypes;
+  Tag: Record<string, TagMember>;
+  /** Opens the WebGPU device the "VulkanBackend" delegates run on. */
+  initWebGPU(options?: {gpu?: unknown}): Promise<WebGpuInfo>;
+  /** The device's description once initWebGPU has resolved, else null. */
+  readonly webgpu: WebGpuInfo | null;
+  /** Emscripten's in-memory file system. */
+  FS: any;
+}
+
+export interface CreateOptions {
+  /** A GPU object to use instead of navigator.gpu (in Node: create([]) of the 'webgpu' package). */
+  gpu?: unknown;
+  /** Hex sha256 the .wasm must have. */
+  wasmSha256?: string;
+  /** Progress of the .wasm download. */
+  onProgress?: (p: {url: string; loaded: number; total: number}) => void;
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (path: string) => string;
+  [emscriptenOption: string]: unknown;
+}
+
+export function createExecuTorch(options?: CreateOptions): Promise<ExecuTorch>;
+export default createExecuTorch;
+
+export interface FetchOptions {
+  /** Hex sha256 the bytes must have; a mismatch rejects and caches nothing. */
+  sha256?: string;
+  onProgress?: (p: {url: string; loaded: number; total: number}) => void;
+  /** Cache API cache name ('wick' by default), or false for none. */
+  cache?: string | false;
+  fetch?: typeof fetch;
+}
+export function fetchVerified(url: string | URL, options?: FetchOptions): Promise<Uint8Array>;
