@@ -1,8 +1,8 @@
 // Every delegated fixture on the WebGPU delegate (SwiftShader in CI), compared with the
 // PyTorch references within the manifest's tolerance. Stateful fixtures run their cases
 // in order on one loaded method. Pipelines (SAM2, Whisper) are covered by their decoder
-// fixtures, whose inputs are byte-identical to the encoders' reference outputs, and by
-// the end-to-end test below.
+// fixtures, whose inputs are byte-identical to the encoders' reference outputs, and end
+// to end by pipeline_fixtures_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
