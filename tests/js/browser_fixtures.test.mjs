@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 import {launchBrowser, openPage, startServer} from './browser_host.mjs';
-import {listFixtures} from './fixture_harness.mjs';
+import {PIPELINES, listFixtures} from './fixture_harness.mjs';
 import {fixtureFiles} from './node_runtime.mjs';
 
 const fixtures = await listFixtures(fixtureFiles);
@@ -33,5 +33,12 @@ for (const rel of fixtures) {
   test(`fixture ${rel} (Chromium)`, async () => {
     const result = await page.evaluate((r) => window.wick.run(r), rel);
     assert.deepEqual(result.failures, [], `${rel}:\n  ${result.failures.join('\n  ')}\n${pageLog.slice(-5).join('\n')}`);
+  });
+}
+
+for (const base of PIPELINES) {
+  test(`pipeline ${base}: encoder -> decoder (Chromium)`, async () => {
+    const result = await page.evaluate((b) => window.wick.pipeline(b), base);
+    assert.deepEqual(result.failures, [], `${base}:\n  ${result.failures.join('\n  ')}`);
   });
 }

@@ -100,3 +100,54 @@ export async function runFixture(et, rel, io) {
   }
   return {rel, cases: manifest.cases.length, failures};
 }
+
+// Two-program pipelines (SAM2, Whisper): the decoder runs on the encoder's outputs as
+// Wick computed them. Decoder inputs whose bytes equal an encoder reference output (same
+// sha256 prefix in the manifests) are taken from the encoder. As
+// tests/webgpu/pipeline_fixtures_test.cpp does natively.
+export const PIPELINES = ['demos/sam2_tiny', 'demos/whisper_tiny'];
+
+export async function runPipeline(et, base, io) {
+  const failures = [];
+  const load = async (rel) => JSON.parse(await io.text(`${rel}/manifest.json`));
+  const [em, dm] = [await load(`${base}_encoder`), await load(`${base}_decoder`)];
+  const modules = [];
+  const tensorOf = async (rel, t) => et.Tensor.fromArray(
+      t.shape, typedView(await io.bytes(`${rel}/${t.file}`), t.dtype, rel),
+      {float32: et.ScalarType.Float, int64: et.ScalarType.Long, bool: et.ScalarType.Bool}[t.dtype]);
+  try {
+    const enc = et.Module.load(await io.bytes(`${base}_encoder/model.pte`));
+    const dec = et.Module.load(await io.bytes(`${base}_decoder/model.pte`));
+    modules.push(enc, dec);
+    for (let c = 0; c < dm.cases.length; c++) {
+      const encIn = [];
+      for (const t of em.cases[c].inputs) encIn.push(await tensorOf(`${base}_encoder`, t));
+      const encoded = await enc.forward(encIn);
+      const byHash = new Map(em.cases[c].outputs.map((o, i) => [o.sha256_prefix, i]));
+      const decIn = [];
+      let linked = 0;
+      for (const t of dm.cases[c].inputs) {
+        if (byHash.has(t.sha256_prefix)) {
+          decIn.push(encoded[byHash.get(t.sha256_prefix)]);
+          linked++;
+        } else {
+          decIn.push(await tensorOf(`${base}_decoder`, t));
+        }
+      }
+      if (!linked) failures.push(`case ${c}: no decoder input is an encoder output`);
+      const outputs = await dec.forward(decIn);
+      const {atol = 1e-3, rtol = 1e-3} = dm.tolerance || {};
+      for (let o = 0; o < outputs.length; o++) {
+        const ref = dm.cases[c].outputs[o];
+        const refData = typedView(await io.bytes(`${base}_decoder/${ref.file}`), ref.dtype, base);
+        const why = compareTensor(outputs[o], ref, refData, atol, rtol, false);
+        if (why) failures.push(`case ${c} decoder output ${o}: ${why}`);
+      }
+    }
+  } catch (e) {
+    failures.push(String((e && e.message) || e));
+  } finally {
+    modules.forEach((m) => m.delete());
+  }
+  return {rel: base, failures};
+}

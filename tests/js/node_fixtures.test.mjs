@@ -2,7 +2,7 @@
 // fixtures and tolerances as the native suite.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {listFixtures, runFixture} from './fixture_harness.mjs';
+import {PIPELINES, listFixtures, runFixture, runPipeline} from './fixture_harness.mjs';
 import {fixtureFiles, nodeRuntime} from './node_runtime.mjs';
 
 const fixtures = await listFixtures(fixtureFiles);
@@ -16,5 +16,12 @@ for (const rel of fixtures) {
     const et = await nodeRuntime();
     const result = await runFixture(et, rel, fixtureFiles);
     assert.deepEqual(result.failures, [], `${rel}:\n  ${result.failures.join('\n  ')}`);
+  });
+}
+
+for (const base of PIPELINES) {
+  test(`pipeline ${base}: encoder -> decoder`, async () => {
+    const result = await runPipeline(await nodeRuntime(), base, fixtureFiles);
+    assert.deepEqual(result.failures, [], `${base}:\n  ${result.failures.join('\n  ')}`);
   });
 }
