@@ -197,7 +197,13 @@ var WickApi = (function() {
 
   function toBytes(data, where) {
     if (data === null || data === undefined) throw new TypeError(where + ': data cannot be null or undefined');
-    if (typeof data === 'string') return {bytes: Module.FS.readFile(data), name: data};
+    if (typeof data === 'string') {
+      try {
+        return {bytes: FS.readFile(data), name: data};
+      } catch (e) {
+        throw new Error(where + ": cannot read '" + data + "' from et.FS (" + (e.code || e.errno || e.message) + ')');
+      }
+    }
     if (data instanceof ArrayBuffer) return {bytes: new Uint8Array(data), name: '<bytes>'};
     if (ArrayBuffer.isView(data)) {
       return {bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), name: '<bytes>'};
