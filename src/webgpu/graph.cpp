@@ -334,9 +334,14 @@ Status Graph::build_ops(const VkBlob& blob) {
   }
   if (!missing.empty())
     return Status(ErrorCode::kOperatorMissing, "WebGPU delegate: operator(s) not implemented: " + missing);
+  skip_op_.assign(chain->size(), false);
+  if (options_.fuse) plan_fusions(blob);
   for (flatbuffers::uoffset_t i = 0; i < chain->size(); ++i) {
+    if (skip_op_[i]) continue;
     const vk::OperatorCall* call = chain->Get(i);
     current_op_ = call->name()->str();
+    auto fused = fusions_.find(i);
+    current_fusion_ = fused == fusions_.end() ? nullptr : &fused->second;
     std::vector<int32_t> args;
     if (call->args())
       for (int32_t a : *call->args()) {
@@ -346,6 +351,7 @@ Status Graph::build_ops(const VkBlob& blob) {
         args.push_back(a);
       }
     Status s = find_op(current_op_)(*this, args);
+    current_fusion_ = nullptr;
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }
   return {};

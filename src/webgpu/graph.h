@@ -84,6 +84,28 @@ struct ProfileEntry {
 
 struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
+  bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
+};
+
+// Elementwise steps a convolution applies to its result before storing it (after bias
+// and its own clamp), in order. Codes are those of the conv shaders' epilogue().
+// kAddTensor (y += a * residual at the same index) only in conv2d_pw.
+enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7 };
+struct EpilogueOp {
+  EpilogueCode code;
+  float a = 0;
+};
+constexpr size_t kMaxEpilogue = 6;
+
+// What fusion.cpp folded into one convolution: a chain of elementwise ops on its output
+// (the conv writes the chain's last output, `out_id`), and for pointwise convs a preceding
+// per-channel multiply of its input (`x_id` * `scale_id`, scale shaped [N|1, C, 1, 1])
+// and an add of a same-shaped tensor (`residual_id`, the kAddTensor step).
+struct ConvFusion {
+  std::vector<EpilogueOp> epilogue;
+  int32_t out_id = -1;
+  int32_t x_id = -1, scale_id = -1;
+  int32_t residual_id = -1;
 };
 
 class Graph {
@@ -135,6 +157,11 @@ class Graph {
   // Host-side timings of the last submit (encode, submit, wait for the GPU).
   const gpu::SubmitStats& last_submit() const { return last_submit_; }
   size_t dispatch_count() const { return commands_->size(); }
+  // Chain ops folded into a convolution, and ops left out because nothing used their result.
+  size_t fused_op_count() const { return fused_ops_; }
+  size_t dead_op_count() const { return dead_ops_; }
+  // The fusion planned for the op being built (a convolution), or null.
+  const ConvFusion* conv_fusion() const { return current_fusion_; }
 
  private:
   Graph() = default;
@@ -143,6 +170,8 @@ class Graph {
   Status upload_input(const Tensor& host, int32_t id, const std::string& where);
   Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
   Status add_output_copies();
+  // fusion.cpp: marks chain ops to skip (fused or dead) and records conv fusions.
+  void plan_fusions(const VkBlob& blob);
 
   std::shared_ptr<gpu::Device> device_;
   gpu::PipelineCache* cache_ = nullptr;
@@ -158,6 +187,16 @@ class Graph {
   std::vector<std::function<Status()>> steps_;
   std::vector<std::string> dispatch_ops_;  // op name per dispatch
   std::string current_op_;
+  std::vector<bool> skip_op_;               // per chain op
+  std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution
+  const ConvFusion* current_fusion_ = nullptr;
+  // Buffers for fused convs' outputs that cannot stay in their planned buffer.
+  struct FusionSlot {
+    std::shared_ptr<gpu::Buffer> buffer;
+    size_t busy_until;  // chain op index after which it is free
+  };
+  std::vector<FusionSlot> fusion_slots_;
+  size_t fused_ops_ = 0, dead_ops_ = 0;
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;
   std::vector<ProfileEntry> profile_;

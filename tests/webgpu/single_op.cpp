@@ -15,6 +15,7 @@ struct VkGraphBuilder::V {
   ScalarType dtype = ScalarType::kFloat;
   std::vector<int64_t> shape;
   int constant_id = -1;
+  int mem_obj_id = -1;
   std::string key;
   int64_t i = 0;
   double d = 0;
@@ -61,16 +62,17 @@ int VkGraphBuilder::add(std::shared_ptr<V> v) {
   return static_cast<int>(values_.size()) - 1;
 }
 
-int VkGraphBuilder::input(ScalarType dtype, std::vector<int64_t> shape) {
-  int id = tensor(dtype, std::move(shape));
+int VkGraphBuilder::input(ScalarType dtype, std::vector<int64_t> shape, int mem_obj_id) {
+  int id = tensor(dtype, std::move(shape), mem_obj_id);
   inputs_.push_back(id);
   return id;
 }
 
-int VkGraphBuilder::tensor(ScalarType dtype, std::vector<int64_t> shape) {
+int VkGraphBuilder::tensor(ScalarType dtype, std::vector<int64_t> shape, int mem_obj_id) {
   auto v = std::make_shared<V>();
   v->kind = V::kTensor;
   v->dtype = dtype;
+  v->mem_obj_id = mem_obj_id;
   v->shape = std::move(shape);
   return add(v);
 }
@@ -114,7 +116,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
     switch (v->kind) {
       case V::kTensor: {
         std::vector<uint32_t> dims(v->shape.begin(), v->shape.end());
-        auto t = vk::CreateVkTensorDirect(fbb, vk_dtype(v->dtype), &dims, v->constant_id, -1);
+        auto t = vk::CreateVkTensorDirect(fbb, vk_dtype(v->dtype), &dims, v->constant_id, v->mem_obj_id);
         values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::VkTensor, t.Union()));
         if (v->constant_id >= 0)
           constants[static_cast<size_t>(v->constant_id)] =
@@ -169,7 +171,10 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   }
   WICK_ASSIGN_OR_RETURN(webgpu::VkBlob parsed, webgpu::parse_vk_blob(aligned.bytes()));
   MapData named(named_);
-  WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, {}));
+  webgpu::GraphOptions go;
+  go.fuse = fuse;
+  WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
+  dispatches = graph->dispatch_count();
 
   ValueTable table;
   std::vector<int32_t> args;

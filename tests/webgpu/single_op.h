@@ -24,10 +24,11 @@ namespace wick::test {
 
 class VkGraphBuilder {
  public:
-  // A graph input tensor (upper-bound shape).
-  int input(ScalarType dtype, std::vector<int64_t> shape);
+  // A graph input tensor (upper-bound shape). Tensors with the same mem_obj_id >= 0 share
+  // one buffer, as in the exporter's memory plan.
+  int input(ScalarType dtype, std::vector<int64_t> shape, int mem_obj_id = -1);
   // An intermediate or output tensor (its shape is the upper bound).
-  int tensor(ScalarType dtype, std::vector<int64_t> shape);
+  int tensor(ScalarType dtype, std::vector<int64_t> shape, int mem_obj_id = -1);
   // A constant tensor whose bytes (in `dtype`) live in named data, as the exporter writes them.
   int constant(const Tensor& value);
   int int_value(int64_t v);
@@ -43,6 +44,9 @@ class VkGraphBuilder {
   // Builds the blob, runs the graph once on the delegate with `inputs` (in input() order),
   // and returns the outputs resized to their live shapes.
   Result<std::vector<Value>> run(const std::vector<Value>& inputs);
+
+  bool fuse = true;           // GraphOptions::fuse for run()
+  size_t dispatches = 0;      // after run(): the graph's recorded dispatches
 
  private:
   struct V;

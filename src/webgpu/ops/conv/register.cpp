@@ -1,6 +1,11 @@
 // aten.convolution (1-D and 2-D, grouped/depthwise, transposed) and
-// et_vk.conv_with_clamp (the same with a fused output clamp, e.g. ReLU/ReLU6).
+// et_vk.conv_with_clamp (the same with a fused output clamp, e.g. ReLU/ReLU6). Elementwise
+// ops that follow a conv, and the per-channel multiply before a pointwise one, can be
+// fused in at graph build (webgpu/fusion.cpp): Graph::conv_fusion() says which.
+#include <array>
 #include <limits>
+
+#include <cstring>
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
@@ -16,9 +21,21 @@ struct ConvParams {
   uint32_t pad_h, pad_w, dil_h, dil_w;
   uint32_t total, has_bias;
   float clamp_min, clamp_max;
+  uint32_t epi_n, has_scale, scale_bstride, pad0;
+  std::array<std::array<uint32_t, 4>, kMaxEpilogue> epi;  // code, bits of a, -, -
 };
+static_assert(sizeof(ConvParams) == 96 + 16 * kMaxEpilogue);
 
 constexpr uint32_t kWorkgroup = 64;
+constexpr uint32_t kPwWorkgroup = 128;
+
+// Split-K factor of conv2d_pw: enough invocations to fill the GPU (about 64K) while each
+// still sums at least 8 input channels.
+uint32_t pointwise_split(uint64_t slots, uint64_t in_c) {
+  uint32_t ks = 1;
+  while (ks < 64 && slots * ks * 2 <= 65536 && in_c >= uint64_t{ks} * 16) ks *= 2;
+  return ks;
+}
 
 Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   const char* name = with_clamp ? "et_vk.conv_with_clamp.default" : "aten.convolution.default";
@@ -49,7 +66,17 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
       hi = static_cast<float>(v);
     }
   }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args.back(), name));
+  const ConvFusion* fusion = g.conv_fusion();
+  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(fusion ? fusion->out_id : args.back(), name));
+  GpuTensor* scale = nullptr;
+  GpuTensor* residual = nullptr;
+  if (fusion && fusion->residual_id >= 0) {
+    WICK_ASSIGN_OR_RETURN(residual, g.tensor(fusion->residual_id, name));
+  }
+  if (fusion && fusion->scale_id >= 0) {
+    WICK_ASSIGN_OR_RETURN(x, g.tensor(fusion->x_id, name));
+    WICK_ASSIGN_OR_RETURN(scale, g.tensor(fusion->scale_id, name));
+  }
 
   const int spatial = x->rank() - 2;
   if ((spatial != 1 && spatial != 2) || w->rank() != x->rank() || y->rank() != x->rank())
@@ -79,6 +106,16 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   base.has_bias = bias ? 1 : 0;
   base.clamp_min = lo;
   base.clamp_max = hi;
+  if (fusion) {
+    if (fusion->epilogue.size() > kMaxEpilogue)
+      return Status(ErrorCode::kInternal, std::string(name) + ": fused epilogue too long");
+    base.epi_n = static_cast<uint32_t>(fusion->epilogue.size());
+    for (size_t k = 0; k < fusion->epilogue.size(); ++k) {
+      uint32_t bits;
+      std::memcpy(&bits, &fusion->epilogue[k].a, 4);
+      base.epi[k] = {static_cast<uint32_t>(fusion->epilogue[k].code), bits, 0, 0};
+    }
+  }
   const int64_t out_pad_h = spatial == 2 ? at(output_padding, hi_i) : 0;
   const int64_t out_pad_w = at(output_padding, wi_i);
   const int64_t out_channels = transposed ? w->max_dims[1] * groups : w->max_dims[0];
@@ -91,13 +128,32 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   const bool oc4 = !transposed && groups == 1;
   const bool pointwise = oc4 && base.k_h == 1 && base.k_w == 1 && base.stride_h == 1 && base.stride_w == 1 &&
                          base.pad_h == 0 && base.pad_w == 0;
-  const char* shader = transposed ? "conv2d_transposed" : pointwise ? "conv2d_pw_oc4" : oc4 ? "conv2d_oc4" : "conv2d_direct";
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(shader).set("wg_size", kWorkgroup)));
+  if ((scale || residual) && !pointwise)
+    return Status(ErrorCode::kInternal, std::string(name) + ": input scale or residual fused into a non-pointwise conv");
+  const char* shader = transposed ? "conv2d_transposed" : pointwise ? "conv2d_pw" : oc4 ? "conv2d_oc4" : "conv2d_direct";
+  uint32_t ks = 1;
+  gpu::PipelineKey key(shader);
+  if (pointwise) {
+    const uint64_t max_plane = static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1));
+    const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
+    ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
+    key.set("wg_size", kPwWorkgroup).set("ks", ks);
+  } else {
+    key.set("wg_size", kWorkgroup);
+  }
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ConvParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
   d.bindings = {{0, x->buffer.get()}, {1, w->buffer.get()}, {2, bias ? bias->buffer.get() : w->buffer.get()},
                 {3, y->buffer.get()}, {4, params->buffer()}};
+  if (pointwise) {
+    d.bindings.push_back({5, scale ? scale->buffer.get() : w->buffer.get()});
+    d.bindings.push_back({6, residual ? residual->buffer.get() : w->buffer.get()});
+  }
+  if (fusion)
+    d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) + (scale ? "+scale" : "") +
+              (residual ? "+residual " : " ") + shader;
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
 
   return g.add_step([=, &g]() -> Status {
@@ -127,7 +183,20 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
     p.out_h = static_cast<uint32_t>(oh);
     p.out_w = static_cast<uint32_t>(ow);
     p.total = static_cast<uint32_t>(shape_numel(shape));
+    if (scale) {
+      // x * s with s [N|1, C, 1, 1] broadcast over the pixels (the fused multiply).
+      const auto& sd = scale->dims;
+      if (sd.size() != 4 || sd[1] != c || sd[2] != 1 || sd[3] != 1 || (sd[0] != 1 && sd[0] != n))
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": fused scale " + shape_to_string(sd) +
+                                                       " does not broadcast to " + shape_to_string(x->dims));
+      p.has_scale = 1;
+      p.scale_bstride = sd[0] == 1 ? 0 : static_cast<uint32_t>(c);
+    }
+    if (residual && residual->dims != shape)
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": fused residual " + shape_to_string(residual->dims) +
+                                                     " differs from the output " + shape_to_string(shape));
     WICK_RETURN_IF_ERROR(params->write(p));
+    if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
     const uint64_t invocations = oc4 ? uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w : uint64_t{p.total};
     return g.set_grid(index, invocations, kWorkgroup);
   });

@@ -1,0 +1,420 @@
+// Randomized tests of the convolution kernels (conv2d_direct, conv2d_oc4, conv2d_pw with
+// its split-K variants, conv2d_transposed) and of the graph-build-time fusions into them
+// (webgpu/fusion.cpp: elementwise epilogues, the per-channel input scale of pointwise
+// convs, dead scalar copies), against a float64 CPU reference. Tolerance:
+// 1e-4 absolute + 1e-4 relative (sums of up to ~600 products of values in [-1, 1]).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "single_op.h"
+
+namespace wick {
+namespace {
+
+double tol(double want) { return 1e-4 + 1e-4 * std::fabs(want); }
+
+struct ConvCase {
+  int64_t n, c, h, w, oc, kh, kw, stride, pad, dil, groups;
+  bool bias;
+};
+
+// y[b, o, i, j] for a grouped, strided, padded, dilated 2-D convolution.
+std::vector<double> conv_ref(const ConvCase& k, const Tensor& x, const Tensor& wt, const Tensor* bias, int64_t oh,
+                             int64_t ow) {
+  std::vector<double> y(static_cast<size_t>(k.n * k.oc * oh * ow), 0.0);
+  const int64_t cpg = k.c / k.groups, opg = k.oc / k.groups;
+  const float* xp = x.data_as<float>();
+  const float* wp = wt.data_as<float>();
+  for (int64_t b = 0; b < k.n; ++b)
+    for (int64_t o = 0; o < k.oc; ++o)
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          double acc = bias ? bias->data_as<float>()[o] : 0.0;
+          const int64_t g = o / opg;
+          for (int64_t c = 0; c < cpg; ++c)
+            for (int64_t u = 0; u < k.kh; ++u)
+              for (int64_t v = 0; v < k.kw; ++v) {
+                const int64_t iy = i * k.stride - k.pad + u * k.dil, ix = j * k.stride - k.pad + v * k.dil;
+                if (iy < 0 || iy >= k.h || ix < 0 || ix >= k.w) continue;
+                acc += double(xp[((b * k.c + g * cpg + c) * k.h + iy) * k.w + ix]) *
+                       double(wp[((o * cpg + c) * k.kh + u) * k.kw + v]);
+              }
+          y[static_cast<size_t>(((b * k.oc + o) * oh + i) * ow + j)] = acc;
+        }
+  return y;
+}
+
+int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) { return (in + 2 * p - d * (k - 1) - 1) / s + 1; }
+
+// Adds aten.convolution (or et_vk.conv_with_clamp with [lo, hi]) reading `x`; returns its output id.
+int add_conv(test::VkGraphBuilder& b, const ConvCase& k, int x, const Tensor& wt, const Tensor* bias, int64_t oh,
+             int64_t ow, const double* clamp_lo = nullptr, const double* clamp_hi = nullptr) {
+  int w = b.constant(wt);
+  int bi = bias ? b.constant(*bias) : b.none();
+  int y = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+  std::vector<int> args = {x, w, bi, b.int_list({k.stride, k.stride}), b.int_list({k.pad, k.pad}),
+                           b.int_list({k.dil, k.dil}), b.bool_value(false), b.int_list({0, 0}), b.int_value(k.groups)};
+  if (clamp_lo || clamp_hi) {
+    args.push_back(clamp_lo ? b.double_value(*clamp_lo) : b.none());
+    args.push_back(clamp_hi ? b.double_value(*clamp_hi) : b.none());
+    args.push_back(y);
+    b.op("et_vk.conv_with_clamp.default", args);
+  } else {
+    args.push_back(y);
+    b.op("aten.convolution.default", args);
+  }
+  return y;
+}
+
+void expect_close(const Tensor& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.numel(), static_cast<int64_t>(want.size())) << what;
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_NEAR(got.data_as<float>()[i], want[i], tol(want[i])) << what << " at " << i;
+}
+
+std::string describe(const ConvCase& k) {
+  return "n" + std::to_string(k.n) + " c" + std::to_string(k.c) + " " + std::to_string(k.h) + "x" +
+         std::to_string(k.w) + " oc" + std::to_string(k.oc) + " k" + std::to_string(k.kh) + "x" + std::to_string(k.kw) +
+         " s" + std::to_string(k.stride) + " p" + std::to_string(k.pad) + " d" + std::to_string(k.dil) + " g" +
+         std::to_string(k.groups);
+}
+
+const std::vector<ConvCase> kCases = {
+    // pointwise (conv2d_pw): large planes (no split), small planes with many input
+    // channels (split-K up to 64), out_c not a multiple of 4, batches
+    {1, 16, 56, 56, 72, 1, 1, 1, 0, 1, 1, true},
+    {1, 576, 1, 1, 144, 1, 1, 1, 0, 1, 1, true},
+    {1, 144, 1, 1, 576, 1, 1, 1, 0, 1, 1, true},
+    {1, 576, 7, 7, 96, 1, 1, 1, 0, 1, 1, false},
+    {2, 37, 5, 3, 13, 1, 1, 1, 0, 1, 1, true},
+    {3, 1000, 1, 1, 7, 1, 1, 1, 0, 1, 1, true},
+    {1, 3, 2, 2, 1, 1, 1, 1, 0, 1, 1, false},
+    // dense (conv2d_oc4), depthwise and grouped (conv2d_direct)
+    {1, 3, 33, 31, 16, 3, 3, 2, 1, 1, 1, true},
+    {2, 5, 9, 8, 6, 3, 2, 1, 2, 2, 1, false},
+    {1, 24, 14, 14, 24, 5, 5, 2, 2, 1, 24, true},
+    {1, 8, 10, 10, 12, 3, 3, 1, 1, 1, 4, true},
+};
+
+TEST(WebGpuConvOp, RandomShapes) {
+  std::mt19937 rng(71);
+  for (const ConvCase& k : kCases) {
+    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
+    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    for (bool with_clamp : {false, true}) {
+      test::VkGraphBuilder b;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      const double lo = -0.5, hi = 0.75;
+      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow, with_clamp ? &lo : nullptr, with_clamp ? &hi : nullptr);
+      b.output(y);
+      auto r = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+      std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+      if (with_clamp)
+        for (double& v : want) v = std::min(std::max(v, lo), hi);
+      expect_close((*r)[0].tensor, want, describe(k) + (with_clamp ? " clamped" : ""));
+    }
+  }
+}
+
+double hardswish(double v) {
+  const float f = static_cast<float>(v);
+  return f * std::min(std::max(f + 3.f, 0.f), 6.f) / 6.f;
+}
+
+// conv -> hardswish / relu / clamp / hardtanh: one dispatch, same values as unfused.
+TEST(WebGpuConvOp, FusedActivations) {
+  std::mt19937 rng(72);
+  struct Act {
+    const char* name;
+    std::function<double(double)> ref;
+  };
+  const std::vector<Act> acts = {
+      {"aten.hardswish.default", hardswish},
+      {"aten.relu.default", [](double v) { return std::max(v, 0.0); }},
+      {"aten.clamp.default", [](double v) { return std::min(std::max(v, -0.25), 0.5); }},
+      {"aten.hardtanh.default", [](double v) { return std::min(std::max(v, -1.0), 1.0); }},
+  };
+  for (const ConvCase& k : {kCases[1], kCases[3], kCases[4], kCases[7], kCases[9]}) {
+    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
+    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+    for (const Act& act : acts) {
+      size_t dispatches[2] = {0, 0};
+      for (bool fuse : {false, true}) {
+        test::VkGraphBuilder b;
+        b.fuse = fuse;
+        int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+        int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
+        int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+        const std::string name = act.name;
+        if (name == "aten.clamp.default") b.op(act.name, {y, b.double_value(-0.25), b.double_value(0.5), z});
+        else if (name == "aten.hardtanh.default") b.op(act.name, {y, b.double_value(-1), b.double_value(1), z});
+        else b.op(act.name, {y, z});
+        b.output(z);
+        auto r = b.run({Value::make_tensor(xt)});
+        ASSERT_TRUE(r.ok()) << describe(k) << " " << name << ": " << r.status().to_string();
+        std::vector<double> want = conv;
+        for (double& v : want) v = act.ref(static_cast<float>(v));
+        expect_close((*r)[0].tensor, want, describe(k) + " " + name + (fuse ? " fused" : ""));
+        dispatches[fuse] = b.dispatches;
+      }
+      EXPECT_EQ(dispatches[1] + 1, dispatches[0]) << describe(k) << " " << act.name;
+    }
+  }
+}
+
+// Squeeze-and-excitation as MobileNetV3 exports it: mean -> conv+relu -> conv ->
+// hardsigmoid spelled add(3) / clamp(0) / clamp(6) / div(6) with the scalars as constant
+// tensors copied through prepack/clone -> x * s -> pointwise conv -> hardswish. Fused: the
+// add..div chain goes into the second conv, the multiply and the hardswish into the last
+// one, and the scalar copies are dropped.
+TEST(WebGpuConvOp, FusedSqueezeExcitation) {
+  std::mt19937 rng(73);
+  for (auto [n, c, hw, squeeze, oc] : std::vector<std::array<int64_t, 5>>{{1, 96, 7, 24, 40}, {2, 40, 5, 16, 13}}) {
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {n, c, hw, hw}, rng, -1, 1);
+    Tensor w1 = test::random_tensor(ScalarType::kFloat, {squeeze, c, 1, 1}, rng, -1, 1);
+    Tensor b1 = test::random_tensor(ScalarType::kFloat, {squeeze}, rng, -1, 1);
+    Tensor w2 = test::random_tensor(ScalarType::kFloat, {c, squeeze, 1, 1}, rng, -1, 1);
+    Tensor b2 = test::random_tensor(ScalarType::kFloat, {c}, rng, -1, 1);
+    Tensor w3 = test::random_tensor(ScalarType::kFloat, {oc, c, 1, 1}, rng, -1, 1);
+    Tensor three = Tensor::make_owned(ScalarType::kLong, {}), six = Tensor::make_owned(ScalarType::kLong, {});
+    three.data_as<int64_t>()[0] = 3;
+    six.data_as<int64_t>()[0] = 6;
+
+    // Reference.
+    std::vector<double> mean(static_cast<size_t>(n * c), 0.0);
+    for (int64_t i = 0; i < n * c; ++i) {
+      double s = 0;
+      for (int64_t p = 0; p < hw * hw; ++p) s += xt.data_as<float>()[i * hw * hw + p];
+      mean[static_cast<size_t>(i)] = static_cast<float>(s / double(hw * hw));
+    }
+    std::vector<double> gate(static_cast<size_t>(n * c));
+    for (int64_t b = 0; b < n; ++b) {
+      std::vector<double> h(static_cast<size_t>(squeeze));
+      for (int64_t q = 0; q < squeeze; ++q) {
+        double acc = b1.data_as<float>()[q];
+        for (int64_t i = 0; i < c; ++i) acc += mean[static_cast<size_t>(b * c + i)] * w1.data_as<float>()[q * c + i];
+        h[static_cast<size_t>(q)] = static_cast<float>(std::max(acc, 0.0));
+      }
+      for (int64_t i = 0; i < c; ++i) {
+        double acc = b2.data_as<float>()[i];
+        for (int64_t q = 0; q < squeeze; ++q) acc += h[static_cast<size_t>(q)] * w2.data_as<float>()[i * squeeze + q];
+        gate[static_cast<size_t>(b * c + i)] = std::min(std::max(static_cast<float>(acc) + 3.0, 0.0), 6.0) / 6.0;
+      }
+    }
+    std::vector<double> want(static_cast<size_t>(n * oc * hw * hw));
+    for (int64_t b = 0; b < n; ++b)
+      for (int64_t o = 0; o < oc; ++o)
+        for (int64_t p = 0; p < hw * hw; ++p) {
+          double acc = 0;
+          for (int64_t i = 0; i < c; ++i)
+            acc += double(static_cast<float>(xt.data_as<float>()[(b * c + i) * hw * hw + p] * gate[static_cast<size_t>(b * c + i)])) *
+                   w3.data_as<float>()[o * c + i];
+          want[static_cast<size_t>((b * oc + o) * hw * hw + p)] = hardswish(acc);
+        }
+
+    size_t dispatches[2] = {0, 0};
+    for (bool fuse : {false, true}) {
+      test::VkGraphBuilder b;
+      b.fuse = fuse;
+      const ConvCase k1{n, c, 1, 1, squeeze, 1, 1, 1, 0, 1, 1, true}, k2{n, squeeze, 1, 1, c, 1, 1, 1, 0, 1, 1, true},
+          k3{n, c, hw, hw, oc, 1, 1, 1, 0, 1, 1, false};
+      int x = b.input(ScalarType::kFloat, {n, c, hw, hw});
+      // Scalars: constant -> prepack -> dim-order copy (to float) -> clone, as exported.
+      auto scalar = [&](const Tensor& v) {
+        int k = b.constant(v);
+        int packed = b.tensor(ScalarType::kInt, {});
+        b.op("et_vk.prepack.default", {k, packed});
+        int f = b.tensor(ScalarType::kFloat, {});
+        b.op("dim_order_ops._to_dim_order_copy.default",
+             {packed, b.none(), b.none(), b.none(), b.none(), b.bool_value(false), b.int_list({}), f});
+        return f;
+      };
+      int s3 = scalar(three), s6 = scalar(six);
+      int m = b.tensor(ScalarType::kFloat, {n, c, 1, 1});
+      b.op("aten.mean.dim", {x, b.int_list({-1, -2}), b.bool_value(true), b.none(), m});
+      const double zero = 0;
+      int h = add_conv(b, k1, m, w1, &b1, 1, 1, &zero, nullptr);
+      int g = add_conv(b, k2, h, w2, &b2, 1, 1);
+      int c3 = b.tensor(ScalarType::kFloat, {});
+      b.op("aten.clone.default", {s3, b.none(), c3});
+      int t1 = b.tensor(ScalarType::kFloat, {n, c, 1, 1});
+      b.op("aten.add.Tensor", {g, c3, b.int_value(1), t1});
+      int t2 = b.tensor(ScalarType::kFloat, {n, c, 1, 1});
+      b.op("aten.clamp.default", {t1, b.double_value(0), b.none(), t2});
+      int t3 = b.tensor(ScalarType::kFloat, {n, c, 1, 1});
+      b.op("aten.clamp.default", {t2, b.none(), b.int_value(6), t3});
+      int c6 = b.tensor(ScalarType::kFloat, {});
+      b.op("aten.clone.default", {s6, b.none(), c6});
+      int t4 = b.tensor(ScalarType::kFloat, {n, c, 1, 1});
+      b.op("aten.div.Tensor", {t3, c6, t4});
+      int xs = b.tensor(ScalarType::kFloat, {n, c, hw, hw});
+      b.op("aten.mul.Tensor", {t4, x, xs});
+      int y = add_conv(b, k3, xs, w3, nullptr, hw, hw);
+      int z = b.tensor(ScalarType::kFloat, {n, oc, hw, hw});
+      b.op("aten.hardswish.default", {y, z});
+      b.output(z);
+      auto r = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      expect_close((*r)[0].tensor, want, std::string("squeeze-excitation") + (fuse ? " fused" : ""));
+      dispatches[fuse] = b.dispatches;
+    }
+    // Unfused: 2 scalar copies, mean, 3 convs, 2 clones, add, 2 clamps, div, mul,
+    // hardswish, output copy = 15. Fused: mean, 3 convs, output copy.
+    EXPECT_EQ(dispatches[0], 15u);
+    EXPECT_EQ(dispatches[1], 5u);
+  }
+}
+
+// conv -> add(y, r) (either order, alpha) -> relu: pointwise convs take the add and the
+// relu (one dispatch); other convs fuse neither (conv, add, relu).
+TEST(WebGpuConvOp, FusedResidualAdd) {
+  std::mt19937 rng(75);
+  for (const ConvCase& k : {kCases[3], kCases[4], kCases[0], kCases[7]}) {
+    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+    const bool pointwise = k.kh == 1 && k.kw == 1;
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    Tensor rt = test::random_tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow}, rng, -1, 1);
+    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
+    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+    for (int variant = 0; variant < 2; ++variant) {
+      const double alpha = variant == 0 ? 0.5 : 1.0;
+      test::VkGraphBuilder b;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
+      int s = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      if (variant == 0) b.op("aten.add.Tensor", {y, r, b.double_value(alpha), s});
+      else b.op("aten.add.Tensor", {r, y, b.int_value(1), s});
+      int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      b.op("aten.relu.default", {s, z});
+      b.output(z);
+      auto res = b.run({Value::make_tensor(xt), Value::make_tensor(rt)});
+      ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
+      std::vector<double> want = conv;
+      for (size_t i = 0; i < want.size(); ++i) {
+        const float sum = static_cast<float>(want[i]) + static_cast<float>(alpha * rt.data_as<float>()[i]);
+        want[i] = std::max(sum, 0.f);
+      }
+      expect_close((*res)[0].tensor, want, describe(k) + " residual variant " + std::to_string(variant));
+      EXPECT_EQ(b.dispatches, pointwise ? 2u : 4u) << describe(k);
+    }
+  }
+}
+
+// The exporter's memory plan ping-pongs between a few buffers, so a fused conv's output
+// often shares its planned buffer with the conv's input: the fusion then moves it to a
+// buffer of its own. Stem conv -> hardswish -> pointwise conv -> relu, then v * mean(v) ->
+// pointwise conv -> + v, with buffers shared the way MobileNetV3's plan shares them.
+TEST(WebGpuConvOp, FusionUnderSharedBuffers) {
+  std::mt19937 rng(76);
+  const int64_t c = 8, hw = 9, oc = 12;
+  Tensor xt = test::random_tensor(ScalarType::kFloat, {1, 3, 2 * hw, 2 * hw}, rng, -1, 1);
+  Tensor w1 = test::random_tensor(ScalarType::kFloat, {c, 3, 3, 3}, rng, -1, 1);
+  Tensor b1 = test::random_tensor(ScalarType::kFloat, {c}, rng, -1, 1);
+  Tensor w2 = test::random_tensor(ScalarType::kFloat, {oc, c, 1, 1}, rng, -1, 1);
+  Tensor w3 = test::random_tensor(ScalarType::kFloat, {oc, oc, 1, 1}, rng, -1, 1);
+  std::vector<Value> outs[2];
+  size_t dispatches[2] = {0, 0};
+  for (bool fuse : {false, true}) {
+    test::VkGraphBuilder b;
+    b.fuse = fuse;
+    const ConvCase k1{1, 3, 2 * hw, 2 * hw, c, 3, 3, 2, 1, 1, 1, true}, k2{1, c, hw, hw, oc, 1, 1, 1, 0, 1, 1, false},
+        k3{1, oc, hw, hw, oc, 1, 1, 1, 0, 1, 1, false};
+    int x = b.input(ScalarType::kFloat, {1, 3, 2 * hw, 2 * hw}, 0);
+    int y = b.tensor(ScalarType::kFloat, {1, c, hw, hw}, 1);
+    {
+      int w = b.constant(w1), bi = b.constant(b1);
+      b.op("aten.convolution.default", {x, w, bi, b.int_list({2, 2}), b.int_list({1, 1}), b.int_list({1, 1}),
+                                        b.bool_value(false), b.int_list({0, 0}), b.int_value(1), y});
+    }
+    int z = b.tensor(ScalarType::kFloat, {1, c, hw, hw}, 0);
+    b.op("aten.hardswish.default", {y, z});
+    int u = add_conv(b, k2, z, w2, nullptr, hw, hw);  // own buffer
+    int v = b.tensor(ScalarType::kFloat, {1, oc, hw, hw}, 0);
+    b.op("aten.relu.default", {u, v});
+    // v * mean(v): the conv's planned output (buffer 2) is the scale's, which the fused
+    // conv reads; the residual add reads v again.
+    int vs = b.tensor(ScalarType::kFloat, {1, oc, hw, hw}, 1);
+    int s2 = b.tensor(ScalarType::kFloat, {1, oc, 1, 1}, 2);
+    b.op("aten.mean.dim", {v, b.int_list({-1, -2}), b.bool_value(true), b.none(), s2});
+    b.op("aten.mul.Tensor", {v, s2, vs});
+    int q = b.tensor(ScalarType::kFloat, {1, oc, hw, hw}, 2);
+    {
+      int w = b.constant(w3);
+      b.op("aten.convolution.default", {vs, w, b.none(), b.int_list({1, 1}), b.int_list({0, 0}), b.int_list({1, 1}),
+                                        b.bool_value(false), b.int_list({0, 0}), b.int_value(1), q});
+    }
+    int r = b.tensor(ScalarType::kFloat, {1, oc, hw, hw}, 1);
+    b.op("aten.add.Tensor", {q, v, b.int_value(1), r});
+    b.output(r);
+    auto res = b.run({Value::make_tensor(xt)});
+    ASSERT_TRUE(res.ok()) << res.status().to_string();
+    outs[fuse] = *res;
+    dispatches[fuse] = b.dispatches;
+  }
+  // Reference.
+  const ConvCase k1{1, 3, 2 * hw, 2 * hw, c, 3, 3, 2, 1, 1, 1, true};
+  std::vector<double> y = conv_ref(k1, xt, w1, &b1, hw, hw);
+  Tensor zt = Tensor::make_owned(ScalarType::kFloat, {1, c, hw, hw});
+  for (size_t i = 0; i < y.size(); ++i) zt.data_as<float>()[i] = static_cast<float>(hardswish(y[i]));
+  const ConvCase k2{1, c, hw, hw, oc, 1, 1, 1, 0, 1, 1, false};
+  std::vector<double> u = conv_ref(k2, zt, w2, nullptr, hw, hw);
+  std::vector<float> v(u.size());
+  for (size_t i = 0; i < u.size(); ++i) v[i] = std::max(static_cast<float>(u[i]), 0.f);
+  Tensor vst = Tensor::make_owned(ScalarType::kFloat, {1, oc, hw, hw});
+  for (int64_t ch = 0; ch < oc; ++ch) {
+    double m = 0;
+    for (int64_t p = 0; p < hw * hw; ++p) m += v[static_cast<size_t>(ch * hw * hw + p)];
+    const float mf = static_cast<float>(m / double(hw * hw));
+    for (int64_t p = 0; p < hw * hw; ++p) vst.data_as<float>()[ch * hw * hw + p] = v[static_cast<size_t>(ch * hw * hw + p)] * mf;
+  }
+  const ConvCase k3{1, oc, hw, hw, oc, 1, 1, 1, 0, 1, 1, false};
+  std::vector<double> want = conv_ref(k3, vst, w3, nullptr, hw, hw);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = static_cast<float>(want[i]) + v[i];
+  expect_close(outs[0][0].tensor, want, "unfused");
+  expect_close(outs[1][0].tensor, want, "fused");
+  // Unfused: conv, hardswish, conv, relu, mean, mul, conv, add, output copy.
+  EXPECT_EQ(dispatches[0], 9u);
+  EXPECT_EQ(dispatches[1], 5u);
+}
+
+// No fusion where the conv's result has another reader or is itself a graph output.
+TEST(WebGpuConvOp, NoFusionWithOtherReaders) {
+  std::mt19937 rng(74);
+  const ConvCase k = kCases[3];
+  Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+  Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, 1, 1}, rng, -1, 1);
+  const std::vector<double> conv = conv_ref(k, xt, wt, nullptr, k.h, k.w);
+  for (bool conv_is_output : {false, true}) {
+    test::VkGraphBuilder b;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    int y = add_conv(b, k, x, wt, nullptr, k.h, k.w);
+    int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, k.h, k.w});
+    b.op("aten.hardswish.default", {y, z});
+    int s = b.tensor(ScalarType::kFloat, {k.n, k.oc, k.h, k.w});
+    if (!conv_is_output) b.op("aten.add.Tensor", {y, z, b.int_value(1), s});
+    b.output(conv_is_output ? y : s);
+    b.output(z);
+    auto r = b.run({Value::make_tensor(xt)});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    std::vector<double> hs = conv, first = conv;
+    for (double& v : hs) v = hardswish(v);
+    if (!conv_is_output)
+      for (size_t i = 0; i < first.size(); ++i) first[i] = static_cast<float>(conv[i]) + static_cast<float>(hs[i]);
+    expect_close((*r)[0].tensor, first, conv_is_output ? "conv output" : "conv + hardswish(conv)");
+    expect_close((*r)[1].tensor, hs, "hardswish");
+  }
+}
+
+}  // namespace
+}  // namespace wick
