@@ -6,12 +6,18 @@
 #include "runtime/program.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // Low limits: the seeds plan at most 32 KiB, and a mutated size should meet the
+  // limit's error, not libFuzzer's malloc limit (-rss_limit_mb) or a slow memset. Kernels
+  // may hold scratch copies several times a tensor's size, which 16 MiB leaves room for.
+  wick::MemoryLimits limits;
+  limits.max_planned_bytes = 16 << 20;
+  limits.max_io_bytes = 16 << 20;
   auto program = wick::Program::load_bytes(std::span<const uint8_t>(data, size), "fuzz.pte");
   if (!program.ok()) return 0;
   for (const std::string& name : (*program)->method_names()) {
     auto meta = (*program)->method_meta(name);
     if (!meta.ok()) continue;
-    auto method = (*program)->load_method(name);
+    auto method = (*program)->load_method(name, limits);
     if (!method.ok()) continue;
     std::vector<wick::Value> inputs;
     bool tensors_only = true;

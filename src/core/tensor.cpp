@@ -1,5 +1,6 @@
 #include "core/tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -18,9 +19,26 @@ AlignedBuffer::AlignedBuffer(size_t size) : size_(size) {
 void AlignedBuffer::Free::operator()(uint8_t* p) const { std::free(p); }
 
 int64_t shape_numel(std::span<const int64_t> shape) {
+  bool empty = false;
+  for (int64_t s : shape) {
+    if (s < 0) return -1;
+    empty = empty || s == 0;
+  }
+  if (empty) return 0;
   int64_t n = 1;
-  for (int64_t s : shape) n *= s;
+  for (int64_t s : shape) {
+    if (n > INT64_MAX / s) return INT64_MAX;
+    n *= s;
+  }
   return n;
+}
+
+std::optional<uint64_t> checked_nbytes(ScalarType dtype, std::span<const int64_t> shape, uint64_t limit) {
+  const int64_t numel = shape_numel(shape);
+  if (numel < 0 || numel == INT64_MAX) return std::nullopt;  // INT64_MAX: saturated
+  const uint64_t esize = element_size(dtype);
+  if (static_cast<uint64_t>(numel) > limit / std::max<uint64_t>(esize, 1)) return std::nullopt;
+  return static_cast<uint64_t>(numel) * esize;
 }
 
 std::string shape_to_string(std::span<const int64_t> shape) {
@@ -73,11 +91,12 @@ Status Tensor::resize(std::span<const int64_t> new_sizes) {
     if (new_sizes[i] > max_sizes[i])
       return Status(ErrorCode::kInvalidArgument, "shape " + shape_to_string(new_sizes) +
                                                      " exceeds the upper bound " + shape_to_string(max_sizes));
-  size_t need = static_cast<size_t>(shape_numel(new_sizes)) * element_size(dtype);
-  if (need > capacity)
+  if (!checked_nbytes(dtype, new_sizes, capacity)) {
+    auto need = checked_nbytes(dtype, new_sizes);
     return Status(ErrorCode::kInvalidArgument, "shape " + shape_to_string(new_sizes) + " needs " +
-                                                   std::to_string(need) + " bytes, storage holds " +
-                                                   std::to_string(capacity));
+                                                   (need ? std::to_string(*need) : std::string("over 2^64")) +
+                                                   " bytes, storage holds " + std::to_string(capacity));
+  }
   sizes.assign(new_sizes.begin(), new_sizes.end());
   return {};
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,6 +71,14 @@ class Tensor {
 };
 
 std::string shape_to_string(std::span<const int64_t> shape);
+// The product of `shape`; -1 if a size is negative. Shapes can come from a hostile file or
+// from a kernel's arithmetic on its values, so the product saturates at INT64_MAX instead
+// of overflowing (undefined behaviour); Tensor::resize rejects such a shape, since no
+// storage holds it.
 int64_t shape_numel(std::span<const int64_t> shape);
+// Bytes of a contiguous `dtype` tensor of `shape`, or nullopt when a size is negative or
+// the byte count would exceed `limit`.
+std::optional<uint64_t> checked_nbytes(ScalarType dtype, std::span<const int64_t> shape,
+                                       uint64_t limit = UINT64_MAX);
 
 }  // namespace wick

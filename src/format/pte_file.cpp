@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "flat_tensor_generated.h"
+#include "format/vector_alignment.h"
 
 namespace wick {
 
@@ -36,6 +37,34 @@ flatbuffers::Verifier::Options verifier_options() {
   o.max_tables = 100000000;
   o.check_alignment = true;
   return o;
+}
+
+// Every vector of 8-byte scalars in the program (see format/vector_alignment.h), so that
+// no reader meets a misaligned one later.
+Status check_vector_alignment(const fb::Program& program, const std::string& file) {
+  auto misaligned = [&](const std::string& what) {
+    return invalid(file, what + " is not 8-byte aligned (corrupt offset)");
+  };
+  if (program.constant_segment() && !elements_aligned(program.constant_segment()->offsets()))
+    return misaligned("constant_segment.offsets");
+  if (const auto* mds = program.mutable_data_segments())
+    for (const fb::SubsegmentOffsets* md : *mds)
+      if (md && !elements_aligned(md->offsets())) return misaligned("mutable_data_segments offsets");
+  for (const fb::ExecutionPlan* plan : *program.execution_plan()) {
+    if (plan == nullptr) continue;
+    const std::string where = "method '" + (plan->name() ? plan->name()->str() : std::string("?")) + "': ";
+    if (!elements_aligned(plan->non_const_buffer_sizes())) return misaligned(where + "non_const_buffer_sizes");
+    if (plan->values() == nullptr) continue;
+    for (flatbuffers::uoffset_t i = 0; i < plan->values()->size(); ++i) {
+      const fb::EValue* ev = plan->values()->Get(i);
+      if (ev == nullptr) continue;
+      const auto* ints = ev->val_as_IntList();
+      const auto* doubles = ev->val_as_DoubleList();
+      if ((ints && !elements_aligned(ints->items())) || (doubles && !elements_aligned(doubles->items())))
+        return misaligned(where + "the list of value " + std::to_string(i));
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -105,6 +134,7 @@ Result<std::shared_ptr<PteFile>> PteFile::parse(std::span<const uint8_t> bytes, 
   file->program_ = fb::GetProgram(d);
   if (file->program_->execution_plan() == nullptr)
     return invalid(fname, "program has no execution_plan table");
+  WICK_RETURN_IF_ERROR(check_vector_alignment(*file->program_, fname));
   return file;
 }
 

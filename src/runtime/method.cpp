@@ -10,10 +10,16 @@ namespace {
 // ExecuTorch's guard against runaway jump loops.
 constexpr uint64_t kMaxInstructions = 10000000;
 
-Value copy_out(const Value& v) {
+// A copy that owns its storage. A tensor is copied only from storage that holds it: its
+// shape is the file's word, but its capacity is what Wick allocated or mapped.
+Result<Value> copy_out(const Value& v, const std::string& where) {
   if (!v.is_tensor()) return v;
-  Tensor t = Tensor::make_owned(v.tensor.dtype, v.tensor.sizes);
-  if (v.tensor.data != nullptr && t.nbytes() > 0) std::memcpy(t.data, v.tensor.data, t.nbytes());
+  const Tensor& src = v.tensor;
+  if (src.numel() > 0 && (src.data == nullptr || src.capacity < src.nbytes()))
+    return Status(ErrorCode::kInvalidProgram, where + " " + src.shape_string() + " has no storage (" +
+                                                  std::to_string(src.capacity) + " bytes): nothing computed it");
+  Tensor t = Tensor::make_owned(src.dtype, src.sizes);
+  if (t.nbytes() > 0) std::memcpy(t.data, src.data, t.nbytes());
   return Value::make_tensor(std::move(t));
 }
 }  // namespace
@@ -143,7 +149,7 @@ Result<Value> Method::output(size_t index) const {
   const Impl& m = *impl_;
   if (index >= m.outputs.size())
     return Status(ErrorCode::kInvalidArgument, m.where + ": output " + std::to_string(index) + " does not exist");
-  return copy_out(m.values.values[static_cast<size_t>(m.outputs[index])]);
+  return copy_out(m.values.values[static_cast<size_t>(m.outputs[index])], m.where + ": output " + std::to_string(index));
 }
 
 Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
@@ -153,10 +159,19 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
                                                    " inputs, got " + std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) WICK_RETURN_IF_ERROR(set_input(i, inputs[i]));
   WICK_RETURN_IF_ERROR(execute());
+  // A file may list one large tensor as many outputs: bound the copies, not just each one.
+  uint64_t copied = 0;
   std::vector<Value> outs;
   for (size_t i = 0; i < m.outputs.size(); ++i) {
-    WICK_ASSIGN_OR_RETURN(Value v, output(i));
-    outs.push_back(std::move(v));
+    const Value& v = m.values.values[static_cast<size_t>(m.outputs[i])];
+    if (v.is_tensor()) copied += v.tensor.capacity;
+    if (copied > m.limits.max_io_bytes)
+      return Status(ErrorCode::kOutOfResources, m.where + ": copies of outputs 0.." + std::to_string(i) + ": " +
+                                                    std::to_string(copied) + " bytes, over the limit of " +
+                                                    std::to_string(m.limits.max_io_bytes) +
+                                                    " bytes (MemoryLimits::max_io_bytes)");
+    WICK_ASSIGN_OR_RETURN(Value out, output(i));
+    outs.push_back(std::move(out));
   }
   return outs;
 }

@@ -25,6 +25,7 @@ struct Method::Impl {
   std::shared_ptr<PteFile> file;               // keeps constants alive
   std::shared_ptr<MergedNamedData> named_data; // keeps .ptd data alive
   MethodMeta meta;
+  MemoryLimits limits;                         // checked at load; max_io_bytes again per forward()
   std::string where;                           // "model.pte: method 'forward'"
   ValueTable values;
   std::vector<AlignedBuffer> planned;          // arenas, index = mem_id - 1

@@ -2,6 +2,8 @@
 // table, planned arenas and a resolved instruction list. Execution lives in method.cpp.
 #include "runtime/program.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "format/pte_file.h"
@@ -14,8 +16,9 @@ namespace wick {
 namespace {
 
 constexpr int kMaxRank = 16;
-// Refuse single tensors larger than this: hostile files must not make us allocate.
-constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 40;
+// Refuse single tensors larger than this: hostile files must not make us allocate, and
+// byte counts must fit size_t (32 bits in WebAssembly) without wrapping.
+constexpr uint64_t kMaxTensorBytes = std::min<uint64_t>(uint64_t{1} << 40, SIZE_MAX / 2);
 
 Status bad(const std::string& where, const std::string& what) {
   return Status(ErrorCode::kInvalidProgram, where + ": " + what);
@@ -47,13 +50,16 @@ Result<TensorMeta> parse_tensor_meta(const fb::Tensor* t, const std::string& whe
   size_t order_rank = t->dim_order() ? t->dim_order()->size() : 0;
   if (order_rank != rank)
     return bad(where, "dim_order has " + std::to_string(order_rank) + " entries for rank " + std::to_string(rank));
+  // The product of the sizes, counting a 0 as 1: kernels multiply the other sizes of an
+  // empty tensor too (outer and inner extents), so those must stay plausible as well.
   uint64_t numel = 1;
   uint32_t seen = 0;
   for (size_t i = 0; i < rank; ++i) {
     int32_t s = t->sizes()->Get(static_cast<flatbuffers::uoffset_t>(i));
     if (s < 0) return bad(where, "negative size " + std::to_string(s));
     m.sizes.push_back(s);
-    numel = s == 0 ? 0 : (numel > kMaxTensorBytes / static_cast<uint64_t>(s) ? kMaxTensorBytes + 1 : numel * s);
+    const uint64_t f = std::max<uint64_t>(static_cast<uint64_t>(s), 1);
+    numel = numel > kMaxTensorBytes / f ? kMaxTensorBytes + 1 : numel * f;
     uint8_t d = t->dim_order()->Get(static_cast<flatbuffers::uoffset_t>(i));
     if (d >= rank || (seen >> d) & 1u) return bad(where, "dim_order is not a permutation");
     seen |= 1u << d;
@@ -213,6 +219,7 @@ struct MethodBuilder {
 
   Status build_values();
   Status build_tensor(int32_t index, const fb::Tensor* t, Tensor& out);
+  Status place_tensor(const std::string& vwhere, const fb::Tensor* t, Tensor& out, std::string& source);
   Status build_instructions();
   Status init_delegates(const std::shared_ptr<MergedNamedData>& named);
   Status check_index(int64_t index, const std::string& what) const {
@@ -230,6 +237,20 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
   out.max_sizes = meta.sizes;
   out.dim_order = meta.dim_order;
   out.dynamism = meta.dynamism;
+  std::string source;
+  WICK_RETURN_IF_ERROR(place_tensor(vwhere, t, out, source));
+  // Kernels read elements through typed pointers, so the data must be aligned for its
+  // dtype. Exporters align planned offsets and constants to 16; a corrupt offset may not.
+  const size_t align = element_size(out.dtype);
+  if (out.data != nullptr && out.nbytes() > 0 && align > 1 && reinterpret_cast<uintptr_t>(out.data) % align != 0)
+    return bad(vwhere, source + " is not aligned to the " + std::to_string(align) + " bytes of a " +
+                           dtype_name(out.dtype) + " element");
+  return {};
+}
+
+// Points `out` at its storage: a planned arena, the file's constants or named data.
+// `source` says which, for errors.
+Status MethodBuilder::place_tensor(const std::string& vwhere, const fb::Tensor* t, Tensor& out, std::string& source) {
   const size_t nbytes = out.nbytes();
 
   const fb::AllocationDetails* alloc = t->allocation_info();
@@ -250,6 +271,7 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
     planned = arena.data() + offset;
     out.data = planned;
     out.capacity = nbytes;
+    source = "offset " + std::to_string(offset) + " in planned buffer " + std::to_string(mem_id);
   }
 
   if (external) {
@@ -265,6 +287,7 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
     } else {
       out.data = const_cast<uint8_t*>(data->data());
       out.capacity = nbytes;
+      source = "external data '" + key + "'";
     }
     return {};
   }
@@ -279,6 +302,7 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
       // Constants stay in the file image; kernels only read them.
       out.data = const_cast<uint8_t*>(data->data());
       out.capacity = nbytes;
+      source = "constant buffer " + std::to_string(t->data_buffer_idx());
     }
   }
   return {};
@@ -504,18 +528,51 @@ Status MethodBuilder::init_delegates(const std::shared_ptr<MergedNamedData>& nam
   return {};
 }
 
+// Planned arenas and inputs against `limits`, before anything is allocated for them.
+Status check_memory_limits(const MethodMeta& meta, const MemoryLimits& limits, const std::string& where) {
+  auto too_much = [&](const std::string& what, uint64_t bytes, uint64_t limit, const char* field) {
+    return Status(ErrorCode::kOutOfResources, where + ": " + what + ": " + std::to_string(bytes) +
+                                                  " bytes, over the limit of " + std::to_string(limit) +
+                                                  " bytes (MemoryLimits::" + field + ")");
+  };
+  // Sizes are at most kMaxTensorBytes each (method_meta), but a file may list millions.
+  auto add = [](uint64_t a, uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; };
+  const uint64_t max_planned = std::min<uint64_t>(limits.max_planned_bytes, SIZE_MAX);
+  uint64_t planned = 0;
+  for (int64_t size : meta.planned_buffer_sizes) planned = add(planned, static_cast<uint64_t>(size));
+  if (planned > max_planned)
+    return too_much("planned memory (" + std::to_string(meta.planned_buffer_sizes.size()) +
+                        (meta.planned_buffer_sizes.size() == 1 ? " buffer)" : " buffers)"),
+                    planned, max_planned, "max_planned_bytes");
+  // parse_tensor_meta bounded each input, so checked_nbytes has a value.
+  uint64_t inputs = 0;
+  size_t tensors = 0;
+  for (const ValueMeta& in : meta.inputs) {
+    if (in.tag != ValueTag::kTensor) continue;
+    inputs = add(inputs, *checked_nbytes(in.tensor.dtype, in.tensor.sizes));
+    ++tensors;
+  }
+  if (inputs > limits.max_io_bytes)
+    return too_much("the tensor inputs (" + std::to_string(tensors) + ", at their declared sizes)", inputs,
+                    limits.max_io_bytes, "max_io_bytes");
+  return {};
+}
+
 }  // namespace
 
-Result<std::unique_ptr<Method>> Program::load_method(std::string_view method) {
+Result<std::unique_ptr<Method>> Program::load_method(std::string_view method, const MemoryLimits& limits) {
   WICK_ASSIGN_OR_RETURN(MethodMeta meta, method_meta(method));
   const fb::ExecutionPlan* plan = find_plan(file_->program(), method);
+  const std::string where = name() + ": method '" + std::string(method) + "'";
+  WICK_RETURN_IF_ERROR(check_memory_limits(meta, limits, where));
   std::unique_ptr<Method> result(new Method());
   Method::Impl& m = *result->impl_;
   m.file = file_;
   m.named_data = impl_->named_data;
   m.meta = std::move(meta);
+  m.limits = limits;
   for (int64_t size : m.meta.planned_buffer_sizes) m.planned.emplace_back(static_cast<size_t>(size));
-  MethodBuilder builder{*file_, *plan, *impl_->named_data, m, name() + ": method '" + std::string(method) + "'"};
+  MethodBuilder builder{*file_, *plan, *impl_->named_data, m, where};
   WICK_RETURN_IF_ERROR(builder.build_values());
   WICK_RETURN_IF_ERROR(builder.build_instructions());
   WICK_RETURN_IF_ERROR(builder.init_delegates(impl_->named_data));

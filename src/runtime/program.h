@@ -52,6 +52,19 @@ struct MethodMeta {
   size_t num_instructions = 0;
 };
 
+// What loading and running one method may make Wick allocate. Sizes in a .pte are
+// untrusted: load_method() checks them against these limits (and forward() its output
+// copies), so a corrupt or hostile file fails with an error naming the size instead of
+// allocating it. The defaults leave room far beyond every real model we run (the largest
+// fixture plans 47 MB); raise them for a bigger model, lower them to fuzz.
+struct MemoryLimits {
+  // The method's planned arenas (non_const_buffer_sizes), together.
+  uint64_t max_planned_bytes = uint64_t{8} << 30;
+  // The method's tensor inputs at their declared (upper-bound) sizes, together; and the
+  // output copies that one forward() returns, together.
+  uint64_t max_io_bytes = uint64_t{4} << 30;
+};
+
 class Program {
  public:
   // Reads and verifies the whole file; nothing is trusted before it is bounds-checked.
@@ -66,8 +79,9 @@ class Program {
   const std::string& name() const;
   std::vector<std::string> method_names() const;
   Result<MethodMeta> method_meta(std::string_view method) const;
-  // Resolves every kernel and initialises every delegate; fails naming what is missing.
-  Result<std::unique_ptr<Method>> load_method(std::string_view method);
+  // Resolves every kernel and initialises every delegate; fails naming what is missing,
+  // or what exceeds `limits`.
+  Result<std::unique_ptr<Method>> load_method(std::string_view method, const MemoryLimits& limits = {});
 
   const PteFile& file() const { return *file_; }
   struct Impl;

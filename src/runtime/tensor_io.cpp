@@ -25,11 +25,14 @@ Result<std::vector<int64_t>> parse_shape(const std::string& text) {
 
 Result<Value> read_raw_tensor(const std::string& path, ScalarType dtype, const std::vector<int64_t>& shape) {
   WICK_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read_file_bytes(path));
-  Tensor t = Tensor::make_owned(dtype, shape);
-  if (bytes.size() != t.nbytes())
+  // The data comes from the file: a shape that needs more than it holds is an error before
+  // anything is allocated for it.
+  auto need = checked_nbytes(dtype, shape);
+  if (!need || *need != bytes.size())
     return Status(ErrorCode::kInvalidArgument, path + ": holds " + std::to_string(bytes.size()) + " bytes, but " +
                                                    dtype_name(dtype) + shape_to_string(shape) + " needs " +
-                                                   std::to_string(t.nbytes()));
+                                                   (need ? std::to_string(*need) : std::string("over 2^64")));
+  Tensor t = Tensor::make_owned(dtype, shape);
   if (!bytes.empty()) std::memcpy(t.data, bytes.data(), bytes.size());
   return Value::make_tensor(std::move(t));
 }
@@ -94,11 +97,12 @@ Result<Value> read_npy(const std::string& path) {
   if (!inner.empty() && inner.back() == ',') inner.pop_back();
   auto shape = parse_shape(inner);
   if (!shape.ok()) return bad(shape.status().message());
-  Tensor t = Tensor::make_owned(*dtype, *shape);
   size_t data_start = header_start + header_len;
-  if (bytes.size() - data_start != t.nbytes())
-    return bad("data holds " + std::to_string(bytes.size() - data_start) + " bytes, shape needs " +
-               std::to_string(t.nbytes()));
+  auto need = checked_nbytes(*dtype, *shape);
+  if (!need || *need != bytes.size() - data_start)
+    return bad("data holds " + std::to_string(bytes.size() - data_start) + " bytes, shape " +
+               shape_to_string(*shape) + " needs " + (need ? std::to_string(*need) : std::string("over 2^64")));
+  Tensor t = Tensor::make_owned(*dtype, *shape);
   if (t.nbytes()) std::memcpy(t.data, bytes.data() + data_start, t.nbytes());
   return Value::make_tensor(std::move(t));
 }
