@@ -50,8 +50,9 @@ Result<int64_t> ValueTable::int_value(int64_t index) {
   WICK_ASSIGN_OR_RETURN(Value * v, at(index));
   if (v->tag == ValueTag::kInt) return v->i;
   if (v->tag == ValueTag::kBool) return static_cast<int64_t>(v->b);
-  if (v->tag == ValueTag::kDouble && static_cast<double>(static_cast<int64_t>(v->d)) == v->d)
-    return static_cast<int64_t>(v->d);
+  // An integral double within int64: anything else converts to INT64_MIN, which differs.
+  if (v->tag == ValueTag::kDouble && static_cast<double>(double_to_int64(v->d)) == v->d)
+    return double_to_int64(v->d);
   return wrong_type(index, *v, "Int");
 }
 

@@ -29,6 +29,12 @@ enum class ValueTag : uint8_t {
 
 const char* value_tag_name(ValueTag tag);
 
+// A double truncated to int64. NaN and values beyond int64 (undefined behaviour for a
+// plain cast; a file can hold any double) give INT64_MIN, as x86 does.
+inline int64_t double_to_int64(double d) {
+  return d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? static_cast<int64_t>(d) : INT64_MIN;
+}
+
 struct Value {
   ValueTag tag = ValueTag::kNone;
   int64_t i = 0;
@@ -50,7 +56,7 @@ struct Value {
     return tag == ValueTag::kDouble ? d : tag == ValueTag::kInt ? static_cast<double>(i) : (b ? 1 : 0);
   }
   int64_t scalar_as_int() const {
-    return tag == ValueTag::kInt ? i : tag == ValueTag::kDouble ? static_cast<int64_t>(d) : (b ? 1 : 0);
+    return tag == ValueTag::kInt ? i : tag == ValueTag::kDouble ? double_to_int64(d) : (b ? 1 : 0);
   }
 
   static Value make_int(int64_t v) { Value x; x.tag = ValueTag::kInt; x.i = v; return x; }

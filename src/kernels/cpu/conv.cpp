@@ -145,14 +145,14 @@ Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
   if (transposed) {
     WICK_ASSIGN_OR_RETURN(out_pad, expand_param(out_pad_v, spatial, "output_padding"));
   }
-  for (size_t i = 0; i < spatial; ++i) {
-    if (stride[i] <= 0) return invalid_arg(kOp, "stride must be positive");
-    if (dilation[i] <= 0) return invalid_arg(kOp, "dilation must be positive");
-    if (padding[i] < 0) return invalid_arg(kOp, "padding must be non-negative");
-    if (out_pad[i] < 0 || (out_pad[i] >= stride[i] && out_pad[i] >= dilation[i]))
+  WICK_RETURN_IF_ERROR(check_geometry(kOp, "stride", stride, 1));
+  WICK_RETURN_IF_ERROR(check_geometry(kOp, "dilation", dilation, 1));
+  WICK_RETURN_IF_ERROR(check_geometry(kOp, "padding", padding, 0));
+  WICK_RETURN_IF_ERROR(check_geometry(kOp, "output_padding", out_pad, 0));
+  WICK_RETURN_IF_ERROR(check_geometry(kOp, "groups", std::span<const int64_t>(&groups, 1), 1));
+  for (size_t i = 0; i < spatial; ++i)
+    if (out_pad[i] >= stride[i] && out_pad[i] >= dilation[i])
       return invalid_arg(kOp, "output_padding must be smaller than stride or dilation");
-  }
-  if (groups <= 0) return invalid_arg(kOp, "groups must be positive, got " + std::to_string(groups));
 
   ConvGeometry g{};
   g.batch = input->size(0);

@@ -124,22 +124,31 @@ Status arange_impl(const char* op, const Scalar& start, const Scalar& end, const
   const bool integral = start.is_integral() && end.is_integral() && step.is_integral() && !is_floating(out.dtype);
   const double s = start.to_double(), e = end.to_double(), st = step.to_double();
   if (st == 0) return invalid_arg(op, "step must be nonzero");
-  if (!std::isfinite(s) || !std::isfinite(e)) return invalid_arg(op, "unsupported range: " + std::to_string(s) + " -> " + std::to_string(e));
+  if (!std::isfinite(s) || !std::isfinite(e) || !std::isfinite(st))
+    return invalid_arg(op, "unsupported range: " + std::to_string(s) + " -> " + std::to_string(e) + " step " +
+                               std::to_string(st));
   if ((st > 0 && e < s) || (st < 0 && e > s)) return invalid_arg(op, "upper bound and larger bound inconsistent with step sign");
+  // The bounds and step come from the file: the length is computed where it cannot
+  // overflow (128 bits, or a double checked before its conversion), then bounded by `out`.
   int64_t n;
   if (integral) {
-    const int64_t si = start.i, ei = end.i, sti = step.i;
-    n = sti > 0 ? (ei - si + sti - 1) / sti : (si - ei + (-sti) - 1) / (-sti);
+    const __int128 span = static_cast<__int128>(end.i) - start.i, st128 = step.i;
+    const __int128 len = st128 > 0 ? (span + st128 - 1) / st128 : (-span - st128 - 1) / -st128;
+    n = len > INT64_MAX ? INT64_MAX : static_cast<int64_t>(len);
   } else {
-    n = static_cast<int64_t>(std::ceil((e - s) / st));
+    const double len = std::ceil((e - s) / st);
+    n = len < 9.2e18 ? static_cast<int64_t>(len) : INT64_MAX;
   }
+  if (n == INT64_MAX) return invalid_arg(op, "the range holds more than 2^63 elements");
   const int64_t shape[] = {n};
   WICK_RETURN_IF_ERROR(prepare_output(op, out, shape));
   visit_dtype(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = out.data_as<T>();
     for (int64_t i = 0; i < n; ++i) {
-      if (integral) o[i] = convert<T>(start.i + i * step.i);
+      // Modulo 2^64, which is exact: the true value lies between start and end.
+      if (integral) o[i] = convert<T>(static_cast<int64_t>(static_cast<uint64_t>(start.i) +
+                                                           static_cast<uint64_t>(i) * static_cast<uint64_t>(step.i)));
       else o[i] = convert<T>(s + st * static_cast<double>(i));
     }
   });

@@ -35,8 +35,10 @@ T reflect(T in, int64_t twice_low, int64_t twice_high) {
   const T span = static_cast<T>(twice_high - twice_low) / 2;
   in = std::fabs(in - min);
   const T extra = std::fmod(in, span);
-  const int64_t flips = static_cast<int64_t>(std::floor(in / span));
-  return flips % 2 == 0 ? extra + min : span - extra + min;
+  // The parity of the number of flips, kept in T: `in` is data, possibly huge or NaN, and
+  // converting that to an integer is undefined.
+  const bool even = std::fmod(std::floor(in / span), static_cast<T>(2)) == 0;
+  return even ? extra + min : span - extra + min;
 }
 
 // Non-finite or huge coordinates become -100: out of bounds, and safe to convert to int.

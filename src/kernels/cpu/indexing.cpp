@@ -30,7 +30,11 @@ struct AdvancedIndex {
   std::vector<int64_t> offsets;  // one per result element
 };
 
-Result<AdvancedIndex> advanced_index(const char* op, const Tensor& self, const std::vector<Tensor*>& indices) {
+// `max_elements` bounds the result before its offsets are allocated: index tensors that
+// broadcast against each other ([N, 1] and [1, N]) can describe far more elements than
+// any tensor of the program holds.
+Result<AdvancedIndex> advanced_index(const char* op, const Tensor& self, const std::vector<Tensor*>& indices,
+                                     int64_t max_elements) {
   const size_t rank = static_cast<size_t>(self.dim());
   // Per self dim: nothing (sliced) or an index tensor given as (shape, wrapped values).
   struct DimIndex {
@@ -114,6 +118,9 @@ Result<AdvancedIndex> advanced_index(const char* op, const Tensor& self, const s
   for (size_t i : indexed) istrides.push_back(broadcast_strides(dims[i].shape, bshape));
 
   const int64_t total = shape_numel(r.shape);
+  if (total > max_elements)
+    return invalid_arg(op, "indexing result " + shape_to_string(r.shape) + " has more elements than " +
+                               std::to_string(max_elements) + ", the most its tensors allow");
   r.offsets.resize(static_cast<size_t>(total));
   std::vector<int64_t> coord(r.shape.size(), 0);
   for (int64_t e = 0; e < total; ++e) {
@@ -154,7 +161,9 @@ Status index_tensor_out(ValueTable& values, std::span<const int32_t> args) {
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
   WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
-  WICK_ASSIGN_OR_RETURN(AdvancedIndex ix, advanced_index(op, *self, indices));
+  // out must hold the result: no more elements than its storage.
+  const int64_t out_room = static_cast<int64_t>(out->capacity / std::max<size_t>(element_size(out->dtype), 1));
+  WICK_ASSIGN_OR_RETURN(AdvancedIndex ix, advanced_index(op, *self, indices, out_room));
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, ix.shape));
   const size_t esize = element_size(self->dtype);
   if (out->data == self->data) {  // never read what this call already wrote
@@ -181,7 +190,13 @@ Status index_put_out(ValueTable& values, std::span<const int32_t> args) {
   WICK_RETURN_IF_ERROR(check_tensor(op, *vals, "values"));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *vals, "values"));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
-  WICK_ASSIGN_OR_RETURN(AdvancedIndex ix, advanced_index(op, *self, indices));
+  // Each result element writes one element of self with one of values; more writes than
+  // self, values and every index tensor have elements can only come from index tensors
+  // broadcast against each other, and would be repeated writes.
+  int64_t room = std::max(self->numel(), vals->numel());
+  for (const Tensor* t : indices)
+    if (t != nullptr) room = std::max(room, t->numel());
+  WICK_ASSIGN_OR_RETURN(AdvancedIndex ix, advanced_index(op, *self, indices, room));
   // Leading 1s of `values` beyond the result's rank are dropped, as PyTorch's setitem does.
   std::vector<int64_t> vshape = vals->sizes;
   while (vshape.size() > ix.shape.size() && vshape.front() == 1) vshape.erase(vshape.begin());

@@ -336,6 +336,14 @@ Status prepare_output(const char* op, Tensor& out, std::span<const int64_t> size
   return check_tensor(op, out, name);
 }
 
+Status check_geometry(const char* op, const char* name, std::span<const int64_t> values, int64_t min) {
+  for (int64_t v : values)
+    if (v < min || v > kMaxGeometryValue)
+      return invalid_arg(op, std::string(name) + " " + std::to_string(v) + " is out of range [" + std::to_string(min) +
+                                 ", " + std::to_string(kMaxGeometryValue) + "]");
+  return {};
+}
+
 // ---------------------------------------------------------------------------------------
 // Shapes
 

@@ -319,6 +319,14 @@ Status resize_output(const char* op, Tensor& out, std::span<const int64_t> sizes
 // check_tensor on an output after resizing (storage must hold the new shape).
 Status prepare_output(const char* op, Tensor& out, std::span<const int64_t> sizes, const char* name = "out");
 
+// Bound for the geometry ints of convolution, pooling and the like (kernel size, stride,
+// padding, dilation, groups): far beyond any real model, and small enough that the
+// product with a tensor dimension (at most 2^40: runtime/program.cpp) and sums of a few
+// such products stay inside int64. Hostile files carry any int64 there.
+constexpr int64_t kMaxGeometryValue = int64_t{1} << 20;
+// Each of `values` lies in [min, kMaxGeometryValue], or an error naming `name`.
+Status check_geometry(const char* op, const char* name, std::span<const int64_t> values, int64_t min);
+
 // ---------------------------------------------------------------------------------------
 // Shapes and dims
 

@@ -43,10 +43,11 @@ Result<Pool2d> pool_geometry(const char* op, const Tensor& self, const std::vect
   WICK_ASSIGN_OR_RETURN(auto s, pair_param(op, stride_v, "stride", k));
   WICK_ASSIGN_OR_RETURN(auto p, pair_param(op, pad_v, "padding", {0, 0}));
   WICK_ASSIGN_OR_RETURN(auto d, pair_param(op, dil_v, "dilation", {1, 1}));
-  for (int i = 0; i < 2; ++i) {
-    if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0) return invalid_arg(op, "kernel_size, stride and dilation must be positive");
+  WICK_RETURN_IF_ERROR(check_geometry(op, "kernel_size", k, 1));
+  WICK_RETURN_IF_ERROR(check_geometry(op, "stride", s, 1));
+  WICK_RETURN_IF_ERROR(check_geometry(op, "dilation", d, 1));
+  for (int i = 0; i < 2; ++i)
     if (p[i] < 0 || p[i] > k[i] / 2) return invalid_arg(op, "padding must be between 0 and half the kernel size");
-  }
   Pool2d g{};
   const int r = self.dim();
   g.in_h = self.size(r - 2);

@@ -87,6 +87,8 @@ Result<std::vector<int64_t>> infer_view_shape(const char* op, std::vector<int64_
     } else if (shape[i] < 0) {
       return invalid_arg(op, "invalid size " + std::to_string(shape[i]) + " in " + shape_to_string(shape));
     } else {
+      if (shape[i] != 0 && known > INT64_MAX / shape[i])  // sizes come from the file
+        return invalid_arg(op, "shape " + shape_to_string(shape) + " has more elements than int64 counts");
       known *= shape[i];
     }
   }
@@ -344,6 +346,9 @@ Status slice_copy_tensor_out(ValueTable& values, std::span<const int32_t> args) 
   if (end < 0) end += size;
   start = std::clamp<int64_t>(start, 0, size);
   end = std::clamp<int64_t>(end, 0, size);
+  // A step beyond the dim takes one element, as the dim's size does; clamping it keeps
+  // the arithmetic below inside int64 for any step the file holds.
+  step = std::min<int64_t>(step, std::max<int64_t>(size, 1));
   const int64_t len = end > start ? (end - start + step - 1) / step : 0;
   View v = identity_view(*so.self);
   v.offset = start * v.strides[du];
@@ -405,7 +410,7 @@ Status pixel_shuffle_out(ValueTable& values, std::span<const int32_t> args) {
   WICK_ASSIGN_OR_RETURN(int64_t r, a.int_arg(1, "upscale_factor"));
   const Tensor& self = *so.self;
   if (self.dim() < 3) return invalid_arg(op, "self must have at least 3 dims, got " + self.shape_string());
-  if (r <= 0) return invalid_arg(op, "upscale_factor must be positive");
+  WICK_RETURN_IF_ERROR(check_geometry(op, "upscale_factor", std::span<const int64_t>(&r, 1), 1));
   const size_t rank = self.sizes.size();
   const int64_t c = self.sizes[rank - 3], h = self.sizes[rank - 2], w = self.sizes[rank - 1];
   if (c % (r * r) != 0) return invalid_arg(op, "channels " + std::to_string(c) + " not divisible by upscale_factor^2");
@@ -432,7 +437,7 @@ Status pixel_unshuffle_out(ValueTable& values, std::span<const int32_t> args) {
   WICK_ASSIGN_OR_RETURN(int64_t r, a.int_arg(1, "downscale_factor"));
   const Tensor& self = *so.self;
   if (self.dim() < 3) return invalid_arg(op, "self must have at least 3 dims, got " + self.shape_string());
-  if (r <= 0) return invalid_arg(op, "downscale_factor must be positive");
+  WICK_RETURN_IF_ERROR(check_geometry(op, "downscale_factor", std::span<const int64_t>(&r, 1), 1));
   const size_t rank = self.sizes.size();
   const int64_t c = self.sizes[rank - 3], h = self.sizes[rank - 2], w = self.sizes[rank - 1];
   if (h % r != 0 || w % r != 0) return invalid_arg(op, "spatial size not divisible by downscale_factor");
@@ -460,8 +465,7 @@ Status repeat_out(ValueTable& values, std::span<const int32_t> args) {
   const Tensor& self = *so.self;
   if (repeats.size() < self.sizes.size())
     return invalid_arg(op, "repeats " + shape_to_string(repeats) + " has fewer dims than self " + self.shape_string());
-  for (int64_t r : repeats)
-    if (r < 0) return invalid_arg(op, "negative repeat in " + shape_to_string(repeats));
+  WICK_RETURN_IF_ERROR(check_geometry(op, "repeats", repeats, 0));
   const size_t rank = repeats.size(), lead = rank - self.sizes.size();
   std::vector<int64_t> padded(rank, 1);
   for (size_t i = 0; i < self.sizes.size(); ++i) padded[lead + i] = self.sizes[i];
@@ -639,6 +643,7 @@ Status split_copy_tensor_out(ValueTable& values, std::span<const int32_t> args) 
   if (split_size == 0) {
     sizes.push_back(0);
   } else {
+    split_size = std::min(split_size, size);  // one piece either way; s + split_size cannot overflow
     for (int64_t s = 0; s < size; s += split_size) sizes.push_back(std::min(split_size, size - s));
     if (sizes.empty()) sizes.push_back(0);
   }
@@ -683,6 +688,7 @@ Status constant_pad_nd_out(ValueTable& values, std::span<const int32_t> args) {
   if (pad.size() / 2 > self.sizes.size())
     return invalid_arg(op, "pad " + shape_to_string(pad) + " has more pairs than self " + self.shape_string() + " has dims");
   WICK_RETURN_IF_ERROR(check_same_dtype(op, self, "self", out, "out"));
+  WICK_RETURN_IF_ERROR(check_geometry(op, "pad", pad, -kMaxGeometryValue));
   const size_t rank = self.sizes.size();
   std::vector<int64_t> before(rank, 0), shape = self.sizes;
   for (size_t p = 0; p < pad.size() / 2; ++p) {

@@ -33,8 +33,9 @@ Result<Resize> resize_geometry(const char* op, const Tensor& in, const std::opti
     if (!((*scales)[0] > 0) || !((*scales)[1] > 0)) return invalid_arg(op, "scale_factors must be positive");
     r.scale_h = (*scales)[0];
     r.scale_w = (*scales)[1];
-    r.out_h = static_cast<int64_t>(static_cast<double>(r.in_h) * *r.scale_h);
-    r.out_w = static_cast<int64_t>(static_cast<double>(r.in_w) * *r.scale_w);
+    // Sizes beyond int64 (a huge or infinite scale from the file) become INT64_MIN: empty.
+    r.out_h = double_to_int64(static_cast<double>(r.in_h) * *r.scale_h);
+    r.out_w = double_to_int64(static_cast<double>(r.in_w) * *r.scale_w);
   }
   if (r.out_h <= 0 || r.out_w <= 0 || r.in_h <= 0 || r.in_w <= 0)
     return invalid_arg(op, "input " + in.shape_string() + " and output " + std::to_string(r.out_h) + "x" +

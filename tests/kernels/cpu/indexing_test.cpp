@@ -176,5 +176,27 @@ TEST(CpuIndexingKernel, IndexSelectEmbeddingGather) {
   EXPECT_OP_ERROR(h.call("aten::gather.out", {x, h.i(1), gi, h.b(false), gout, gout}), "aten::gather.out");
 }
 
+// Index tensors [N, 1] and [1, N] broadcast to N^2 elements: with N = 2^16 and two 2x2
+// tensors around them, the offsets alone were 32 GiB, allocated before any check.
+TEST(CpuIndexingKernel, BroadcastIndicesBeyondEveryTensorAreAnError) {
+  Harness h;
+  const int64_t n = 1 << 16;
+  int32_t self = h.tensor(ScalarType::kFloat, {2, 2}, {1, 2, 3, 4});
+  int32_t rows = h.tensor(ScalarType::kLong, {n, 1});  // zeros: in bounds
+  int32_t cols = h.tensor(ScalarType::kLong, {1, n});
+  int32_t out = h.tensor(ScalarType::kFloat, {2, 2});
+  EXPECT_OP_ERROR(h.call("aten::index.Tensor_out", {self, h.optional_tensor_list({rows, cols}), out, out}),
+                  "aten::index.Tensor_out");
+  int32_t v = h.tensor(ScalarType::kFloat, {}, {5});
+  EXPECT_OP_ERROR(h.call("aten::index_put.out", {self, h.optional_tensor_list({rows, cols}), v, h.b(false), out, out}),
+                  "aten::index_put.out");
+  // Broadcasting within what the tensors hold still works: x[[0], [[0], [1]]] = 7.
+  int32_t r1 = h.tensor(ScalarType::kLong, {1}, {0});
+  int32_t c2 = h.tensor(ScalarType::kLong, {2, 1}, {0, 1});
+  int32_t seven = h.tensor(ScalarType::kFloat, {}, {7});
+  ASSERT_TRUE(h.call("aten::index_put.out", {self, h.optional_tensor_list({r1, c2}), seven, h.b(false), out, out}).ok());
+  EXPECT_EQ(h.data(out), (std::vector<double>{7, 7, 3, 4}));
+}
+
 }  // namespace
 }  // namespace wick::cpu::testing
