@@ -136,13 +136,18 @@ endfunction()
 set(WICK_DAWN_DIR "" CACHE PATH
     "Dawn with lib/libwebgpu_wrapper.so and include/webgpu/webgpu.h (default: third_party/npm/dawn)")
 set(WICK_HAVE_WEBGPU OFF)
+# OFF builds the runtime, CLI and tests without the GPU parts: the ASan/UBSan build does,
+# since the prebuilt Dawn and SwiftShader are not instrumented.
+option(WICK_WEBGPU "Build the WebGPU layer and delegate (needs Dawn)" ON)
 
 set(_wick_dawn_dir "${WICK_DAWN_DIR}")
 if(NOT _wick_dawn_dir AND EXISTS "${_wick_root}/third_party/npm/dawn")
   set(_wick_dawn_dir "${_wick_root}/third_party/npm/dawn")
 endif()
 
-if(EMSCRIPTEN)
+if(NOT WICK_WEBGPU)
+  message(STATUS "WebGPU: off (WICK_WEBGPU=OFF)")
+elseif(EMSCRIPTEN)
   # The browser's WebGPU: src/gpu compiles unchanged against the same webgpu.h, whose
   # functions src/gpu/web implements on the JavaScript API (a --js-library).
   if(NOT EXISTS "${_wick_dawn_dir}/include/webgpu/webgpu.h")
@@ -199,15 +204,15 @@ else()
   list(APPEND WICK_EXTRA_LIBS wick_gpu)
 
   # Test-only shaders (tests/gpu/wgsl) get a registry of their own, in wick::gpu::test, so
-  # they never reach the runtime's. wick_tests is created after this file runs, so the
+  # they never reach the runtime's. wick_gpu_tests is created after this file runs, so the
   # link is made once the top-level directory is done.
   if(WICK_BUILD_TESTS AND IS_DIRECTORY "${_wick_root}/tests/gpu/wgsl")
     add_library(wick_gpu_test_wgsl STATIC)
     wick_embed_wgsl(wick_gpu_test_wgsl "${_wick_root}/tests/gpu/wgsl"
                     NAMESPACE wick::gpu::test)
     function(_wick_link_gpu_test_wgsl)
-      if(TARGET wick_tests)
-        target_link_libraries(wick_tests PRIVATE wick_gpu_test_wgsl)
+      if(TARGET wick_gpu_tests)
+        target_link_libraries(wick_gpu_tests PRIVATE wick_gpu_test_wgsl)
       endif()
     endfunction()
     cmake_language(DEFER CALL _wick_link_gpu_test_wgsl)

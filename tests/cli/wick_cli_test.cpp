@@ -97,7 +97,9 @@ TEST(WickCli, FailuresExitNonZeroWithOneLine) {
     CliResult r = sh(args);
     EXPECT_NE(r.code, 0) << args;
     EXPECT_FALSE(r.out.empty()) << args;
-    if (args != "frobnicate") EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
+    if (args != "frobnicate") {
+      EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
+    }
   }
 }
 

@@ -87,7 +87,9 @@ TEST_P(Corrupt, ByteFlipsNeverCrash) {
       b[rng() % limit] ^= static_cast<uint8_t>(1u << (rng() % 8));
     }
     Status s = exercise(b);
-    if (!s.ok()) EXPECT_FALSE(s.message().empty());
+    if (!s.ok()) {
+      EXPECT_FALSE(s.message().empty());
+    }
   }
 }
 
