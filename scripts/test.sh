@@ -9,6 +9,8 @@
 #               every test that needs no GPU (the GPU ones are wick_gpu_tests, not built there)
 #   fuzz        build-fuzz/ (clang, -DWICK_FUZZ=ON, ASan+UBSan): pte_reader_fuzzer for
 #               WICK_FUZZ_SECONDS on seeds copied from the fixtures' small .pte files
+#   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundle in package/dist/
+#               that the node tests load
 #   node        node --test tests/js/*.test.mjs (skipped when there are none)
 #
 # Every stage runs even when an earlier one failed (stages that need a failed build are
@@ -149,5 +151,8 @@ stage asan-build - "build-asan/: configure + build wick_tests" build_asan
 stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
 stage fuzz-build - "build-fuzz/: configure + build pte_reader_fuzzer" build_fuzz
 stage fuzz fuzz-build "build-fuzz/: fuzz the .pte reader (${FUZZ_SECONDS} s)" run_fuzz
-stage node - "node tests" node_tests
+# The node tests load package/dist/wick.js, which only the wasm stage writes (it is not
+# checked in): a fresh clone has none.
+stage wasm - "build-wasm/: wasm bundle (scripts/build_wasm.sh)" scripts/build_wasm.sh
+stage node wasm "node tests" node_tests
 exit $FAILED
