@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import {after, before} from 'node:test';
 import {chromium} from 'playwright-core';
 import {fixturesDir, repoRoot} from './node_runtime.mjs';
 
@@ -55,4 +56,28 @@ export async function openPage(browser, url, log = () => {}) {
   page.on('pageerror', (e) => log(`[pageerror] ${e.message}`));
   await page.goto(url);
   return page;
+}
+
+// For a test file: before its tests, a server, a browser and the test harness page
+// (tests/js/browser/harness.html), with Wick started on WebGPU when `started` (the page's
+// window.wick ready, or the test fails with why); after them, all closed. Returns an
+// object whose page, server and log are filled in by the time tests run; `setup(h)` runs
+// last in the same hook.
+export function useHarnessPage({started = false, setup = null} = {}) {
+  const h = {server: null, browser: null, page: null, log: []};
+  before(async () => {
+    h.server = await startServer();
+    h.browser = await launchBrowser();
+    h.page = await openPage(h.browser, `${h.server.url}/tests/js/browser/harness.html`, (l) => h.log.push(l));
+    if (setup) await setup(h);
+    if (!started) return;
+    await h.page.waitForFunction(() => window.wick, null, {timeout: 120000});
+    const error = await h.page.evaluate(() => window.wick.startError);
+    if (error !== undefined) throw new Error(`the page could not start Wick on WebGPU: ${error}\n${h.log.join('\n')}`);
+  });
+  after(async () => {
+    if (h.browser) await h.browser.close();
+    if (h.server) h.server.close();
+  });
+  return h;
 }

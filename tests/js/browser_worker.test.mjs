@@ -1,22 +1,13 @@
 // The same bundle in Web Workers of headless Chromium: a module worker importing the ES
 // entry, and a classic worker using importScripts. Both run on the worker's WebGPU.
 import assert from 'node:assert/strict';
-import {after, before, test} from 'node:test';
-import {launchBrowser, openPage, startServer} from './browser_host.mjs';
+import {test} from 'node:test';
+import {useHarnessPage} from './browser_host.mjs';
 
-let server, browser, page;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await openPage(browser, `${server.url}/tests/js/browser/harness.html`);
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.close();
-});
+const h = useHarnessPage();
 
 function inWorker(url, options, message) {
-  return page.evaluate(({url, options, message}) => new Promise((resolve) => {
+  return h.page.evaluate(({url, options, message}) => new Promise((resolve) => {
     const w = new Worker(url, options);
     w.onmessage = (e) => { resolve(e.data); w.terminate(); };
     w.onerror = (e) => resolve({error: `worker error: ${e.message}`});

@@ -27,6 +27,13 @@ function typedView(bytes, dtype, where) {
   return new T(copy.buffer, 0, copy.byteLength / T.BYTES_PER_ELEMENT);
 }
 
+// A fixture tensor file (a manifest entry {file, dtype, shape}) as a Wick tensor.
+async function tensorFromFile(et, io, rel, t) {
+  const dtype = {float32: et.ScalarType.Float, int64: et.ScalarType.Long, bool: et.ScalarType.Bool,
+                 int32: et.ScalarType.Int}[t.dtype];
+  return et.Tensor.fromArray(t.shape, typedView(await io.bytes(`${rel}/${t.file}`), t.dtype, rel), dtype);
+}
+
 function dtypeName(t) {
   return {Float: 'float32', Long: 'int64', Bool: 'bool', Int: 'int32', Double: 'float64',
           Byte: 'uint8', Char: 'int8', Short: 'int16'}[t.dtype.name];
@@ -76,11 +83,7 @@ export async function runFixture(et, rel, io) {
     for (let c = 0; c < manifest.cases.length; c++) {
       const kase = manifest.cases[c];
       const inputs = [];
-      for (const t of kase.inputs) {
-        const data = typedView(await io.bytes(`${rel}/${t.file}`), t.dtype, `${rel} case ${c}`);
-        inputs.push(et.Tensor.fromArray(t.shape, data, {float32: et.ScalarType.Float, int64: et.ScalarType.Long,
-                                                       bool: et.ScalarType.Bool, int32: et.ScalarType.Int}[t.dtype]));
-      }
+      for (const t of kase.inputs) inputs.push(await tensorFromFile(et, io, rel, t));
       const outputs = await module.execute(method, inputs);
       if (outputs.length !== kase.outputs.length) {
         failures.push(`case ${c}: ${outputs.length} outputs, reference has ${kase.outputs.length}`);
@@ -112,16 +115,13 @@ export async function runPipeline(et, base, io) {
   const load = async (rel) => JSON.parse(await io.text(`${rel}/manifest.json`));
   const [em, dm] = [await load(`${base}_encoder`), await load(`${base}_decoder`)];
   const modules = [];
-  const tensorOf = async (rel, t) => et.Tensor.fromArray(
-      t.shape, typedView(await io.bytes(`${rel}/${t.file}`), t.dtype, rel),
-      {float32: et.ScalarType.Float, int64: et.ScalarType.Long, bool: et.ScalarType.Bool}[t.dtype]);
   try {
     const enc = et.Module.load(await io.bytes(`${base}_encoder/model.pte`));
     const dec = et.Module.load(await io.bytes(`${base}_decoder/model.pte`));
     modules.push(enc, dec);
     for (let c = 0; c < dm.cases.length; c++) {
       const encIn = [];
-      for (const t of em.cases[c].inputs) encIn.push(await tensorOf(`${base}_encoder`, t));
+      for (const t of em.cases[c].inputs) encIn.push(await tensorFromFile(et, io, `${base}_encoder`, t));
       const encoded = await enc.forward(encIn);
       const byHash = new Map(em.cases[c].outputs.map((o, i) => [o.sha256_prefix, i]));
       const decIn = [];
@@ -131,7 +131,7 @@ export async function runPipeline(et, base, io) {
           decIn.push(encoded[byHash.get(t.sha256_prefix)]);
           linked++;
         } else {
-          decIn.push(await tensorOf(`${base}_decoder`, t));
+          decIn.push(await tensorFromFile(et, io, `${base}_decoder`, t));
         }
       }
       if (!linked) failures.push(`case ${c}: no decoder input is an encoder output`);
