@@ -1,0 +1,34 @@
+# The LLM layer (src/llm): tokenizer, chat templates, sampler, generation runner.
+# Sits above wick_runtime. The Unicode tables it needs (general categories, NFC) are
+# generated at build time from Debian's unicode-data package; nothing generated is checked in.
+set(WICK_UNICODE_DATA_DIR /usr/share/unicode CACHE PATH "Directory holding UnicodeData.txt")
+set(WICK_UNICODE_TABLES ${WICK_GEN_DIR}/unicode_tables.inc)
+add_custom_command(
+  OUTPUT ${WICK_UNICODE_TABLES}
+  COMMAND ${CMAKE_COMMAND} -DUNICODE_DIR=${WICK_UNICODE_DATA_DIR} -DOUT=${WICK_UNICODE_TABLES}
+          -P ${CMAKE_CURRENT_LIST_DIR}/unicode_tables.cmake
+  DEPENDS ${CMAKE_CURRENT_LIST_DIR}/unicode_tables.cmake
+          ${WICK_UNICODE_DATA_DIR}/UnicodeData.txt ${WICK_UNICODE_DATA_DIR}/CompositionExclusions.txt
+  COMMENT "Unicode tables from ${WICK_UNICODE_DATA_DIR}")
+add_custom_target(wick_unicode_tables DEPENDS ${WICK_UNICODE_TABLES})
+
+set(WICK_LLM_SOURCES
+  # tokenizer (helper "tokenizer")
+  ${CMAKE_SOURCE_DIR}/src/llm/unicode.cpp
+  ${CMAKE_SOURCE_DIR}/src/llm/tokenizer.cpp
+  ${CMAKE_SOURCE_DIR}/src/llm/tokenizer_pretokenize.cpp
+  ${CMAKE_SOURCE_DIR}/src/llm/chat_template.cpp
+  # sampler and runner (helper "runner") add theirs below
+)
+add_library(wick_llm STATIC ${WICK_LLM_SOURCES})
+add_dependencies(wick_llm wick_unicode_tables)
+target_include_directories(wick_llm PRIVATE ${WICK_GEN_DIR})
+target_link_libraries(wick_llm PUBLIC wick_runtime)
+list(APPEND WICK_EXTRA_LIBS wick_llm)
+
+function(_wick_finish_llm)
+  if(TARGET wick_tests)
+    target_link_libraries(wick_tests PRIVATE wick_llm)
+  endif()
+endfunction()
+cmake_language(DEFER CALL _wick_finish_llm)
