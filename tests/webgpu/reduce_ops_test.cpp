@@ -162,6 +162,8 @@ TEST(WebGpuReduceOp, SoftmaxAndLogSoftmaxAreStable) {
   const std::vector<std::pair<std::vector<int64_t>, int64_t>> cases = {
       {{1}, 0}, {{7}, -1}, {{3, 5}, 1}, {{3, 5}, 0}, {{2, 3, 4, 5}, 1}, {{2, 3, 4, 5}, -1},
       {{4, 1031}, -1}, {{1, 1, 9}, 2}, {{6, 1, 3}, 1}, {{2, 300, 3}, -2},
+      // Enough rows that the kernel gives each row fewer threads (32 and 64 per row).
+      {{3000, 37}, -1}, {{1500, 300}, -1}, {{2, 1100, 300}, -1}, {{1100, 300, 2}, 1},
   };
   for (bool log : {false, true}) {
     for (const auto& [shape, dim] : cases) {

@@ -72,6 +72,7 @@ Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, con
     p.out_dims = dims_array(shape);
     p.a_strides = broadcast_strides(a->dims, shape);
     if (b) p.b_strides = broadcast_strides(b->dims, shape);
+    p.rank = coalesce_dims(p.rank, p.out_dims, {&p.a_strides, &p.b_strides});
     WICK_RETURN_IF_ERROR(params->write(p));
     return g.set_grid(index, p.n, kWorkgroup);
   });

@@ -36,4 +36,42 @@ std::array<uint32_t, kMaxElementwiseRank> dims_array(const std::vector<int64_t>&
   return d;
 }
 
+uint32_t coalesce_dims(uint32_t rank, std::array<uint32_t, kMaxElementwiseRank>& dims,
+                       std::initializer_list<std::array<uint32_t, kMaxElementwiseRank>*> strides) {
+  std::array<uint32_t, kMaxElementwiseRank> out_dims{};
+  std::vector<std::array<uint32_t, kMaxElementwiseRank>> out_strides(strides.size());
+  uint32_t n = 0;
+  for (uint32_t d = 0; d < rank && d < kMaxElementwiseRank; ++d) {
+    if (dims[d] == 1) continue;
+    bool merge = n > 0;
+    size_t k = 0;
+    for (auto* s : strides) {
+      // Merging d into the dim outside it (n - 1) needs outer stride == size(d) * stride(d).
+      if (merge && uint64_t{out_strides[k][n - 1]} != uint64_t{dims[d]} * (*s)[d]) merge = false;
+      ++k;
+    }
+    k = 0;
+    if (merge) {
+      out_dims[n - 1] *= dims[d];
+      for (auto* s : strides) out_strides[k++][n - 1] = (*s)[d];
+    } else {
+      out_dims[n] = dims[d];
+      for (auto* s : strides) out_strides[k++][n] = (*s)[d];
+      ++n;
+    }
+  }
+  if (n == 0) {  // a single element
+    out_dims[0] = 1;
+    for (auto& s : out_strides) s[0] = 0;
+    n = 1;
+  }
+  dims = out_dims;
+  size_t k = 0;
+  for (auto* s : strides) {
+    *s = out_strides[k++];
+    for (uint32_t d = n; d < kMaxElementwiseRank; ++d) (*s)[d] = 0;
+  }
+  return n;
+}
+
 }  // namespace wick::webgpu

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "core/status.h"
@@ -17,5 +18,13 @@ Result<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>& a, con
 std::array<uint32_t, kMaxElementwiseRank> broadcast_strides(const std::vector<int64_t>& in,
                                                             const std::vector<int64_t>& out);
 std::array<uint32_t, kMaxElementwiseRank> dims_array(const std::vector<int64_t>& dims);
+
+// Rewrites (dims, strides of each operand) over `rank` dims into the fewest dims that walk
+// the same elements: size-1 dims are dropped and a dim is merged into the one outside it
+// when every operand steps through both contiguously. Returns the new rank (at least 1).
+// The shaders spend one div/mod per dim per element, so a same-shape op becomes rank 1;
+// on SwiftShader that index arithmetic was most of an elementwise op's time.
+uint32_t coalesce_dims(uint32_t rank, std::array<uint32_t, kMaxElementwiseRank>& dims,
+                       std::initializer_list<std::array<uint32_t, kMaxElementwiseRank>*> strides);
 
 }  // namespace wick::webgpu

@@ -220,6 +220,7 @@ Status where_self(Graph& g, const std::vector<int32_t>& args) {
     p.c_strides = broadcast_strides(c->dims, shape);
     p.a_strides = broadcast_strides(a->dims, shape);
     p.b_strides = broadcast_strides(b->dims, shape);
+    p.rank = coalesce_dims(p.rank, p.out_dims, {&p.c_strides, &p.a_strides, &p.b_strides});
     WICK_RETURN_IF_ERROR(params->write(p));
     return g.set_grid(index, p.n, kWorkgroup);
   });

@@ -79,7 +79,17 @@ struct RowNormSpec {
 
 Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   WICK_RETURN_IF_ERROR(check_float(name, {s.x, s.weight, s.bias, s.out, s.mean, s.rstd}));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("row_norm")));
+  // Threads per row: the largest row length the program allows, rounded up to a power of two
+  // (32..256). Layer norms over 64 or 384 features would otherwise idle most of 256 threads.
+  uint32_t wg = kRowWorkgroup;
+  if (s.mode != kGroup && s.x->max_dims.size() >= s.norm_rank) {
+    uint64_t inner_max = 1;
+    for (size_t i = s.x->max_dims.size() - s.norm_rank; i < s.x->max_dims.size(); ++i)
+      inner_max *= static_cast<uint64_t>(std::max<int64_t>(s.x->max_dims[i], 1));
+    wg = 32;
+    while (wg < inner_max && wg < kRowWorkgroup) wg *= 2;
+  }
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("row_norm").set("WG", wg)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowNormParams), name));
   gpu::Buffer* out_buf = s.out->buffer.get();
   gpu::Dispatch d;
@@ -158,7 +168,7 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     p.rows = static_cast<uint32_t>(rows);
     p.inner = static_cast<uint32_t>(inner);
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, static_cast<uint64_t>(rows) * kRowWorkgroup, kRowWorkgroup);
+    return g.set_grid(index, static_cast<uint64_t>(rows) * wg, wg);
   });
 }
 

@@ -1,4 +1,5 @@
-// Normalizes contiguous rows, one workgroup (256 threads) per row, sums reduced through
+// Normalizes contiguous rows, one workgroup (WG threads: the row length rounded up to a power
+// of two, 32..256, so short rows do not leave most threads idle at every barrier) per row, sums reduced through
 // shared memory: layer norm (mode 0), group norm (mode 1: a row is one (n, group) block of
 // cpg channels x hw elements, affine per channel), RMS norm (mode 2: no centering).
 // Workgroups: a folded 1-D range over rows.
@@ -16,7 +17,7 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> rstd_out: array<f32>;
 @group(0) @binding(6) var<uniform> p: Params;
 
-const WG: u32 = 256u;
+override WG: u32 = 256u;  // at most 256, the size of red
 var<workgroup> red: array<f32, 256>;
 
 fn reduce_sum(v: f32, li: u32) -> f32 {
@@ -31,7 +32,7 @@ fn reduce_sum(v: f32, li: u32) -> f32 {
   return r;
 }
 
-@compute @workgroup_size(256, 1, 1)
+@compute @workgroup_size(WG, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let row = wid.x + wid.y * nwg.x;

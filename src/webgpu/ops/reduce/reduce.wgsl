@@ -33,6 +33,8 @@ fn load(i: u32) -> f32 {
 }
 
 fn red_offset(r: u32) -> u32 {
+  // One reduced dim (softmax, most reductions): no div/mod per element.
+  if (p.red_rank == 1u) { return r * p.red_strides[0][0]; }
   var rem = r;
   var off = 0u;
   for (var d = i32(p.red_rank) - 1; d >= 0; d = d - 1) {

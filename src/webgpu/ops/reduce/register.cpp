@@ -105,6 +105,10 @@ Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t
     p.flags = (in->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u);
     p.tpr = 1;
     while (p.tpr < p.red_n && p.tpr < kWorkgroup) p.tpr *= 2;
+    // Many rows (softmax over attention scores): fewer threads per row, more rows per
+    // workgroup, while the dispatch keeps >= 64k threads. Each halving drops one barrier
+    // round of the combine; on SwiftShader barriers were most of a softmax's time.
+    while (p.tpr > 32 && uint64_t{p.out_n} * (p.tpr / 2) >= 65536) p.tpr /= 2;
     p.scale = op == ReduceOp::kMean ? (p.red_n ? 1.0f / static_cast<float>(p.red_n) : std::numeric_limits<float>::quiet_NaN()) : 1.0f;
     WICK_RETURN_IF_ERROR(params->write(p));
     const uint64_t rows_per_group = kWorkgroup / p.tpr;
