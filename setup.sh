@@ -38,6 +38,7 @@ APT_PINS=(
   libflatbuffers-dev=2.0.8+dfsg1-2
   flatbuffers-compiler=2.0.8+dfsg1-2
   nlohmann-json3-dev=3.11.2-2
+  unicode-data=15.0.0-1                   # UnicodeData.txt: the tokenizer's Unicode tables (cmake/llm.cmake)
   libgtest-dev=1.12.1-0.2
   googletest=1.12.1-0.2
   libbenchmark-dev=1.7.1-1

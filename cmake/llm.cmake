@@ -6,8 +6,8 @@ set(WICK_UNICODE_TABLES ${WICK_GEN_DIR}/unicode_tables.inc)
 add_custom_command(
   OUTPUT ${WICK_UNICODE_TABLES}
   COMMAND ${CMAKE_COMMAND} -DUNICODE_DIR=${WICK_UNICODE_DATA_DIR} -DOUT=${WICK_UNICODE_TABLES}
-          -P ${CMAKE_CURRENT_LIST_DIR}/unicode_tables.cmake
-  DEPENDS ${CMAKE_CURRENT_LIST_DIR}/unicode_tables.cmake
+          -P ${CMAKE_SOURCE_DIR}/src/llm/unicode_tables.cmake
+  DEPENDS ${CMAKE_SOURCE_DIR}/src/llm/unicode_tables.cmake
           ${WICK_UNICODE_DATA_DIR}/UnicodeData.txt ${WICK_UNICODE_DATA_DIR}/CompositionExclusions.txt
   COMMENT "Unicode tables from ${WICK_UNICODE_DATA_DIR}")
 add_custom_target(wick_unicode_tables DEPENDS ${WICK_UNICODE_TABLES})
@@ -18,7 +18,10 @@ set(WICK_LLM_SOURCES
   ${CMAKE_SOURCE_DIR}/src/llm/tokenizer.cpp
   ${CMAKE_SOURCE_DIR}/src/llm/tokenizer_pretokenize.cpp
   ${CMAKE_SOURCE_DIR}/src/llm/chat_template.cpp
-  # sampler and runner (helper "runner") add theirs below
+  # sampler and generation runner (helper "runner")
+  ${CMAKE_SOURCE_DIR}/src/llm/sampler.cpp
+  ${CMAKE_SOURCE_DIR}/src/llm/llm_metadata.cpp
+  ${CMAKE_SOURCE_DIR}/src/llm/runner.cpp
 )
 add_library(wick_llm STATIC ${WICK_LLM_SOURCES})
 add_dependencies(wick_llm wick_unicode_tables)

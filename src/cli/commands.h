@@ -9,6 +9,9 @@ namespace wick::cli {
 int inspect(const std::vector<std::string>& args);
 int run(const std::vector<std::string>& args);
 int bench(const std::vector<std::string>& args);
+int tokenize(const std::vector<std::string>& args);    // src/cli/tokenize.cpp
+int detokenize(const std::vector<std::string>& args);
+int generate(const std::vector<std::string>& args);    // src/cli/generate.cpp
 
 // Registers the backends this build has for `--backend` (cpu: none; webgpu: VulkanBackend).
 // Returns false and prints an error if the backend is unknown or unavailable.

@@ -14,7 +14,11 @@ void usage() {
                "  wick run MODEL.pte [--method NAME] [--backend cpu|webgpu] [--profile]\n"
                "           --input FILE:dtype:d0,d1,...|FILE.npy ... [--step --input ...] --output-dir DIR\n"
                "  wick bench MODEL.pte [--method NAME] [--backend cpu|webgpu] [--runs N] [--warmup N]\n"
-               "           [--input ...]   (inputs default to zeros of the declared shapes)\n");
+               "           [--input ...]   (inputs default to zeros of the declared shapes)\n"
+               "  wick generate MODEL.pte [--tokenizer PATH] (--prompt TEXT | --prompt-tokens 1,2,3) [--chat]\n"
+               "           [--max-new-tokens N] [--greedy | --temperature T ...] [--json]   (--help for all)\n"
+               "  wick tokenize --tokenizer PATH (--text T | --text-file F) [--no-special]\n"
+               "  wick detokenize --tokenizer PATH --ids 1,2,3 [--skip-special]\n");
 }
 }  // namespace
 
@@ -28,6 +32,9 @@ int main(int argc, char** argv) {
   if (cmd == "inspect") return wick::cli::inspect(args);
   if (cmd == "run") return wick::cli::run(args);
   if (cmd == "bench") return wick::cli::bench(args);
+  if (cmd == "generate") return wick::cli::generate(args);
+  if (cmd == "tokenize") return wick::cli::tokenize(args);
+  if (cmd == "detokenize") return wick::cli::detokenize(args);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     usage();
     return 0;

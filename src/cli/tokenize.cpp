@@ -1,0 +1,88 @@
+// `wick tokenize` and `wick detokenize`: the tokenizer of src/llm from the command line.
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "llm/tokenizer.h"
+
+namespace wick::cli {
+namespace {
+
+int fail(const std::string& msg) {
+  std::fprintf(stderr, "wick: %s\n", msg.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int tokenize(const std::vector<std::string>& args) {
+  std::string tokenizer_path, text, text_file;
+  bool have_text = false, special = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    bool has_value = i + 1 < args.size();
+    if (a == "--tokenizer" && has_value) tokenizer_path = args[++i];
+    else if (a == "--text" && has_value) text = args[++i], have_text = true;
+    else if (a == "--text-file" && has_value) text_file = args[++i];
+    else if (a == "--no-special") special = false;
+    else return fail("tokenize: unknown or incomplete argument '" + a + "'\nusage: wick tokenize --tokenizer PATH (--text T | --text-file F) [--no-special]");
+  }
+  if (tokenizer_path.empty()) return fail("tokenize: --tokenizer PATH is required");
+  if (have_text == !text_file.empty()) return fail("tokenize: give exactly one of --text and --text-file");
+  if (!text_file.empty()) {
+    std::ifstream f(text_file, std::ios::binary);
+    if (!f) return fail("tokenize: cannot open --text-file '" + text_file + "'");
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    text = ss.str();
+  }
+  auto tok = llm::Tokenizer::load(tokenizer_path);
+  if (!tok.ok()) return fail(tok.status().to_string());
+  auto ids = tok->encode(text, special);
+  if (!ids.ok()) return fail(ids.status().to_string());
+  std::string out = "[";
+  for (size_t i = 0; i < ids->size(); ++i) out += (i ? "," : "") + std::to_string((*ids)[i]);
+  std::printf("%s]\n", out.c_str());
+  return 0;
+}
+
+int detokenize(const std::vector<std::string>& args) {
+  std::string tokenizer_path, ids_arg;
+  bool have_ids = false, skip_special = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    bool has_value = i + 1 < args.size();
+    if (a == "--tokenizer" && has_value) tokenizer_path = args[++i];
+    else if (a == "--ids" && has_value) ids_arg = args[++i], have_ids = true;
+    else if (a == "--skip-special") skip_special = true;
+    else return fail("detokenize: unknown or incomplete argument '" + a + "'\nusage: wick detokenize --tokenizer PATH --ids 1,2,3 [--skip-special]");
+  }
+  if (tokenizer_path.empty() || !have_ids) return fail("detokenize: --tokenizer PATH and --ids 1,2,3 are required");
+  std::vector<int32_t> ids;
+  std::stringstream ss(ids_arg);
+  for (std::string item; std::getline(ss, item, ',');) {
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || v < 0 || v > INT32_MAX)
+      return fail("detokenize: --ids item '" + item + "' is not a token id");
+    ids.push_back(static_cast<int32_t>(v));
+  }
+  auto tok = llm::Tokenizer::load(tokenizer_path);
+  if (!tok.ok()) return fail(tok.status().to_string());
+  auto text = tok->decode(ids, skip_special);
+  if (!text.ok()) return fail(text.status().to_string());
+  std::fwrite(text->data(), 1, text->size(), stdout);
+  std::fputc('\n', stdout);
+  return 0;
+}
+
+}  // namespace wick::cli
