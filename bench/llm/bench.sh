@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# LLM speed at real size on the lent H200 (Dawn on NVIDIA's Vulkan driver), one device call:
+# exports a Llama-3.2-1B-shaped 4-bit program (bench/llm/export_llama.py, ExecuTorch's
+# toolchain from .et = a copy of ../shared/executorch), checks Wick's logits against the
+# PyTorch eager ones written by the export, then times decode at several contexts, prefill
+# at several prompt lengths and profiles one decode step, for each `wick` binary given
+# (e.g. before/after a kernel change). Run from the repo root carrying .gl (Vulkan loader
+# debs), .et and .bench (libwebgpu_wrapper.so and the wick binaries):
+#   bash bench/llm/bench.sh .bench/wick-old .bench/wick-new
+# The 1.75 GB program stays on that machine (/tmp/llm); results: bench/results/llm_h200.txt.
+set -u
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export LD_LIBRARY_PATH=$PWD/.bench
+export PYTHONUNBUFFERED=1
+. .et/env.sh
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader
+D=/tmp/llm
+P=$D/llama.pte
+mkdir -p $D
+if [ ! -f $P ]; then
+  python3 bench/llm/export_llama.py --shape llama3_2_1b --out $P --ref-dir $D/ref || exit 1
+fi
+R=$D/ref
+python3 - <<'EOF'
+import numpy as np
+for c in (128, 512, 1024, 2047):
+    np.array([c], dtype=np.int64).tofile(f"/tmp/llm/pos{c}.bin")
+for s in (128, 512, 1024, 2000):
+    np.random.default_rng(s).integers(0, 128256, (1, s), dtype=np.int64).tofile(f"/tmp/llm/tok{s}.bin")
+np.array([0], dtype=np.int64).tofile("/tmp/llm/pos0.bin")
+np.array([[17]], dtype=np.int64).tofile("/tmp/llm/tok1.bin")
+EOF
+NP=$(python3 -c "import os; print(os.path.getsize('$R/step0_tokens.bin') // 8)")
+for W in "$@"; do
+  echo "=================== $W"
+  rm -rf $D/out
+  $W run $P --input $R/step0_tokens.bin:int64:1,$NP --input $R/step0_pos.bin:int64:1 \
+     --step --input $R/step1_tokens.bin:int64:1,1 --input $R/step1_pos.bin:int64:1 --output-dir $D/out 2>&1 | tail -3
+  python3 - "$D" <<'EOF'
+import sys, numpy as np
+d = sys.argv[1]
+for i in (0, 1):
+    ref = np.fromfile(f"{d}/ref/step{i}_logits.bin", dtype=np.float32)
+    got = np.fromfile(f"{d}/out/step_{i}/output_0.bin", dtype=np.float32)
+    if got.size != ref.size:
+        print(f"logits step {i}: size {got.size} vs eager {ref.size}: MISMATCH"); continue
+    err = np.abs(got - ref).max()
+    print(f"logits step {i} vs PyTorch eager: max abs diff {err:.3e} (max |ref| {np.abs(ref).max():.3e}), "
+          f"argmax {got.argmax()} vs {ref.argmax()}: {'ok' if err <= 1e-3 + 1e-3 * np.abs(ref).max() else 'MISMATCH'}")
+EOF
+  for c in 128 512 1024 2047; do
+    echo "-- decode, 1 token at position $c"
+    $W bench $P --input $D/tok1.bin:int64:1,1 --input $D/pos$c.bin:int64:1 --runs 50 --warmup 5 2>&1
+  done
+  for s in 128 512 1024 2000; do
+    echo "-- prefill, $s tokens at position 0"
+    $W bench $P --input $D/tok$s.bin:int64:1,$s --input $D/pos0.bin:int64:1 --runs 5 --warmup 2 2>&1
+  done
+  echo "-- profile: one decode step at position 128"
+  $W run $P --input $D/tok1.bin:int64:1,1 --input $D/pos128.bin:int64:1 --profile --output-dir $D/prof 2>&1 | head -60
+done
