@@ -2,6 +2,8 @@
 // Messages name the file, the operator or the value, and the reason.
 #pragma once
 
+#include <cassert>
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -48,14 +50,25 @@ class [[nodiscard]] Result {
   Result(Status status) : status_(std::move(status)) {}  // NOLINT
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
-  T& operator*() { return *value_; }
+  // Reading the value of an error is a bug in the caller: asserted, not undefined.
+  T& value() & { return checked(); }
+  const T& value() const& { return checked(); }
+  T&& value() && { return std::move(checked()); }
+  T* operator->() { return &checked(); }
+  const T* operator->() const { return &checked(); }
+  T& operator*() { return checked(); }
+  const T& operator*() const { return checked(); }
 
  private:
+  T& checked() {
+    assert(value_.has_value() && "Result::value() on an error");
+    return *value_;
+  }
+  const T& checked() const {
+    assert(value_.has_value() && "Result::value() on an error");
+    return *value_;
+  }
+
   std::optional<T> value_;
   Status status_;
 };
