@@ -37,7 +37,12 @@ function(_wick_add_wasm_bundle)
     -sASYNCIFY=1 "-sASYNCIFY_IMPORTS=[wickgpu_wait,wickgpu_yield]" -sASYNCIFY_STACK_SIZE=262144
     -sFORCE_FILESYSTEM=1 "-sEXPORTED_FUNCTIONS=[_malloc,_free]"
     "-sEXPORTED_RUNTIME_METHODS=[ccall,cwrap,UTF8ToString,FS]"
-    "SHELL:--post-js ${_dir}/api.js" "SHELL:--extern-post-js ${_dir}/export_global.js")
-  set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS "${_dir}/api.js" "${_dir}/export_global.js")
+    # A library must not take over the host's process: with these on, any uncaught
+    # error of a Node app that imports the package printed the whole bundle and exit 7.
+    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+    "SHELL:--post-js ${_dir}/tensor_data.js" "SHELL:--post-js ${_dir}/api.js"
+    "SHELL:--extern-post-js ${_dir}/export_global.js")
+  set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS
+    "${_dir}/tensor_data.js" "${_dir}/api.js" "${_dir}/export_global.js")
 endfunction()
 cmake_language(DEFER CALL _wick_add_wasm_bundle)

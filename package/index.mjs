@@ -4,9 +4,10 @@
 //
 //   import {createExecuTorch} from 'wick-webgpu';
 //   const et = await createExecuTorch();
-//   await et.initWebGPU();
 //   const model = et.Module.load(await fetchVerified(url, {sha256}));
 //   const [y] = await model.forward([et.Tensor.fromArray([1, 3, 64, 64], pixels)]);
+// (WebGPU starts on the first method that needs it; await et.initWebGPU() to start it
+// sooner or to pass a GPU object.)
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) &&
                typeof window === 'undefined' && typeof importScripts === 'undefined';
@@ -56,12 +57,17 @@ async function readWithProgress(response, url, onProgress) {
 // response is kept in the cache named options.cache ('wick' by default; false: none) and
 // later calls read it from there, checked again.
 //   options: {sha256, onProgress({url, loaded, total}), cache, fetch}
+// In Node, a URL without a scheme or with file: is a local file (relative to the
+// working directory), read from disk and verified the same way.
 export async function fetchVerified(url, options = {}) {
   const {sha256, onProgress, cache = 'wick'} = options;
   const doFetch = options.fetch || globalThis.fetch;
   const key = String(url);
   if (sha256 !== undefined && !/^[0-9a-f]{64}$/i.test(sha256)) {
     throw new Error(`fetchVerified(${key}): sha256 must be 64 hex digits, got '${sha256}'`);
+  }
+  if (isNode && !options.fetch && (key.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(key))) {
+    return readLocalVerified(key, sha256, onProgress);
   }
   const store = cache && globalThis.caches ? await globalThis.caches.open(cache) : null;
   if (store && sha256) {
@@ -85,6 +91,42 @@ export async function fetchVerified(url, options = {}) {
   return bytes;
 }
 
+async function readLocalVerified(key, sha256, onProgress) {
+  const {readFile} = await import('node:fs/promises');
+  const {fileURLToPath} = await import('node:url');
+  const file = key.startsWith('file:') ? fileURLToPath(key) : key;
+  let bytes;
+  try {
+    bytes = new Uint8Array(await readFile(file));
+  } catch (e) {
+    throw new Error(`fetchVerified(${key}): cannot read the file: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  }
+  if (onProgress) onProgress({url: key, loaded: bytes.length, total: bytes.length});
+  if (sha256) {
+    const got = await sha256Hex(bytes);
+    if (got !== sha256.toLowerCase()) {
+      throw new Error(`fetchVerified(${key}): sha256 mismatch: expected ${sha256.toLowerCase()}, got ${got}`);
+    }
+  }
+  return bytes;
+}
+
+// In Node: Dawn's node binding (npm 'webgpu'), if the application has it, for WebGPU
+// when no GPU object is given. Kept for the process's life: dawn.node crashes if its
+// GPU object is collected.
+let nodeGpu = null;
+async function findNodeGpu() {
+  if (!nodeGpu) {
+    try {
+      const {create} = await import('webgpu');
+      nodeGpu = create([]);
+    } catch (e) {
+      return null;  // initWebGPU then says that there is no WebGPU, and how to get it
+    }
+  }
+  return nodeGpu;
+}
+
 async function loadFactory() {
   if (isNode) {
     const {createRequire} = await import('node:module');
@@ -97,7 +139,8 @@ async function loadFactory() {
 
 // Resolves to the runtime (ExecuTorch's `et`): et.Module, et.Tensor, et.ScalarType,
 // et.initWebGPU(), et.FS. options: anything Emscripten's Module takes, plus
-//   gpu          a GPU object to use instead of navigator.gpu (Node: create([]) of 'webgpu')
+//   gpu          a GPU object to use instead of navigator.gpu (in Node, by default
+//                create([]) of npm 'webgpu' when it is installed; null: none)
 //   wasmSha256   verify the .wasm against this hex digest (fetched with fetchVerified)
 //   onProgress   progress of the .wasm download ({url, loaded, total})
 export async function createExecuTorch(options = {}) {
@@ -116,6 +159,8 @@ export async function createExecuTorch(options = {}) {
       moduleOptions.wasmBinary = await fetchVerified(wasmUrl, {sha256: options.wasmSha256, onProgress: options.onProgress});
     }
   }
+  // gpu: null says: no WebGPU unless initWebGPU({gpu}) gives one.
+  if (isNode && !('gpu' in options)) moduleOptions.findGpu = findNodeGpu;
   if (!moduleOptions.locateFile) moduleOptions.locateFile = (path) => new URL(`./dist/${path}`, import.meta.url).href;
   return factory(moduleOptions);
 }

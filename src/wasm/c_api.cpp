@@ -8,6 +8,11 @@
 // wick_init_webgpu, wick_method_load and wick_method_execute may wait on the GPU; in
 // the browser that suspends the wasm stack (Asyncify), so JavaScript calls them with
 // ccall(..., {async: true}) and never two at once (api.js queues them).
+//
+// Nothing here may throw: the build does not catch C++ exceptions, so one would reach
+// JavaScript as a bare number. Strings from the program (method names, operator names)
+// may hold any bytes; JSON answers replace invalid UTF-8 with U+FFFD instead of throwing,
+// and inputs are checked before anything is allocated for them.
 #include <emscripten/emscripten.h>
 
 #include <cstdint>
@@ -15,10 +20,13 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/dtype.h"
 #include "core/status.h"
+#include "core/tensor.h"
 #include "gpu/device.h"
 #include "runtime/program.h"
 #include "webgpu/backend.h"
@@ -54,7 +62,7 @@ int fail(wick::ErrorCode code, std::string message) {
 }
 
 const char* answer(const json& j) {
-  last_json = j.dump();
+  last_json = j.dump(-1, ' ', false, json::error_handler_t::replace);
   return last_json.c_str();
 }
 
@@ -203,26 +211,36 @@ EMSCRIPTEN_KEEPALIVE int wick_method_set_tensor(int handle, int index, int dtype
                                                 const void* data, size_t nbytes) {
   MethodSlot* slot = find_method(handle);
   if (!slot) return 0;
+  const std::string where = "input " + std::to_string(index);
+  if (index < 0) return fail(wick::ErrorCode::kInvalidArgument, where + " does not exist");
   if (rank < 0 || rank > 16) {
-    return fail(wick::ErrorCode::kInvalidArgument, "input " + std::to_string(index) +
-                                                       ": rank " + std::to_string(rank) +
-                                                       " is out of range");
-  }
-  std::vector<int64_t> shape(sizes, sizes + rank);
-  for (int64_t d : shape) {
-    if (d < 0) {
-      return fail(wick::ErrorCode::kInvalidArgument,
-                  "input " + std::to_string(index) + ": negative size in shape " +
-                      wick::shape_to_string(shape));
-    }
-  }
-  wick::Tensor tensor = wick::Tensor::make_owned(static_cast<wick::ScalarType>(dtype), shape);
-  if (tensor.nbytes() != nbytes) {
     return fail(wick::ErrorCode::kInvalidArgument,
-                "input " + std::to_string(index) + ": shape " + wick::shape_to_string(shape) +
-                    " of " + wick::dtype_name(tensor.dtype) + " needs " +
-                    std::to_string(tensor.nbytes()) + " bytes, given " + std::to_string(nbytes));
+                where + ": rank " + std::to_string(rank) + " is out of range");
   }
+  if (rank > 0 && sizes == nullptr) {
+    return fail(wick::ErrorCode::kInvalidArgument, where + ": no sizes given for rank " +
+                                                       std::to_string(rank));
+  }
+  if (!wick::is_valid_scalar_type(dtype)) {
+    return fail(wick::ErrorCode::kInvalidArgument,
+                where + ": dtype " + std::to_string(dtype) + " is not a ScalarType Wick knows");
+  }
+  const auto type = static_cast<wick::ScalarType>(dtype);
+  std::vector<int64_t> shape(sizes, sizes + rank);
+  // The byte count from the shape must be the one given before anything is allocated:
+  // a hostile shape may ask for more memory than exists.
+  const std::optional<uint64_t> need = wick::checked_nbytes(type, shape);
+  if (!need) {
+    return fail(wick::ErrorCode::kInvalidArgument,
+                where + ": shape " + wick::shape_to_string(shape) + " has a negative size or " +
+                    "more bytes than memory holds");
+  }
+  if (*need != nbytes || (nbytes > 0 && data == nullptr)) {
+    return fail(wick::ErrorCode::kInvalidArgument,
+                where + ": shape " + wick::shape_to_string(shape) + " of " + wick::dtype_name(type) +
+                    " needs " + std::to_string(*need) + " bytes, given " + std::to_string(nbytes));
+  }
+  wick::Tensor tensor = wick::Tensor::make_owned(type, shape);
   if (nbytes) std::memcpy(tensor.data, data, nbytes);
   wick::Status status = slot->method->set_input(static_cast<size_t>(index),
                                                 wick::Value::make_tensor(std::move(tensor)));
@@ -236,6 +254,9 @@ EMSCRIPTEN_KEEPALIVE int wick_method_set_scalar(int handle, int index, int kind,
                                                 uint32_t lo, int32_t hi) {
   MethodSlot* slot = find_method(handle);
   if (!slot) return 0;
+  if (index < 0) {
+    return fail(wick::ErrorCode::kInvalidArgument, "input " + std::to_string(index) + " does not exist");
+  }
   wick::Value v;
   switch (kind) {
     case 0: break;

@@ -87,7 +87,10 @@ mergeInto(LibraryManager.library, {
     return WickGpu.future(gpu.requestAdapter(
         {powerPreference: highPerformance ? 'high-performance' : 'low-power'}).then(
         (adapter) => adapter ? {handle: WickGpu.add(adapter)}
-                             : {error: 'the browser offered no WebGPU adapter'}));
+                             : {error: ENVIRONMENT_IS_NODE
+                                  ? "Dawn's node binding (npm 'webgpu') found no WebGPU adapter: it needs a " +
+                                    'Vulkan driver (a GPU\'s, or SwiftShader\'s: set VK_ICD_FILENAMES to its .json)'
+                                  : 'the browser offered no WebGPU adapter'}));
   },
 
   // Adapter info as one string: vendor \n architecture \n device \n description \n
