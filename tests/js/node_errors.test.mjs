@@ -12,7 +12,7 @@ for (const [name, check] of Object.entries(ERROR_CASES)) {
 
 test('initWebGPU without any GPU rejects with a message', async () => {
   const {createExecuTorch} = await import('../../package/index.mjs');
-  const et = await createExecuTorch();  // Node has no navigator.gpu, and no gpu is given
+  const et = await createExecuTorch({gpu: null});  // no navigator.gpu, and npm 'webgpu' declined
   await assert.rejects(et.initWebGPU(), /no WebGPU adapter found.*navigator\.gpu is missing/);
   // CPU programs still run without WebGPU.
   const m = et.Module.load(await fixtureFiles.bytes('cpu/mlp_cpu/model.pte'));
