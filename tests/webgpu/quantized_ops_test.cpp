@@ -1,6 +1,7 @@
 // Randomized tests of et_vk.linear_q4gsw (ops/quantized) against a CPU dequantize-and-
-// multiply reference: the GEMV route (M == 1), the tiled route (M > 1), odd N, K that is
-// not a multiple of 8, bias, and a live M below the serialized bound.
+// multiply reference: the GEMV routes (M == 1: q4gsw_gemv_rows and the general q4gsw_gemv),
+// the tiled route (M > 1), odd N, K that is not a multiple of 8, bias, and a live M below
+// the serialized bound.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,6 +28,13 @@ TEST(WebGpuQuantizedOp, LinearQ4gswMatchesDequantizedReference) {
       {{1, 36}, {1, 36}, 9, 12, true},            // same, GEMV
       {{40, 96}, {33, 96}, 65, 32, false},        // several row and column tiles
       {{1, 2048}, {1, 2048}, 130, 32, false},     // long K
+      // q4gsw_gemv_rows (M == 1, K % 32 == 0, group % 32 == 0): N not a multiple of its 4
+      // rows, chunk counts below / above its 64 threads, groups of 64 and 128, N = 1.
+      {{1, 2080}, {1, 2080}, 131, 64, true},
+      {{1, 96}, {1, 96}, 1, 32, false},
+      {{1, 1, 256}, {1, 1, 256}, 4099, 128, true},
+      {{1, 4, 4096}, {1, 1, 4096}, 6, 64, false},
+      {{1, 48}, {1, 48}, 10, 16, false},          // K % 32 != 0: falls back to q4gsw_gemv
   };
   for (const Q4Case& c : cases) {
     const int64_t k = c.in_max.back(), n = c.n, kp = (k + 1) / 2, groups = (k + c.group_size - 1) / c.group_size;

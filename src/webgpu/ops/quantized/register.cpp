@@ -1,8 +1,10 @@
 // et_vk.linear_q4gsw: fp32 activations x 4-bit groupwise-symmetric weights (ops.md §5.1),
 // dequantized on the fly. Routed per execution on the live row count M:
-//   M == 1 -> q4gsw_gemv (cooperative over K, one workgroup per output column)
+//   M == 1 -> q4gsw_gemv_rows (4 output rows per workgroup, coalesced 16-byte weight loads)
+//             when K % 32 == 0, k_packed % 16 == 0 and group_size % 32 == 0 (every real
+//             LLM shape); else q4gsw_gemv (cooperative over K, one workgroup per column)
 //   M > 1  -> q4gsw_gemm (32x32 tiles with the weight tile dequantized in shared memory)
-// Both kernels share one params block; the unused one gets a zero grid (skipped).
+// All kernels share one params block; the unused ones get a zero grid (skipped).
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 
@@ -60,9 +62,11 @@ Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
   base.n_pad = static_cast<uint32_t>(n_pad);
   base.has_bias = bias ? 1 : 0;
   base.aligned = (k_packed % 4 == 0 && k % 8 == 0 && group_size % 8 == 0) ? 1 : 0;
+  const bool rows_ok = k_packed % 16 == 0 && k % 32 == 0 && group_size % 32 == 0;
 
   WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey("q4gsw_gemv")));
   WICK_ASSIGN_OR_RETURN(auto gemm, g.pipeline(gpu::PipelineKey("q4gsw_gemm")));
+  WICK_ASSIGN_OR_RETURN(auto gemv_rows, g.pipeline(gpu::PipelineKey("q4gsw_gemv_rows")));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q4Params), name));
   std::vector<gpu::BufferBinding> bindings = {{0, x->buffer.get()},
                                               {1, w->buffer.get()},
@@ -74,6 +78,10 @@ Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
   dv.pipeline = gemv;
   dv.bindings = bindings;
   WICK_ASSIGN_OR_RETURN(size_t gemv_index, g.add_dispatch(std::move(dv)));
+  gpu::Dispatch dr;
+  dr.pipeline = gemv_rows;
+  dr.bindings = bindings;
+  WICK_ASSIGN_OR_RETURN(size_t rows_index, g.add_dispatch(std::move(dr)));
   gpu::Dispatch dm;
   dm.pipeline = gemm;
   dm.bindings = bindings;
@@ -94,10 +102,16 @@ Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
     p.m = static_cast<uint32_t>(m);
     WICK_RETURN_IF_ERROR(params->write(p));
     if (m == 1) {
-      WICK_RETURN_IF_ERROR(g.set_grid(gemv_index, static_cast<uint64_t>(n) * 64, 64));
-      return g.set_workgroups(gemm_index, 0, 0, 0);
+      WICK_RETURN_IF_ERROR(g.set_workgroups(gemm_index, 0, 0, 0));
+      if (rows_ok) {
+        WICK_RETURN_IF_ERROR(g.set_workgroups(gemv_index, 0, 0, 0));
+        return g.set_grid(rows_index, ceil_div(static_cast<uint64_t>(n), 4) * 64, 64);
+      }
+      WICK_RETURN_IF_ERROR(g.set_workgroups(rows_index, 0, 0, 0));
+      return g.set_grid(gemv_index, static_cast<uint64_t>(n) * 64, 64);
     }
     WICK_RETURN_IF_ERROR(g.set_workgroups(gemv_index, 0, 0, 0));
+    WICK_RETURN_IF_ERROR(g.set_workgroups(rows_index, 0, 0, 0));
     if (m == 0) return g.set_workgroups(gemm_index, 0, 0, 0);
     return g.set_workgroups(gemm_index, ceil_div(static_cast<uint64_t>(n), 32), ceil_div(static_cast<uint64_t>(m), 32));
   });

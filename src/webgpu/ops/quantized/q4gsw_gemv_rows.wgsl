@@ -1,0 +1,74 @@
+// linear_q4gsw for one input row (M == 1), the bandwidth-bound decode case:
+//   y[n] = sum_k x[k] * (q[n,k] - 8) * scale(n, k) + bias[n].
+// One workgroup of 64 threads computes ROWS consecutive output rows. Thread t walks the
+// 16-byte chunks c = t, t + 64, ... of every row (32 nibbles = 32 consecutive k, one scale),
+// so the 64 threads read one row's weights as contiguous, coalesced vec4<u32> loads, and the
+// 32 activations of a chunk are loaded once and reused for all ROWS rows (x is re-read per
+// row by the older one-row-per-workgroup kernel, which made it instruction- not memory-bound).
+// Requires (checked on the host, `aligned` path of q4gsw_gemv otherwise): K % 32 == 0,
+// k_packed % 16 == 0 (each row starts on a vec4<u32>), group_size % 32 == 0.
+// Weights: bytes [N, k_packed], even k in the low nibble. Scales: f32 [groups, n_pad],
+// scale(n, k) = scales[(k / group_size) * n_pad + n].
+struct Params {
+  m: u32, n: u32, k: u32, k_packed: u32,
+  group_size: u32, n_pad: u32, has_bias: u32, aligned: u32,
+}
+
+@group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> w: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> scales: array<f32>;
+@group(0) @binding(3) var<storage, read> bias: array<f32>;
+@group(0) @binding(4) var<storage, read_write> y: array<f32>;
+@group(0) @binding(5) var<uniform> p: Params;
+
+const WG: u32 = 64u;
+const ROWS: u32 = 4u;
+var<workgroup> red: array<f32, 256>;  // ROWS * WG partial sums
+
+const SHIFT_LO = vec4<u32>(0u, 4u, 8u, 12u);
+const SHIFT_HI = vec4<u32>(16u, 20u, 24u, 28u);
+
+// Dot product of one u32 word (8 nibbles, k ascending) with the 8 activations xa, xb.
+fn word_dot(word: u32, xa: vec4<f32>, xb: vec4<f32>) -> f32 {
+  let lo = vec4<f32>((vec4<u32>(word) >> SHIFT_LO) & vec4<u32>(0xfu)) - vec4<f32>(8.0);
+  let hi = vec4<f32>((vec4<u32>(word) >> SHIFT_HI) & vec4<u32>(0xfu)) - vec4<f32>(8.0);
+  return dot(xa, lo) + dot(xb, hi);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) tid: u32) {
+  let n0 = (wid.x + wid.y * nwg.x) * ROWS;
+  if (n0 >= p.n) { return; }  // uniform over the workgroup
+  let chunks = p.k / 32u;
+  let row_stride = p.k_packed / 16u;
+  // Rows past N (last workgroup) re-read row N-1 and are not written.
+  var rows: array<u32, 4>;
+  for (var r = 0u; r < ROWS; r = r + 1u) { rows[r] = min(n0 + r, p.n - 1u); }
+  var acc = vec4<f32>(0.0);
+  for (var c = tid; c < chunks; c = c + WG) {
+    let xb = c * 8u;
+    let x0 = x[xb];      let x1 = x[xb + 1u]; let x2 = x[xb + 2u]; let x3 = x[xb + 3u];
+    let x4 = x[xb + 4u]; let x5 = x[xb + 5u]; let x6 = x[xb + 6u]; let x7 = x[xb + 7u];
+    let srow = (c * 32u / p.group_size) * p.n_pad;
+    for (var r = 0u; r < ROWS; r = r + 1u) {
+      let n = rows[r];
+      let q = w[n * row_stride + c];
+      let s = word_dot(q.x, x0, x1) + word_dot(q.y, x2, x3) + word_dot(q.z, x4, x5) + word_dot(q.w, x6, x7);
+      acc[r] = acc[r] + scales[srow + n] * s;
+    }
+  }
+  for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = acc[r]; }
+  workgroupBarrier();
+  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
+    if (tid < st) {
+      for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = red[r * WG + tid] + red[r * WG + tid + st]; }
+    }
+    workgroupBarrier();
+  }
+  if (tid < ROWS && n0 + tid < p.n) {
+    var v = red[tid * WG];
+    if (p.has_bias != 0u) { v = v + bias[n0 + tid]; }
+    y[n0 + tid] = v;
+  }
+}
