@@ -5,8 +5,18 @@ export interface ScalarTypes {
   readonly Byte: ScalarTypeMember; readonly Char: ScalarTypeMember; readonly Short: ScalarTypeMember;
   readonly Int: ScalarTypeMember; readonly Long: ScalarTypeMember; readonly Half: ScalarTypeMember;
   readonly Float: ScalarTypeMember; readonly Double: ScalarTypeMember; readonly Bool: ScalarTypeMember;
+  /** Members by number, as embind enums have (not enumerable). */
+  readonly values: {readonly [value: number]: ScalarTypeMember};
 }
 export interface TagMember { readonly name: string; readonly value: number; }
+export interface Tags {
+  readonly None: TagMember; readonly Tensor: TagMember; readonly String: TagMember;
+  readonly Double: TagMember; readonly Int: TagMember; readonly Bool: TagMember;
+  readonly ListBool: TagMember; readonly ListDouble: TagMember; readonly ListInt: TagMember;
+  readonly ListTensor: TagMember; readonly ListScalar: TagMember; readonly ListOptionalTensor: TagMember;
+  /** Members by number, as embind enums have (not enumerable). */
+  readonly values: {readonly [value: number]: TagMember};
+}
 /** A dtype: a ScalarType member, its number, or a name ('Float', 'float32', ...). */
 export type DType = ScalarTypeMember | number | string;
 
@@ -14,8 +24,15 @@ export type TensorData =
   Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array | BigInt64Array;
 
 export interface Tensor {
-  /** The elements, in JavaScript memory: they stay valid after later calls. */
+  /** The elements, in JavaScript memory: they stay valid after later calls. For Half,
+   *  a Float32Array of the values (a copy); rawData holds the stored bits. */
   readonly data: TensorData;
+  /** The stored elements; for Half, the IEEE half bits as a Uint16Array. */
+  readonly rawData: TensorData;
+  /** The order of the dimensions in memory, outermost first ([0, 2, 3, 1]: channels-last). */
+  readonly dimOrder: number[];
+  /** Strides in elements, from the sizes and the dim order. */
+  readonly strides: number[];
   readonly shape: number[];
   /** ExecuTorch's name for shape. */
   readonly sizes: number[];
@@ -29,8 +46,20 @@ export interface Tensor {
 }
 
 export interface TensorStatic {
-  fromArray(sizes: number[], data: ArrayLike<number | bigint | boolean> | TensorData, dtype?: DType): Tensor;
-  fromIter(sizes: number[], data: Iterable<number | bigint | boolean>, dtype?: DType): Tensor;
+  /** Not constructible; declared so that `value instanceof et.Tensor` narrows a Value. */
+  new (internal: never): Tensor;
+  readonly prototype: Tensor;
+  /**
+   * data holds at least numel elements in the memory order that dimOrder (or strides)
+   * give; contiguous when both are empty. The dtype comes from a typed array when not
+   * given (a Uint16Array needs one: 'float16' takes it as half bits). Numbers given for
+   * Half are rounded to the nearest half. An input in another dim order than the
+   * program's is rearranged when it is passed to forward/execute.
+   */
+  fromArray(sizes: number[], data: ArrayLike<number | bigint | boolean> | TensorData, dtype?: DType,
+            dimOrder?: number[], strides?: number[]): Tensor;
+  fromIter(sizes: number[], data: Iterable<number | bigint | boolean>, dtype?: DType,
+           dimOrder?: number[], strides?: number[]): Tensor;
   zeros(sizes: number[], dtype?: DType): Tensor;
   ones(sizes: number[], dtype?: DType): Tensor;
   full(sizes: number[], value: number | bigint | boolean, dtype?: DType): Tensor;
@@ -79,8 +108,9 @@ export interface Module {
 }
 
 export interface ModuleStatic {
-  /** Parses and verifies a program: a path in et.FS, or its bytes. Throws on a bad file. */
-  load(data: string | Uint8Array | ArrayBuffer): Module;
+  /** Parses and verifies a program: a path in et.FS, or its bytes. Throws on a bad file.
+   *  name: what errors call it (default: the path, or '<bytes: N B>'). */
+  load(data: string | Uint8Array | ArrayBuffer, name?: string | {name: string}): Module;
 }
 
 export interface WebGpuInfo {
@@ -95,8 +125,9 @@ export interface ExecuTorch {
   Module: ModuleStatic;
   Tensor: TensorStatic;
   ScalarType: ScalarTypes;
-  Tag: Record<string, TagMember>;
-  /** Opens the WebGPU device the "VulkanBackend" delegates run on. */
+  Tag: Tags;
+  /** Opens the WebGPU device the "VulkanBackend" delegates run on. Optional: the first
+   *  method that needs it opens it (in Node with npm 'webgpu', when no gpu is given). */
   initWebGPU(options?: {gpu?: unknown}): Promise<WebGpuInfo>;
   /** The device's description once initWebGPU has resolved, else null. */
   readonly webgpu: WebGpuInfo | null;
@@ -105,7 +136,8 @@ export interface ExecuTorch {
 }
 
 export interface CreateOptions {
-  /** A GPU object to use instead of navigator.gpu (in Node: create([]) of the 'webgpu' package). */
+  /** A GPU object to use instead of navigator.gpu. In Node, by default create([]) of
+   *  npm 'webgpu' when it is installed; null: none. */
   gpu?: unknown;
   /** Hex sha256 the .wasm must have. */
   wasmSha256?: string;
