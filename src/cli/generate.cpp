@@ -159,6 +159,11 @@ int generate(const std::vector<std::string>& args) {
 
   std::optional<llm::Tokenizer> tokenizer;
   if (!o.tokenizer.empty()) {
+    // tokenizer_config.json beside tokenizer.json holds the chat template and EOS names.
+    std::filesystem::path sibling = std::filesystem::path(o.tokenizer).parent_path() / "tokenizer_config.json";
+    std::error_code ec;
+    if (o.tokenizer_config.empty() && !std::filesystem::is_directory(o.tokenizer, ec) && std::filesystem::exists(sibling, ec))
+      o.tokenizer_config = sibling.string();
     auto t = llm::Tokenizer::load(o.tokenizer, o.tokenizer_config);
     if (!t.ok()) return fail(t.status().to_string());
     tokenizer = std::move(t).value();
@@ -184,9 +189,10 @@ int generate(const std::vector<std::string>& args) {
   }
   if (prompt.empty()) return fail("empty prompt: it encodes to no tokens");
 
-  if (!select_backend(o.backend, false)) return 1;
+  // The file first: a missing or corrupt one is reported without starting a GPU.
   auto program = Program::load_file(o.model);
   if (!program.ok()) return fail(program.status().to_string());
+  if (!select_backend(o.backend, false)) return 1;
   llm::RunnerOptions ro;
   ro.method = o.method;
   ro.max_context_len = o.max_context_len;
