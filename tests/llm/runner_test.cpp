@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "llm/runner.h"
 #include "runtime/program.h"
@@ -271,6 +272,37 @@ TEST(Runner, UnknownContextLengthIsAClearError) {
   auto r = Runner::load(*program, {});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("max_context_len"), std::string::npos) << r.status().message();
+}
+
+// A program without KV cache and a static [1, 8] (models/llama_hf_tiny): the runner
+// re-feeds the whole sequence padded at the end and reads row n-1, which a causal model
+// computes from the first n tokens only; rows 3 and 7 of PyTorch's logits prove it.
+TEST(Runner, NoKvCacheProgramPadsAndReadsTheRightRow) {
+  require_backend();
+  test::Fixture fx;
+  ASSERT_TRUE(test::load_fixture("models/llama_hf_tiny", &fx));
+  const Tensor& in = fx.cases[0].inputs[0].tensor;
+  const Tensor& ref = fx.cases[0].outputs[0].tensor;  // [1, 8, 512]
+  std::vector<int32_t> tokens(in.data_as<int64_t>(), in.data_as<int64_t>() + 8);
+  auto program = load("models/llama_hf_tiny");
+  auto runner = Runner::load(*program, {});
+  ASSERT_TRUE(runner.ok()) << runner.status().to_string();
+  EXPECT_FALSE((*runner)->info().use_kv_cache);
+  EXPECT_EQ((*runner)->info().max_context_len, 8);
+  for (int n : {4, 8}) {
+    (*runner)->reset();
+    auto logits = (*runner)->prefill(std::span<const int32_t>(tokens).first(n));
+    ASSERT_TRUE(logits.ok()) << logits.status().to_string();
+    ASSERT_EQ(logits->size(), 512u);
+    const float* want = ref.data_as<float>() + (n - 1) * 512;
+    for (size_t i = 0; i < 512; ++i)
+      ASSERT_NEAR((*logits)[i], want[i], fx.atol + fx.rtol * std::abs(want[i])) << "n " << n << " logit " << i;
+  }
+  (*runner)->reset();
+  auto r = (*runner)->generate(std::span<const int32_t>(tokens).first(5), greedy(-1));
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->stop, StopReason::kContextFull);
+  EXPECT_EQ(r->tokens.size(), 4u);  // positions 5, 6, 7 fed, then one more sampled
 }
 
 // ExecuTorch's Qualcomm sample has the getter methods (its forward needs QnnBackend).
