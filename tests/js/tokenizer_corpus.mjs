@@ -37,3 +37,28 @@ export const CORPUS = [
   'ﬁ ﬂ ①②③ ² ³ ½ Ⅻ ℃ ㎏ ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３',
   'Ελληνικά ΕΛΛΗΝΙΚΆ ελληνικά — Ǆ ǅ ǆ İstanbul ıi',
 ];
+
+// Seeded random strings over the characters the pre-tokenizer regexes treat differently
+// (letters of several scripts, digits, apostrophes, whitespace kinds, newlines, marks,
+// emoji parts, special-token fragments), to reach alternation edge cases the fixed lines miss.
+const POOL = [
+  'a', 'Z', 'é', 'ß', 'Ж', 'ω', '中', 'の', '한', 'ع', 'ש', 'क', '\u093f', 'ก', '\u0e31', '0', '7', '٣', '½', 'Ⅻ',
+  "'", "'s", "'S", "'ll", "'Re", 'ſ', ' ', '  ', '\t', '\n', '\r\n', '\r', '\u3000', '\u00a0', '\u2009', '\u0085',
+  '\u0301', '\u0308', '\u200d', '\ufe0f', '😀', '👍', '🏽', '🇫', '.', ',', '!', '?', '-', '_', '(', ')', '{', '}',
+  '"', '#', '$', '%', '&', '*', '+', '/', '<', '>', '<|', '|>', '<|im_end|>', '<|eot_id|>', 'the', ' the', 'ing',
+];
+function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = mulberry32(20261203);
+for (let i = 0; i < 300; ++i) {
+  let s = '';
+  const n = 1 + Math.floor(rand() * 24);
+  for (let k = 0; k < n; ++k) s += POOL[Math.floor(rand() * POOL.length)];
+  CORPUS.push(s);
+}
