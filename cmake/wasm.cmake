@@ -40,6 +40,9 @@ function(_wick_add_wasm_bundle)
     # A library must not take over the host's process: with these on, any uncaught
     # error of a Node app that imports the package printed the whole bundle and exit 7.
     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+    # Lines kept: Node shows the source line of an uncaught error, which minified is
+    # the whole bundle (gzip makes the difference small).
+    "SHELL:--minify 0"
     "SHELL:--post-js ${_dir}/tensor_data.js" "SHELL:--post-js ${_dir}/api.js"
     "SHELL:--extern-post-js ${_dir}/export_global.js")
   set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS

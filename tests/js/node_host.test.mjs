@@ -27,6 +27,13 @@ test("an uncaught error of the host application exits 1 with the host's own shor
     Promise.reject(new Error('an unhandled rejection'));`);
   assert.equal(rejected.status, 1);
   assert.ok(rejected.stderr.length < 2000, rejected.stderr.slice(0, 300));
+  // Wick's own error, left unhandled: Node shows its source line, which must be a line.
+  const own = runChild(`import {createExecuTorch} from '${entry}';
+    const et = await createExecuTorch();
+    et.Module.load(new Uint8Array(8));`);
+  assert.equal(own.status, 1);
+  assert.match(own.stderr, /Module\.load: InvalidProgram: <bytes: 8 B>/);
+  assert.ok(own.stderr.length < 3000, `stderr is ${own.stderr.length} characters: ${own.stderr.slice(0, 300)}`);
 });
 
 test('WebGPU starts on the first method that needs it, without initWebGPU', async () => {
