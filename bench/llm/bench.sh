@@ -50,14 +50,19 @@ for i in (0, 1):
     print(f"logits step {i} vs PyTorch eager: max abs diff {err:.3e} (max |ref| {np.abs(ref).max():.3e}), "
           f"argmax {got.argmax()} vs {ref.argmax()}: {'ok' if err <= 1e-3 + 1e-3 * np.abs(ref).max() else 'MISMATCH'}")
 EOF
-  for c in 128 512 1024 2047; do
+  for c in 128 1024 2047; do
     echo "-- decode, 1 token at position $c"
-    $W bench $P --input $D/tok1.bin:int64:1,1 --input $D/pos$c.bin:int64:1 --runs 50 --warmup 5 2>&1
+    $W bench $P --input $D/tok1.bin:int64:1,1 --input $D/pos$c.bin:int64:1 --runs 30 --warmup 3 2>&1
   done
-  for s in 128 512 1024 2000; do
+  for s in 128 512 2000; do
     echo "-- prefill, $s tokens at position 0"
-    $W bench $P --input $D/tok$s.bin:int64:1,$s --input $D/pos0.bin:int64:1 --runs 5 --warmup 2 2>&1
+    $W bench $P --input $D/tok$s.bin:int64:1,$s --input $D/pos0.bin:int64:1 --runs 3 --warmup 1 2>&1
   done
   echo "-- profile: one decode step at position 128"
-  $W run $P --input $D/tok1.bin:int64:1,1 --input $D/pos128.bin:int64:1 --profile --output-dir $D/prof 2>&1 | head -60
+  $W run $P --input $D/tok1.bin:int64:1,1 --input $D/pos128.bin:int64:1 --profile --output-dir $D/prof > $D/prof.txt 2>&1
+  grep '^total' $D/prof.txt
+  echo "   GPU us per op, summed over the step (count):"
+  awk '$1 ~ /^[0-9]+$/ { t[$2] += $NF; n[$2]++ } END { for (k in t) printf "   %10.1f  %5d  %s\n", t[k], n[k], k }' $D/prof.txt | sort -rn | head -20
+  echo "   q4gsw dispatches of layer 0 and the LM head:"
+  grep q4gsw $D/prof.txt | head -7; grep q4gsw $D/prof.txt | tail -1
 done
