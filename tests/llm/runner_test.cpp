@@ -51,16 +51,25 @@ Value position(int64_t p) {
   return Value::make_tensor(std::move(t));
 }
 
-int32_t argmax_of(const Value& logits) {
+// argmax of the last row; with `penalty` != 1, after Hugging Face's repetition penalty
+// over `seen` (each seen token once: positive logits divided, negative multiplied).
+int32_t argmax_of(const Value& logits, const std::vector<int32_t>& seen = {}, float penalty = 1.0f) {
   const Tensor& t = logits.tensor;
   const int64_t vocab = t.sizes.back();
-  const float* row = t.data_as<float>() + (t.numel() - vocab);
-  return static_cast<int32_t>(std::max_element(row, row + vocab) - row);
+  const float* last = t.data_as<float>() + (t.numel() - vocab);
+  std::vector<float> row(last, last + vocab);
+  std::vector<int32_t> uniq = seen;
+  std::sort(uniq.begin(), uniq.end());
+  uniq.erase(std::unique(uniq.begin(), uniq.end()), uniq.end());
+  if (penalty != 1.0f)
+    for (int32_t id : uniq) row[id] = row[id] > 0 ? row[id] / penalty : row[id] * penalty;
+  return static_cast<int32_t>(std::max_element(row.begin(), row.end()) - row.begin());
 }
 
 // The reference, independent of the runner: plain forward calls on a freshly loaded
 // method, the prompt in one call (dynamic) or one token per call, then argmax feedback.
-std::vector<int32_t> greedy_reference(const LlmFixture& f, const std::vector<int32_t>& prompt, int n) {
+std::vector<int32_t> greedy_reference(const LlmFixture& f, const std::vector<int32_t>& prompt, int n,
+                                      float penalty = 1.0f) {
   auto program = load(f.rel);
   auto method = program->load_method("forward");
   EXPECT_TRUE(method.ok()) << method.status().to_string();
@@ -78,9 +87,10 @@ std::vector<int32_t> greedy_reference(const LlmFixture& f, const std::vector<int
       logits = (*out)[0];
     }
   }
-  std::vector<int32_t> got;
+  std::vector<int32_t> got, seen = prompt;
   for (int i = 0; i < n; ++i) {
-    got.push_back(argmax_of(logits));
+    got.push_back(argmax_of(logits, seen, penalty));
+    seen.push_back(got.back());
     if (i + 1 == n) break;
     auto out = (*method)->forward({ids({got.back()}), position(pos++)});
     EXPECT_TRUE(out.ok()) << out.status().to_string();
@@ -207,21 +217,40 @@ TEST(Runner, MultiTurnContinuesTheConversation) {
   require_backend();
   auto runner = make_runner(qwen3());
   ASSERT_TRUE(runner);
-  auto t1 = runner->generate(kPrompt, greedy(2));
+  // A repetition penalty keeps the tokens varied (see GreedyWithRepetitionPenalty...).
+  GenerationConfig two = greedy(2), three = greedy(3);
+  two.sampler.repetition_penalty = three.sampler.repetition_penalty = 5.0f;
+  auto t1 = runner->generate(kPrompt, two);
   ASSERT_TRUE(t1.ok());
   const std::vector<int32_t> turn2 = {256, 7, 480};
-  auto t2 = runner->generate(turn2, greedy(3));
+  auto t2 = runner->generate(turn2, three);
   ASSERT_TRUE(t2.ok()) << t2.status().to_string();
   EXPECT_EQ(t2->prompt_tokens, 1 + 3);  // the pending token, then the new ones
   std::vector<int32_t> all = kPrompt;
   all.insert(all.end(), t1->tokens.begin(), t1->tokens.end());
   all.insert(all.end(), turn2.begin(), turn2.end());
-  EXPECT_EQ(t2->tokens, greedy_reference(qwen3(), all, 3));
+  EXPECT_EQ(t2->tokens, greedy_reference(qwen3(), all, 3, 5.0f));
   runner->reset();
   EXPECT_EQ(runner->position(), 0);
-  auto again = runner->generate(kPrompt, greedy(2));
+  auto again = runner->generate(kPrompt, two);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->tokens, t1->tokens);
+}
+
+// The tiny Qwen3's random tied embeddings make plain greedy echo the last token; a
+// strong repetition penalty makes every step pick a new one, so this compares a
+// sequence whose every token depends on the KV cache.
+TEST(Runner, GreedyWithRepetitionPenaltyMatchesTheReference) {
+  require_backend();
+  std::vector<int32_t> want = greedy_reference(qwen3(), kPrompt, 5, 5.0f);
+  EXPECT_NE(want[0], want[1]);
+  auto runner = make_runner(qwen3());
+  ASSERT_TRUE(runner);
+  GenerationConfig cfg = greedy(5);
+  cfg.sampler.repetition_penalty = 5.0f;
+  auto r = runner->generate(kPrompt, cfg);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->tokens, want);
 }
 
 TEST(Runner, EosAndCancelStop) {
