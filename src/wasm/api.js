@@ -1,7 +1,8 @@
 // Wick's JavaScript API, in the names of ExecuTorch's web bindings (see
 // shared/spec/wasm_api.md): et.Module, et.Tensor, et.ScalarType, et.Tag, plus
-// et.initWebGPU(). Linked with --post-js, so it runs inside the Emscripten factory and
-// `Module` here is the object createExecuTorch() resolves to.
+// et.initWebGPU() (optional: a method with WebGPU delegates opens the device on first
+// use). Linked with --post-js after tensor_data.js, so it runs inside the Emscripten
+// factory and `Module` here is the object createExecuTorch() resolves to.
 //
 // What differs from ExecuTorch, and why:
 //  - loadMethod, forward and execute return Promises: running on WebGPU waits on the
