@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <variant>
 
@@ -135,7 +136,8 @@ Status lex_expr(const std::string& s, size_t base, std::vector<Tok>& out) {
     } else if (isdigit(static_cast<unsigned char>(c))) {
       size_t j = i;
       while (j < s.size() && isdigit(static_cast<unsigned char>(s[j]))) ++j;
-      out.push_back({Tok::kInt, s.substr(i, j - i), std::stoll(s.substr(i, j - i))});
+      if (j - i > 18) return syntax("integer literal too long", base + i);
+      out.push_back({Tok::kInt, s.substr(i, j - i), std::strtoll(s.c_str() + i, nullptr, 10)});
       i = j;
     } else if (c == '\'' || c == '"') {
       std::string v;

@@ -32,6 +32,7 @@ struct TokenizerData {
   bool nfc = false;
   SplitPattern split;
   std::vector<AddedToken> added;  // longest content first, for leftmost-longest matching
+  bool added_first_byte[256] = {};  // bytes an added token can start with: skips most positions
   std::vector<int8_t> added_kind;  // per id: 0 model token, 1 added, 2 special
   std::vector<int32_t> prefix_ids, suffix_ids;  // TemplateProcessing around sequence A
   std::string byte_to_char[256];                 // ByteLevel alphabet, UTF-8 encoded
@@ -46,6 +47,32 @@ struct TokenizerData {
 namespace {
 
 Status bad(const std::string& what) { return Status(ErrorCode::kInvalidArgument, "tokenizer: " + what); }
+
+// Field readers that never throw (the Wasm build has no exceptions): a missing field or one
+// of another JSON type reads as the default.
+const json& member(const json& o, const char* key) {
+  static const json null_value;
+  if (!o.is_object()) return null_value;
+  auto it = o.find(key);
+  return it == o.end() ? null_value : *it;
+}
+std::string str_of(const json& o, const char* key, const std::string& def = "") {
+  const json& v = member(o, key);
+  return v.is_string() ? v.get<std::string>() : def;
+}
+bool bool_of(const json& o, const char* key, bool def) {
+  const json& v = member(o, key);
+  return v.is_boolean() ? v.get<bool>() : def;
+}
+int64_t int_of(const json& o, const char* key, int64_t def) {
+  const json& v = member(o, key);
+  return v.is_number_integer() ? v.get<int64_t>() : def;
+}
+const json& arr_of(const json& o, const char* key) {
+  static const json empty = json::array();
+  const json& v = member(o, key);
+  return v.is_array() ? v : empty;
+}
 
 // GPT-2's bytes_to_unicode: printable bytes map to themselves, the rest to U+0100...
 void build_byte_alphabet(TokenizerData& d) {
@@ -67,14 +94,14 @@ std::string token_name(const json& v) {  // "<|x|>" or {"content": "<|x|>"}
 
 Status load_model(TokenizerData& d, const json& model) {
   if (!model.is_object()) return bad("\"model\" is missing or not an object");
-  std::string type = model.value("type", "");
+  std::string type = str_of(model, "type");
   if (type != "BPE")
     return Status(ErrorCode::kNotSupported,
                   "tokenizer: model type '" + type + "' is not supported (only byte-level BPE)");
-  if (model.value("byte_fallback", false))
+  if (bool_of(model, "byte_fallback", false))
     return Status(ErrorCode::kNotSupported, "tokenizer: BPE byte_fallback is not supported");
   if (!model.contains("vocab") || !model["vocab"].is_object()) return bad("model.vocab is missing");
-  d.ignore_merges = model.value("ignore_merges", false);
+  d.ignore_merges = bool_of(model, "ignore_merges", false);
   d.vocab.reserve(model["vocab"].size());
   for (auto it = model["vocab"].begin(); it != model["vocab"].end(); ++it) {
     if (!it.value().is_number_integer() || it.value().get<int64_t>() < 0 || it.value().get<int64_t>() > INT32_MAX)
@@ -113,7 +140,7 @@ Status load_model(TokenizerData& d, const json& model) {
 
 Status load_normalizer(TokenizerData& d, const json& n) {
   if (n.is_null()) return Status::ok_status();
-  std::string type = n.value("type", "");
+  std::string type = str_of(n, "type");
   if (type == "NFC") {
     d.nfc = true;
     return Status::ok_status();
@@ -123,20 +150,20 @@ Status load_normalizer(TokenizerData& d, const json& n) {
 
 Status load_pre_tokenizer(TokenizerData& d, const json& p) {
   // Expected: Sequence[Split(regex, Isolated), ByteLevel(use_regex=false)].
-  std::string type = p.is_object() ? p.value("type", "") : "";
+  std::string type = str_of(p, "type");
   if (type != "Sequence" || !p.contains("pretokenizers") || !p["pretokenizers"].is_array() ||
       p["pretokenizers"].size() != 2)
     return Status(ErrorCode::kNotSupported,
                   "tokenizer: pre_tokenizer must be Sequence[Split, ByteLevel] (Llama 3 / Qwen2 style), got '" + type + "'");
   const json& split = p["pretokenizers"][0];
   const json& bl = p["pretokenizers"][1];
-  if (split.value("type", "") != "Split" || bl.value("type", "") != "ByteLevel")
+  if (str_of(split, "type") != "Split" || str_of(bl, "type") != "ByteLevel")
     return Status(ErrorCode::kNotSupported, "tokenizer: pre_tokenizer must be Sequence[Split, ByteLevel]");
-  if (split.value("behavior", "") != "Isolated" || split.value("invert", false))
+  if (str_of(split, "behavior") != "Isolated" || bool_of(split, "invert", false))
     return Status(ErrorCode::kNotSupported, "tokenizer: Split behavior must be Isolated, not inverted");
-  if (bl.value("add_prefix_space", false) || bl.value("use_regex", true))
+  if (bool_of(bl, "add_prefix_space", false) || bool_of(bl, "use_regex", true))
     return Status(ErrorCode::kNotSupported, "tokenizer: ByteLevel pre-tokenizer with add_prefix_space or use_regex");
-  std::string regex = split.contains("pattern") && split["pattern"].is_object() ? split["pattern"].value("Regex", "") : "";
+  std::string regex = str_of(member(split, "pattern"), "Regex");
   auto pattern = parse_split_pattern(regex);
   if (!pattern) return Status(ErrorCode::kNotSupported, "tokenizer: Split regex is not one of Llama 3's or Qwen's: " + regex);
   d.split = *pattern;
@@ -145,26 +172,29 @@ Status load_pre_tokenizer(TokenizerData& d, const json& p) {
 
 Status load_post_processor(TokenizerData& d, const json& p) {
   if (p.is_null()) return Status::ok_status();
-  std::string type = p.value("type", "");
+  std::string type = str_of(p, "type");
   if (type == "ByteLevel") return Status::ok_status();  // only adjusts offsets
   if (type == "Sequence") {
-    for (const json& q : p.value("processors", json::array())) WICK_RETURN_IF_ERROR(load_post_processor(d, q));
+    for (const json& q : arr_of(p, "processors")) WICK_RETURN_IF_ERROR(load_post_processor(d, q));
     return Status::ok_status();
   }
   if (type != "TemplateProcessing")
     return Status(ErrorCode::kNotSupported, "tokenizer: post_processor '" + type + "' is not supported");
   bool seen_a = false;
-  for (const json& item : p.value("single", json::array())) {
-    if (item.contains("Sequence")) {
+  for (const json& item : arr_of(p, "single")) {
+    if (!member(item, "Sequence").is_null()) {
       seen_a = true;
       continue;
     }
-    if (!item.contains("SpecialToken")) return bad("TemplateProcessing item is neither Sequence nor SpecialToken");
-    std::string name = item["SpecialToken"].value("id", "");
-    const json& st = p.value("special_tokens", json::object());
-    if (!st.contains(name)) return bad("TemplateProcessing names '" + name + "' but special_tokens lacks it");
-    for (const json& id : st[name].value("ids", json::array()))
+    if (!member(item, "SpecialToken").is_object()) return bad("TemplateProcessing item is neither Sequence nor SpecialToken");
+    std::string name = str_of(member(item, "SpecialToken"), "id");
+    const json& st = member(p, "special_tokens");
+    if (!member(st, name.c_str()).is_object()) return bad("TemplateProcessing names '" + name + "' but special_tokens lacks it");
+    for (const json& id : arr_of(member(st, name.c_str()), "ids")) {
+      if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > INT32_MAX)
+        return bad("TemplateProcessing special token '" + name + "' has an invalid id");
       (seen_a ? d.suffix_ids : d.prefix_ids).push_back(id.get<int32_t>());
+    }
   }
   return Status::ok_status();
 }
@@ -172,8 +202,8 @@ Status load_post_processor(TokenizerData& d, const json& p) {
 Status load_added(TokenizerData& d, const json& added) {
   if (!added.is_array()) return Status::ok_status();
   for (const json& a : added) {
-    AddedToken t{a.value("content", ""), a.value("id", -1), a.value("special", false), a.value("lstrip", false),
-                 a.value("rstrip", false), a.value("single_word", false), a.value("normalized", false)};
+    AddedToken t{str_of(a, "content"), static_cast<int32_t>(std::clamp<int64_t>(int_of(a, "id", -1), -1, INT32_MAX)), bool_of(a, "special", false), bool_of(a, "lstrip", false),
+                 bool_of(a, "rstrip", false), bool_of(a, "single_word", false), bool_of(a, "normalized", false)};
     if (t.content.empty() || t.id < 0) return bad("an added token has no content or id");
     if (t.normalized && d.nfc && unicode::nfc(t.content) != t.content)
       return Status(ErrorCode::kNotSupported, "tokenizer: normalized added token '" + t.content + "' changes under NFC");
@@ -181,6 +211,7 @@ Status load_added(TokenizerData& d, const json& added) {
     d.id_to_token[t.id] = t.content;
     d.added.push_back(std::move(t));
   }
+  for (const AddedToken& t : d.added) d.added_first_byte[static_cast<unsigned char>(t.content[0])] = true;
   std::stable_sort(d.added.begin(), d.added.end(),
                    [](const AddedToken& x, const AddedToken& y) { return x.content.size() > y.content.size(); });
   return Status::ok_status();
@@ -234,7 +265,7 @@ Status load_config(TokenizerData& d, std::string_view text) {
     if (t.is_string()) src = t.get<std::string>();
     else if (t.is_array())  // [{"name": "default", "template": ...}, ...]
       for (const json& e : t)
-        if (e.value("name", "") == "default") src = e.value("template", "");
+        if (str_of(e, "name") == "default") src = str_of(e, "template");
     if (!src.empty()) {
       auto tpl = ChatTemplate::parse(src);
       if (!tpl.ok()) return tpl.status().with_context("tokenizer_config.json chat_template");
@@ -266,19 +297,17 @@ Result<Tokenizer> Tokenizer::from_json(std::string_view tokenizer_json, std::str
   json j = json::parse(tokenizer_json.begin(), tokenizer_json.end(), nullptr, false);
   if (j.is_discarded()) return bad("tokenizer.json is not valid JSON (truncated or corrupt)");
   if (!j.is_object()) return bad("tokenizer.json is not a JSON object");
-  try {
-    WICK_RETURN_IF_ERROR(load_model(*d, j.contains("model") ? j["model"] : json()));
-    WICK_RETURN_IF_ERROR(load_normalizer(*d, j.value("normalizer", json())));
-    WICK_RETURN_IF_ERROR(load_pre_tokenizer(*d, j.value("pre_tokenizer", json())));
-    WICK_RETURN_IF_ERROR(load_post_processor(*d, j.value("post_processor", json())));
-    std::string dec = j.contains("decoder") && j["decoder"].is_object() ? j["decoder"].value("type", "") : "";
+  {
+    WICK_RETURN_IF_ERROR(load_model(*d, member(j, "model")));
+    WICK_RETURN_IF_ERROR(load_normalizer(*d, member(j, "normalizer")));
+    WICK_RETURN_IF_ERROR(load_pre_tokenizer(*d, member(j, "pre_tokenizer")));
+    WICK_RETURN_IF_ERROR(load_post_processor(*d, member(j, "post_processor")));
+    std::string dec = str_of(member(j, "decoder"), "type");
     if (dec != "ByteLevel")
       return Status(ErrorCode::kNotSupported, "tokenizer: decoder '" + dec + "' is not supported (only ByteLevel)");
-    WICK_RETURN_IF_ERROR(load_added(*d, j.value("added_tokens", json())));
+    WICK_RETURN_IF_ERROR(load_added(*d, member(j, "added_tokens")));
     finish(*d);
     if (!tokenizer_config_json.empty()) WICK_RETURN_IF_ERROR(load_config(*d, tokenizer_config_json));
-  } catch (const json::exception& e) {  // a field of the wrong JSON type
-    return bad(std::string("tokenizer.json has an unexpected field type: ") + e.what());
   }
   if (!d->bos && !d->prefix_ids.empty()) d->bos = d->prefix_ids.front();
   // Known end-of-turn / end-of-text tokens of these families stop generation too.
@@ -311,19 +340,22 @@ Result<Tokenizer> Tokenizer::load(const std::string& tokenizer_json_path, const 
 namespace {
 
 // BPE on one pre-token (already in the ByteLevel alphabet): lowest-rank merge first.
-void bpe(const TokenizerData& d, const std::string& word, std::vector<int32_t>& out) {
+Status bpe(const TokenizerData& d, const std::string& word, std::vector<int32_t>& out) {
   if (d.ignore_merges) {
     auto it = d.vocab.find(word);
     if (it != d.vocab.end()) {
       out.push_back(it->second);
-      return;
+      return Status::ok_status();
     }
   }
   std::vector<int32_t> sym;
   for (size_t i = 0; i < word.size();) {
     size_t len;
     unicode::decode_utf8(word, i, &len);
-    sym.push_back(d.vocab.at(word.substr(i, len)));  // every ByteLevel char is in the vocab
+    auto it = d.vocab.find(word.substr(i, len));
+    if (it == d.vocab.end())  // a complete byte-level vocabulary has all 256 byte characters
+      return bad("the vocabulary lacks the byte-level character '" + word.substr(i, len) + "'");
+    sym.push_back(it->second);
     i += len;
   }
   while (sym.size() > 1) {
@@ -342,16 +374,18 @@ void bpe(const TokenizerData& d, const std::string& word, std::vector<int32_t>& 
     sym.erase(sym.begin() + best_pos + 1);
   }
   out.insert(out.end(), sym.begin(), sym.end());
+  return Status::ok_status();
 }
 
-void encode_plain(const TokenizerData& d, std::string_view text, std::vector<int32_t>& out) {
-  if (text.empty()) return;
+Status encode_plain(const TokenizerData& d, std::string_view text, std::vector<int32_t>& out) {
+  if (text.empty()) return Status::ok_status();
   std::string normalized = d.nfc ? unicode::nfc(text) : std::string(text);
   for (std::string_view piece : pretokenize(normalized, d.split)) {
     std::string word;
     for (unsigned char b : piece) word += d.byte_to_char[b];
-    bpe(d, word, out);
+    WICK_RETURN_IF_ERROR(bpe(d, word, out));
   }
+  return Status::ok_status();
 }
 
 bool is_word_char(char32_t c) { return unicode::is_letter(c) || unicode::is_number(c) || c == '_'; }
@@ -367,6 +401,10 @@ Result<std::vector<int32_t>> Tokenizer::encode(std::string_view text, bool add_s
   size_t start = 0, pos = 0;
   while (pos < text.size()) {
     const AddedToken* hit = nullptr;
+    if (!d.added_first_byte[static_cast<unsigned char>(text[pos])]) {
+      ++pos;
+      continue;
+    }
     for (const AddedToken& t : d.added) {
       if (text.compare(pos, t.content.size(), t.content) != 0) continue;
       if (t.single_word) {
@@ -388,11 +426,11 @@ Result<std::vector<int32_t>> Tokenizer::encode(std::string_view text, bool add_s
       while (seg_end > start && unicode::is_whitespace(static_cast<unsigned char>(text[seg_end - 1]))) --seg_end;
     if (hit->rstrip)
       while (next < text.size() && unicode::is_whitespace(static_cast<unsigned char>(text[next]))) ++next;
-    encode_plain(d, text.substr(start, seg_end - start), ids);
+    WICK_RETURN_IF_ERROR(encode_plain(d, text.substr(start, seg_end - start), ids));
     ids.push_back(hit->id);
     start = pos = next;
   }
-  encode_plain(d, text.substr(start), ids);
+  WICK_RETURN_IF_ERROR(encode_plain(d, text.substr(start), ids));
   if (add_special_tokens) ids.insert(ids.end(), d.suffix_ids.begin(), d.suffix_ids.end());
   return ids;
 }

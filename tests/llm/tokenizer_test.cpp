@@ -146,6 +146,18 @@ TEST(Tokenizer, BadFilesGiveClearErrors) {
   auto wrong_type = Tokenizer::from_json("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": \"x\"}, \"merges\": []}}");
   EXPECT_FALSE(wrong_type.ok());
 
+  // Fields of the wrong JSON type are errors, not exceptions (the Wasm build has none).
+  auto typed = Tokenizer::from_json("{\"model\": {\"type\": 5, \"vocab\": [], \"merges\": {}}}");
+  ASSERT_FALSE(typed.ok());
+  EXPECT_NE(typed.status().message().find("model type"), std::string::npos);
+  std::string bad_added = json;
+  size_t added = bad_added.find("\"content\": \"<|endoftext|>\"");
+  ASSERT_NE(added, std::string::npos);
+  bad_added.replace(added, std::string("\"content\": \"<|endoftext|>\"").size(), "\"content\": 17");
+  auto ba = Tokenizer::from_json(bad_added);
+  ASSERT_FALSE(ba.ok());
+  EXPECT_NE(ba.status().message().find("added token"), std::string::npos);
+
   auto missing = Tokenizer::load("/nonexistent/tokenizer.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), ErrorCode::kNotFound);
