@@ -1,6 +1,8 @@
 #include "format/pte_file.h"
 
+#include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "flat_tensor_generated.h"
@@ -70,8 +72,23 @@ Status check_vector_alignment(const fb::Program& program, const std::string& fil
 }  // namespace
 
 Result<std::vector<uint8_t>> read_file_bytes(const std::string& path) {
+  // Ask the file system first: an ifstream opens a directory on Linux, reports a huge size,
+  // and the allocation below then throws std::bad_alloc instead of saying what is wrong.
+  std::error_code ec;
+  std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (st.type() == std::filesystem::file_type::not_found)
+    return Status(ErrorCode::kNotFound, path + ": no such file");
+  if (st.type() == std::filesystem::file_type::directory)
+    return Status(ErrorCode::kInvalidArgument, path + ": is a directory, expected a file");
+  if (ec) return Status(ErrorCode::kInvalidArgument, path + ": " + ec.message());
+  if (st.type() != std::filesystem::file_type::regular)
+    return Status(ErrorCode::kInvalidArgument, path + ": not a regular file");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Status(ErrorCode::kNotFound, path + ": cannot open file");
+  if (!in) {
+    int err = errno;
+    return Status(err == EACCES ? ErrorCode::kInvalidArgument : ErrorCode::kNotFound,
+                  path + (err == EACCES ? ": permission denied" : ": cannot open file"));
+  }
   std::streamoff size = in.tellg();
   if (size < 0) return Status(ErrorCode::kInvalidArgument, path + ": cannot read file size");
   std::vector<uint8_t> bytes(static_cast<size_t>(size));

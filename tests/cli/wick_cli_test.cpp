@@ -103,6 +103,25 @@ TEST(WickCli, FailuresExitNonZeroWithOneLine) {
   }
 }
 
+// A directory where a file belongs once aborted with std::bad_alloc (exit 134): ifstream opens
+// a directory and reports a size near 2^63. Every file read now names the path and the problem.
+TEST(WickCli, DirectoryOrMissingFileIsAClearError) {
+  const std::string pte = test::fixtures_dir() + "/cpu/mlp_cpu/model.pte";
+  const std::string dir = test::fixtures_dir();
+  struct Case {
+    std::string args, expect;
+  };
+  for (const Case& c : {Case{"inspect " + dir, dir + ": is a directory"},
+                        Case{"run " + dir + " --backend cpu --output-dir /tmp/x", dir + ": is a directory"},
+                        Case{"run " + pte + " --backend cpu --input " + dir + ":float32:4,64 --output-dir /tmp/x",
+                             dir + ": is a directory"},
+                        Case{"inspect /nonexistent_wick.pte", "/nonexistent_wick.pte: no such file"}}) {
+    CliResult r = sh(c.args);
+    EXPECT_EQ(r.code, 1) << c.args << ": " << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << ": " << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace wick
 #endif
