@@ -59,6 +59,7 @@ class Tokenizer {
 // Streaming detokenization: push ids one at a time, get back only complete UTF-8 text.
 // Bytes of a character split across tokens are held until the character is complete;
 // flush() returns what is left (an incomplete tail becomes U+FFFD, as decode() does).
+// An id outside the vocabulary adds nothing here; check ids with token_bytes()/decode().
 class StreamDecoder {
  public:
   explicit StreamDecoder(const Tokenizer& tokenizer, bool skip_special_tokens = false);
