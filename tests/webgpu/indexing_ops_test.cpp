@@ -1,6 +1,6 @@
 // embedding / index_select / index.Tensor / gather against direct CPU lookups. Values
-// are copied, so comparisons are exact; out-of-range indices must give 0 (and must not
-// read out of bounds).
+// are copied, so comparisons are exact. An out-of-range index in a graph-input index
+// tensor is an error naming the op and the index, as PyTorch raises one.
 #include <gtest/gtest.h>
 
 #include "single_op.h"
@@ -14,24 +14,40 @@ Tensor int_tensor(std::vector<int64_t> shape, const std::vector<int64_t>& v) {
   return t;
 }
 
-TEST(WebGpuIndexingOp, EmbeddingWithOutOfRangeIndices) {
-  std::mt19937 rng(41);
-  Tensor w = test::random_tensor(ScalarType::kFloat, {100, 32}, rng);
-  Tensor idx = int_tensor({2, 4}, {0, 99, 5, 100, -1, 7, 7, 1000000});
+Result<std::vector<Value>> run_embedding(const Tensor& w, const Tensor& idx) {
   test::VkGraphBuilder b;
-  int ii = b.input(ScalarType::kLong, {2, 4});
-  int out = b.tensor(ScalarType::kFloat, {2, 4, 32});
+  int ii = b.input(ScalarType::kLong, idx.sizes);
+  std::vector<int64_t> oshape = idx.sizes;
+  oshape.push_back(w.sizes[1]);
+  int out = b.tensor(ScalarType::kFloat, oshape);
   b.op("aten.embedding.default", {b.constant(w), ii, b.int_value(-1), b.bool_value(false), b.bool_value(false), out});
   b.output(out);
-  auto r = b.run({Value::make_tensor(idx)});
+  return b.run({Value::make_tensor(idx)});
+}
+
+TEST(WebGpuIndexingOp, EmbeddingLooksUpRows) {
+  std::mt19937 rng(41);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {100, 32}, rng);
+  Tensor idx = int_tensor({2, 4}, {0, 99, 5, 42, 3, 7, 7, 1});
+  auto r = run_embedding(w, idx);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   ASSERT_EQ((*r)[0].tensor.sizes, (std::vector<int64_t>{2, 4, 32}));
-  for (int64_t j = 0; j < 8; ++j) {
-    const int64_t row = idx.data_as<int64_t>()[j];
-    for (int64_t d = 0; d < 32; ++d) {
-      const float want = row >= 0 && row < 100 ? w.data_as<float>()[row * 32 + d] : 0.f;
-      ASSERT_EQ((*r)[0].tensor.data_as<float>()[j * 32 + d], want) << j << "," << d;
-    }
+  for (int64_t j = 0; j < 8; ++j)
+    for (int64_t d = 0; d < 32; ++d)
+      ASSERT_EQ((*r)[0].tensor.data_as<float>()[j * 32 + d], w.data_as<float>()[idx.data_as<int64_t>()[j] * 32 + d]);
+}
+
+// 1,000,000 into a 100-row table once gave zeros and success; PyTorch raises IndexError.
+TEST(WebGpuIndexingOp, EmbeddingOutOfRangeIndexIsAnError) {
+  std::mt19937 rng(41);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {100, 32}, rng);
+  for (int64_t bad : {int64_t{1000000}, int64_t{100}, int64_t{-1}}) {
+    auto r = run_embedding(w, int_tensor({2, 2}, {0, 99, bad, 7}));
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find("aten.embedding.default: index " + std::to_string(bad) + " is out of bounds"),
+              std::string::npos)
+        << r.status().to_string();
   }
 }
 
@@ -75,12 +91,25 @@ TEST(WebGpuIndexingOp, IndexTensorOneIndexWithNegatives) {
     int out = b.tensor(ScalarType::kFloat, {3, 8});
     b.op("aten.index.Tensor", {xi, b.value_list({ii}), out});
     b.output(out);
-    auto r = b.run({Value::make_tensor(x), Value::make_tensor(int_tensor({3}, {5, -1, 40}))});
+    auto r = b.run({Value::make_tensor(x), Value::make_tensor(int_tensor({3}, {5, -1, -32}))});
     ASSERT_TRUE(r.ok()) << r.status().to_string();
     for (int64_t d = 0; d < 8; ++d) {
       EXPECT_EQ((*r)[0].tensor.data_as<float>()[d], x.data_as<float>()[5 * 8 + d]);
       EXPECT_EQ((*r)[0].tensor.data_as<float>()[8 + d], x.data_as<float>()[31 * 8 + d]);
-      EXPECT_EQ((*r)[0].tensor.data_as<float>()[16 + d], 0.f);
+      EXPECT_EQ((*r)[0].tensor.data_as<float>()[16 + d], x.data_as<float>()[d]);
+    }
+    // 32 and -33 are outside [-32, 32): PyTorch raises, so does the delegate.
+    for (int64_t bad : {int64_t{32}, int64_t{-33}}) {
+      test::VkGraphBuilder e;
+      int exi = e.input(ScalarType::kFloat, {32, 8});
+      int eii = e.input(ScalarType::kLong, {3});
+      int eout = e.tensor(ScalarType::kFloat, {3, 8});
+      e.op("aten.index.Tensor", {exi, e.value_list({eii}), eout});
+      e.output(eout);
+      auto er = e.run({Value::make_tensor(x), Value::make_tensor(int_tensor({3}, {5, bad, 0}))});
+      ASSERT_FALSE(er.ok()) << bad;
+      EXPECT_NE(er.status().message().find("aten.index.Tensor: index " + std::to_string(bad)), std::string::npos)
+          << er.status().to_string();
     }
   }
   {
@@ -107,7 +136,7 @@ TEST(WebGpuIndexingOp, GatherRandom) {
   for (int64_t dim : {1, 2, 0}) {
     std::vector<int64_t> ishape = {1, 7, 4};
     Tensor idx = Tensor::make_owned(ScalarType::kLong, ishape);
-    std::uniform_int_distribution<int64_t> u(-1, shape[static_cast<size_t>(dim)]);  // includes two invalid values
+    std::uniform_int_distribution<int64_t> u(0, shape[static_cast<size_t>(dim)] - 1);
     for (int64_t i = 0; i < idx.numel(); ++i) idx.data_as<int64_t>()[i] = u(rng);
     test::VkGraphBuilder b;
     int xi = b.input(ScalarType::kFloat, shape);
@@ -122,11 +151,39 @@ TEST(WebGpuIndexingOp, GatherRandom) {
         int64_t c[3] = {0, j, k};
         const int64_t v = idx.data_as<int64_t>()[j * 4 + k];
         c[dim] = v;
-        const bool ok = v >= 0 && v < shape[static_cast<size_t>(dim)];
-        const float want = ok ? x.data_as<float>()[(c[0] * 33 + c[1]) * 5 + c[2]] : 0.f;
-        ASSERT_EQ((*r)[0].tensor.data_as<float>()[j * 4 + k], want) << "dim " << dim << " at " << j << "," << k;
+        ASSERT_EQ((*r)[0].tensor.data_as<float>()[j * 4 + k], x.data_as<float>()[(c[0] * 33 + c[1]) * 5 + c[2]])
+            << "dim " << dim << " at " << j << "," << k;
       }
+    // One index past the end, then one negative (gather does not wrap): both errors.
+    for (int64_t bad : {shape[static_cast<size_t>(dim)], int64_t{-1}}) {
+      idx.data_as<int64_t>()[5] = bad;
+      test::VkGraphBuilder e;
+      int exi = e.input(ScalarType::kFloat, shape);
+      int eii = e.input(ScalarType::kLong, ishape);
+      int eout = e.tensor(ScalarType::kFloat, ishape);
+      e.op("aten.gather.default", {exi, e.int_value(dim), eii, e.bool_value(false), eout});
+      e.output(eout);
+      auto er = e.run({Value::make_tensor(x), Value::make_tensor(idx)});
+      ASSERT_FALSE(er.ok()) << "dim " << dim << " index " << bad;
+      EXPECT_NE(er.status().message().find("aten.gather.default: index " + std::to_string(bad)), std::string::npos)
+          << er.status().to_string();
+    }
   }
+}
+
+TEST(WebGpuIndexingOp, IndexSelectOutOfRangeIsAnError) {
+  test::VkGraphBuilder b;
+  int xi = b.input(ScalarType::kFloat, {3, 5});
+  int ii = b.input(ScalarType::kLong, {2});
+  int out = b.tensor(ScalarType::kFloat, {3, 2});
+  b.op("aten.index_select.default", {xi, b.int_value(1), ii, out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(Tensor::make_owned(ScalarType::kFloat, {3, 5})),
+                  Value::make_tensor(int_tensor({2}, {4, 5}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("aten.index_select.default: index 5 is out of bounds for dim 1 of size 5"),
+            std::string::npos)
+      << r.status().to_string();
 }
 
 TEST(WebGpuIndexingOp, IndexTensorWithTwoIndicesIsNotSupported) {

@@ -1,5 +1,12 @@
 // Indexing: embedding, index_select, index.Tensor (one index tensor) -> index_rows.wgsl;
-// gather -> gather.wgsl. Out-of-range indices read nothing and give 0.
+// gather -> gather.wgsl.
+//
+// Out-of-range indices are an error, as in PyTorch. When the index tensor is a graph input
+// (token ids, the common case) its values are on the host already: each execute checks them
+// there before the dispatch, at the cost of one pass over the indices and no GPU readback.
+// Indices computed on the GPU by an earlier op are not checked (that would need a readback
+// or an error-flag buffer read after the submit); the shaders then write 0 for them rather
+// than read outside the source buffer.
 #include <array>
 
 #include "webgpu/graph.h"
@@ -36,6 +43,24 @@ Status check_index(const char* name, const GpuTensor* index) {
   return {};
 }
 
+// The host values of graph input `index_id` each lie in [-size, size) when `wrap` (negatives
+// count from the end) or in [0, size) otherwise; anything else names the op and the index.
+// An index that is no graph input cannot be checked here (see the top of the file). The
+// step that calls this adds the op name to the message.
+Status check_host_indices(const Graph& g, int64_t index_id, int64_t count, int64_t size, bool wrap,
+                          const std::string& what) {
+  for (int64_t k = 0; k < count; ++k) {
+    Result<int64_t> v = g.host_input_word(index_id, k);
+    if (!v.ok()) return {};  // not a graph input
+    const int64_t idx = *v;
+    if (idx >= size || idx < (wrap ? -size : 0))
+      return Status(ErrorCode::kInvalidArgument, "index " + std::to_string(idx) +
+                                                     " is out of bounds for " + what + " of size " +
+                                                     std::to_string(size));
+  }
+  return {};
+}
+
 Status check_words(const char* name, const GpuTensor* src, const GpuTensor* out) {
   if (src->elem == Elem::kPackedBytes || out->elem != src->elem)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": source and output element types differ");
@@ -44,8 +69,8 @@ Status check_words(const char* name, const GpuTensor* src, const GpuTensor* out)
 
 // Source viewed as [outer, S, inner] with S = src dim `dim`; output shape =
 // src[:dim] + index.shape + src[dim+1:]  (embedding: dim 0 of a 2-D weight).
-Status build_rows(Graph& g, const char* name, GpuTensor* src, GpuTensor* index, GpuTensor* out, int64_t dim, bool wrap,
-                  bool index_is_list) {
+Status build_rows(Graph& g, const char* name, GpuTensor* src, int64_t index_id, GpuTensor* index, GpuTensor* out,
+                  int64_t dim, bool wrap, bool index_is_list) {
   WICK_RETURN_IF_ERROR(check_index(name, index));
   WICK_RETURN_IF_ERROR(check_words(name, src, out));
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("index_rows").set("wg_size", kWorkgroup)));
@@ -75,6 +100,8 @@ Status build_rows(Graph& g, const char* name, GpuTensor* src, GpuTensor* index, 
     if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
       return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result " + shape_to_string(shape) +
                                                      " does not fit the output " + shape_to_string(out->max_dims));
+    WICK_RETURN_IF_ERROR(check_host_indices(g, index_id, count, sd.empty() ? 1 : sd[static_cast<size_t>(dim)],
+                                            wrap, "dim " + std::to_string(dim)));
     out->dims = shape;
     RowsParams p{};
     p.total = static_cast<uint32_t>(outer * count * inner);
@@ -95,7 +122,7 @@ Status embedding(Graph& g, const std::vector<int32_t>& args) {
   WICK_ASSIGN_OR_RETURN(GpuTensor * indices, g.tensor(args[1], name));
   WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
   if (weight->rank() != 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": weight must be [vocab, dim]");
-  return build_rows(g, name, weight, indices, out, 0, false, false);
+  return build_rows(g, name, weight, args[1], indices, out, 0, false, false);
 }
 
 // [self, dim, index, out]
@@ -109,7 +136,7 @@ Status index_select(Graph& g, const std::vector<int32_t>& args) {
   const int64_t rank = std::max<int64_t>(self->rank(), 1);
   dim = normalize_dim(dim, rank);
   if (dim < 0 || dim >= rank) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": dim out of range");
-  return build_rows(g, name, self, index, out, dim, false, true);
+  return build_rows(g, name, self, args[2], index, out, dim, false, true);
 }
 
 // [self, ValueList(Tensor?...), out]: exactly one index tensor (advanced indexing on one dim).
@@ -129,7 +156,7 @@ Status index_tensor(Graph& g, const std::vector<int32_t>& args) {
   }
   if (!index) return Status(ErrorCode::kNotSupported, std::string(name) + ": no index tensor");
   if (dim >= self->rank()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": too many indices");
-  return build_rows(g, name, self, index, out, dim, true, false);
+  return build_rows(g, name, self, items[static_cast<size_t>(dim)], index, out, dim, true, false);
 }
 
 // [self, dim, index, sparse_grad, out]
@@ -166,6 +193,8 @@ Status gather(Graph& g, const std::vector<int32_t>& args) {
     if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
       return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result " + shape_to_string(shape) +
                                                      " does not fit the output " + shape_to_string(out->max_dims));
+    WICK_RETURN_IF_ERROR(check_host_indices(g, args[2], shape_numel(id), sd[static_cast<size_t>(dim)], false,
+                                            "dim " + std::to_string(dim)));
     out->dims = shape;
     GatherParams p{};
     p.total = static_cast<uint32_t>(shape_numel(shape));
