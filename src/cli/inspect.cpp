@@ -95,7 +95,7 @@ int inspect(const std::vector<std::string>& args) {
     doc["methods"].push_back(std::move(m));
   }
   if (json) {
-    std::printf("%s\n", doc.dump(2).c_str());
+    std::printf("%s\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return 0;
   }
   std::printf("%s: %zu bytes\n", path.c_str(), file.bytes().size());

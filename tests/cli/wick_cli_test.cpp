@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "pte_patch.h"
 #include "runtime/tensor_io.h"
 #include "test_util.h"
 
@@ -120,6 +121,25 @@ TEST(WickCli, DirectoryOrMissingFileIsAClearError) {
     EXPECT_EQ(r.code, 1) << c.args << ": " << r.out;
     EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << ": " << r.out;
   }
+}
+
+// A method name holding the byte 0xFF passes the flatbuffer verifier (strings are not
+// checked for UTF-8), and `inspect --json` once aborted on nlohmann's type_error.316. The
+// invalid byte now comes out as U+FFFD and the rest of the document is intact.
+TEST(WickCli, InspectJsonSurvivesANameThatIsNotUtf8) {
+  test::PtePatch pte("cpu/mlp_cpu/model.pte");
+  const flatbuffers::String* name = pte.plan().name();
+  ASSERT_EQ(name->str(), "forward");
+  std::vector<uint8_t> bytes = pte.bytes;
+  bytes[pte.at(name->data()) + 3] = 0xFF;  // "forXard" with X = 0xFF
+  const std::string path = tmpdir("utf8") + ".pte";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  CliResult r = sh("inspect " + path + " --json");
+  std::filesystem::remove(path);
+  ASSERT_EQ(r.code, 0) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["methods"][0]["name"], "for\xEF\xBF\xBD" "ard");
+  EXPECT_EQ(j["methods"][0]["inputs"][0]["shape"], nlohmann::json::array({4, 64}));
 }
 
 }  // namespace
