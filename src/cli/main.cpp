@@ -1,4 +1,5 @@
 // `wick`: inspect and run .pte programs from the command line.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -7,12 +8,13 @@
 #include "cli/commands.h"
 
 namespace {
-void usage() {
-  std::fprintf(stderr,
+void usage(FILE* to = stderr) {
+  std::fprintf(to,
                "usage:\n"
                "  wick inspect MODEL.pte [--json]\n"
                "  wick run MODEL.pte [--method NAME] [--backend cpu|webgpu] [--profile]\n"
                "           --input FILE:dtype:d0,d1,...|FILE.npy ... [--step --input ...] --output-dir DIR\n"
+               "           [--output-format bin|npy]\n"
                "  wick bench MODEL.pte [--method NAME] [--backend cpu|webgpu] [--runs N] [--warmup N]\n"
                "           [--input ...]   (inputs default to zeros of the declared shapes)\n"
                "  wick generate MODEL.pte [--tokenizer PATH] (--prompt TEXT | --prompt-tokens 1,2,3) [--chat]\n"
@@ -29,6 +31,13 @@ int main(int argc, char** argv) {
   }
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
+  // `wick inspect|run|bench --help` answers with the usage and exit 0 (generate and the
+  // tokenizer commands print their own).
+  const bool help = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+  if (help && (cmd == "inspect" || cmd == "run" || cmd == "bench")) {
+    usage(stdout);
+    return 0;
+  }
   if (cmd == "inspect") return wick::cli::inspect(args);
   if (cmd == "run") return wick::cli::run(args);
   if (cmd == "bench") return wick::cli::bench(args);
@@ -36,7 +45,7 @@ int main(int argc, char** argv) {
   if (cmd == "tokenize") return wick::cli::tokenize(args);
   if (cmd == "detokenize") return wick::cli::detokenize(args);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-    usage();
+    usage(stdout);
     return 0;
   }
   std::fprintf(stderr, "wick: unknown command '%s'\n", cmd.c_str());

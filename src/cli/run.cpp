@@ -19,6 +19,7 @@ struct RunOptions {
   std::string backend = "webgpu";
   std::string output_dir;
   bool profile = false;
+  bool npy = false;  // --output-format npy: output_N.npy instead of raw output_N.bin
   int runs = 20, warmup = 3;
   std::vector<std::vector<std::string>> steps{{}};  // input specs per call
 };
@@ -26,6 +27,24 @@ struct RunOptions {
 int fail(const std::string& message) {
   std::fprintf(stderr, "wick: %s\n", message.c_str());
   return 1;
+}
+
+// A whole-string decimal integer >= min; "abc", "3x", "0" (for --runs) and "-3" are errors
+// rather than atoi's silent 0 clamped to a default.
+bool parse_count(const std::string& flag, const std::string& text, int min, int& dst) {
+  size_t used = 0;
+  long v = 0;
+  try {
+    v = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || v < min || v > 1000000) {
+    std::fprintf(stderr, "wick: %s takes an integer from %d to 1000000, got '%s'\n", flag.c_str(), min, text.c_str());
+    return false;
+  }
+  dst = static_cast<int>(v);
+  return true;
 }
 
 bool parse(const std::vector<std::string>& args, RunOptions& o, bool bench) {
@@ -45,9 +64,17 @@ bool parse(const std::vector<std::string>& args, RunOptions& o, bool bench) {
     else if (a == "--output-dir" && !bench) { if (!next(o.output_dir)) return false; }
     else if (a == "--input") { if (!next(tmp)) return false; o.steps.back().push_back(tmp); }
     else if (a == "--step") o.steps.emplace_back();
+    else if (a == "--output-format" && !bench) {
+      if (!next(tmp)) return false;
+      if (tmp != "bin" && tmp != "npy") {
+        std::fprintf(stderr, "wick: --output-format takes bin or npy, got '%s'\n", tmp.c_str());
+        return false;
+      }
+      o.npy = tmp == "npy";
+    }
     else if (a == "--profile") o.profile = true;
-    else if (a == "--runs" && bench) { if (!next(tmp)) return false; o.runs = std::max(1, std::atoi(tmp.c_str())); }
-    else if (a == "--warmup" && bench) { if (!next(tmp)) return false; o.warmup = std::max(0, std::atoi(tmp.c_str())); }
+    else if (a == "--runs" && bench) { if (!next(tmp) || !parse_count(a, tmp, 1, o.runs)) return false; }
+    else if (a == "--warmup" && bench) { if (!next(tmp) || !parse_count(a, tmp, 0, o.warmup)) return false; }
     else if (o.model.empty() && a.rfind("--", 0) != 0) o.model = a;
     else {
       std::fprintf(stderr, "wick: unexpected argument '%s'\n", a.c_str());
@@ -84,14 +111,16 @@ Result<std::vector<Value>> read_inputs(const std::vector<std::string>& specs) {
   return inputs;
 }
 
-Status write_outputs(const std::vector<Value>& outputs, const std::string& dir) {
+Status write_outputs(const std::vector<Value>& outputs, const std::string& dir, bool npy) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Status(ErrorCode::kInvalidArgument, dir + ": cannot create directory: " + ec.message());
   nlohmann::json doc = nlohmann::json::array();
   for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string name = "output_" + std::to_string(i) + ".bin";
-    if (outputs[i].is_tensor()) WICK_RETURN_IF_ERROR(write_raw_tensor(dir + "/" + name, outputs[i].tensor));
+    std::string name = "output_" + std::to_string(i) + (npy ? ".npy" : ".bin");
+    if (outputs[i].is_tensor())
+      WICK_RETURN_IF_ERROR(npy ? write_npy(dir + "/" + name, outputs[i].tensor)
+                               : write_raw_tensor(dir + "/" + name, outputs[i].tensor));
     doc.push_back(describe(outputs[i], outputs[i].is_tensor() ? name : ""));
   }
   FILE* f = std::fopen((dir + "/outputs.json").c_str(), "w");
@@ -123,12 +152,23 @@ int run(const std::vector<std::string>& args) {
   for (size_t s = 0; s < o.steps.size(); ++s) {
     auto inputs = read_inputs(o.steps[s]);
     if (!inputs.ok()) return fail(inputs.status().to_string());
+    const auto t0 = std::chrono::steady_clock::now();
     auto outputs = (*method)->forward(*inputs);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!outputs.ok()) return fail(outputs.status().to_string());
+    // The WebGPU delegate times its dispatches (print_profile below); the CPU path has no
+    // per-op hooks, so --profile there gives the step's wall time and the ops it ran.
+    if (o.profile && o.backend == "cpu") {
+      std::printf("step %zu: forward %.3f ms wall on the cpu backend\n", s, ms);
+      for (const auto& op : (*method)->meta().operators) std::printf("  operator %s\n", op.c_str());
+    }
     std::string dir = o.steps.size() == 1 ? o.output_dir : o.output_dir + "/step_" + std::to_string(s);
-    Status w = write_outputs(*outputs, dir);
+    Status w = write_outputs(*outputs, dir, o.npy);
     if (!w.ok()) return fail(w.to_string());
-    if (o.profile) print_profile();
+    // Say where the results went: a silent success looked like nothing happened.
+    std::printf("wrote %zu output%s (%s) and outputs.json to %s\n", outputs->size(), outputs->size() == 1 ? "" : "s",
+                o.npy ? ".npy" : "raw .bin", dir.c_str());
+    if (o.profile && o.backend != "cpu") print_profile();
   }
   return 0;
 }

@@ -124,6 +124,41 @@ Result<Value> read_input_spec(const std::string& spec) {
   return read_raw_tensor(path, *dtype, *shape);
 }
 
+Status write_npy(const std::string& path, const Tensor& tensor) {
+  std::string code;
+  switch (tensor.dtype) {  // the inverse of npy_dtype()
+    case ScalarType::kFloat: code = "<f4"; break;
+    case ScalarType::kDouble: code = "<f8"; break;
+    case ScalarType::kHalf: code = "<f2"; break;
+    case ScalarType::kLong: code = "<i8"; break;
+    case ScalarType::kInt: code = "<i4"; break;
+    case ScalarType::kShort: code = "<i2"; break;
+    case ScalarType::kChar: code = "|i1"; break;
+    case ScalarType::kByte: code = "|u1"; break;
+    case ScalarType::kBool: code = "|b1"; break;
+    default:
+      return Status(ErrorCode::kNotSupported, path + ": NumPy has no dtype for " + std::string(dtype_name(tensor.dtype)));
+  }
+  std::string shape;
+  for (int64_t d : tensor.sizes) shape += std::to_string(d) + ", ";
+  if (tensor.sizes.size() > 1) shape.resize(shape.size() - 2);  // (3,) keeps its comma, (2, 3) loses the last
+  std::string header = "{'descr': '" + code + "', 'fortran_order': False, 'shape': (" + shape + "), }";
+  // Format 1.0: magic, version, u16 header length; the data starts 64-byte aligned.
+  const size_t total = (10 + header.size() + 1 + 63) / 64 * 64;
+  header.append(total - 10 - header.size() - 1, ' ');
+  header += '\n';
+  std::string prefix = "\x93NUMPY\x01";
+  prefix += '\0';
+  prefix += static_cast<char>(header.size() & 0xFF);
+  prefix += static_cast<char>(header.size() >> 8);
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return Status(ErrorCode::kInvalidArgument, path + ": cannot open for writing");
+  out << prefix << header;
+  if (tensor.nbytes() > 0) out.write(static_cast<const char*>(tensor.data), static_cast<std::streamsize>(tensor.nbytes()));
+  if (!out) return Status(ErrorCode::kInvalidArgument, path + ": write failed");
+  return {};
+}
+
 Status write_raw_tensor(const std::string& path, const Tensor& tensor) {
   std::ofstream out(path, std::ios::binary);
   if (!out) return Status(ErrorCode::kInvalidArgument, path + ": cannot open for writing");

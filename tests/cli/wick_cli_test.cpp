@@ -142,6 +142,51 @@ TEST(WickCli, InspectJsonSurvivesANameThatIsNotUtf8) {
   EXPECT_EQ(j["methods"][0]["inputs"][0]["shape"], nlohmann::json::array({4, 64}));
 }
 
+TEST(WickCli, EveryCommandAnswersHelp) {
+  for (const char* cmd : {"inspect", "run", "bench"}) {
+    CliResult r = sh(std::string(cmd) + " --help");
+    EXPECT_EQ(r.code, 0) << cmd << ": " << r.out;
+    EXPECT_NE(r.out.find(std::string("wick ") + cmd + " MODEL.pte"), std::string::npos) << cmd << ": " << r.out;
+  }
+}
+
+// `--runs abc` once ran once (atoi gave 0, clamped to 1); every count flag is now checked.
+TEST(WickCli, BadCountsAreRejected) {
+  const std::string pte = test::fixtures_dir() + "/cpu/mlp_cpu/model.pte";
+  for (const std::string& flag : {std::string("--runs abc"), std::string("--runs 0"), std::string("--runs -3"),
+                                  std::string("--runs 3x"), std::string("--warmup -1"), std::string("--warmup x")}) {
+    CliResult r = sh("bench " + pte + " --backend cpu " + flag);
+    EXPECT_EQ(r.code, 2) << flag << ": " << r.out;
+    EXPECT_NE(r.out.find("takes an integer"), std::string::npos) << flag << ": " << r.out;
+  }
+}
+
+// --output-format npy writes output_N.npy that read_npy reads back as the reference, and
+// a successful run says where it wrote.
+TEST(WickCli, RunWritesNpyOnRequestAndSaysSo) {
+  test::Fixture f;
+  ASSERT_TRUE(test::load_fixture("cpu/mlp_cpu", &f));
+  std::string dir = tmpdir("npy");
+  CliResult r = sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output-dir " + dir +
+                   " --output-format npy");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("wrote 1 output (.npy) and outputs.json to " + dir), std::string::npos) << r.out;
+  auto v = read_npy(dir + "/output_0.npy");
+  ASSERT_TRUE(v.ok()) << v.status().to_string();
+  const Tensor& want = f.cases[0].outputs[0].tensor;
+  ASSERT_EQ(v->tensor.sizes, want.sizes);
+  ASSERT_EQ(v->tensor.dtype, want.dtype);
+  EXPECT_TRUE(test::values_close(*v, f.cases[0].outputs[0], f.atol, f.rtol));
+  // --profile on the cpu backend once printed nothing: now each step's wall time and ops.
+  r = sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output-dir " + dir + " --profile");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("step 0: forward "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("operator aten::addmm.out"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output-dir " + dir +
+               " --output-format png").code, 0);
+}
+
 }  // namespace
 }  // namespace wick
 #endif
