@@ -13,8 +13,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "image/png_io.h"
@@ -39,10 +42,11 @@ struct Options {
   std::string reference;
   int runs = 1;
   bool profile = false;
+  bool help = false;
 };
 
-void usage() {
-  std::fprintf(stderr,
+void usage(FILE* to = stderr) {
+  std::fprintf(to,
                "usage: wick_upscale INPUT.png OUTPUT.png [--model MODEL.pte] [--backend webgpu|cpu]\n"
                "                    [--runs N] [--profile] [--reference EXPECTED.png]\n"
                "  --model      default %s\n"
@@ -64,11 +68,23 @@ bool parse(int argc, char** argv, Options& o) {
       return true;
     };
     std::string tmp;
-    if (a == "-h" || a == "--help") return usage(), false;
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+      return false;
+    }
     if (a == "--model") { if (!value(o.model)) return false; }
     else if (a == "--backend") { if (!value(o.backend)) return false; }
     else if (a == "--reference") { if (!value(o.reference)) return false; }
-    else if (a == "--runs") { if (!value(tmp)) return false; o.runs = std::max(1, std::atoi(tmp.c_str())); }
+    else if (a == "--runs") {
+      if (!value(tmp)) return false;
+      char* end = nullptr;
+      const long n = std::strtol(tmp.c_str(), &end, 10);
+      if (tmp.empty() || *end != '\0' || n < 1 || n > 1000000) {
+        std::fprintf(stderr, "wick_upscale: --runs takes an integer from 1 to 1000000, got '%s'\n", tmp.c_str());
+        return false;
+      }
+      o.runs = static_cast<int>(n);
+    }
     else if (a == "--profile") o.profile = true;
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "wick_upscale: unknown option '%s'\n", a.c_str());
@@ -148,9 +164,29 @@ wick::Result<wick::image::RgbImage> from_nchw(const wick::Value& v) {
 
 }  // namespace
 
+// The PNG is written after the (long) run: find a path that cannot be written before it.
+wick::Status check_output_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    return {wick::ErrorCode::kInvalidArgument, path + ": is a directory, expected an output .png file"};
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec))
+    return {wick::ErrorCode::kInvalidArgument, path + ": the directory " + parent.string() + " does not exist"};
+  if (::access(parent.c_str(), W_OK) != 0)
+    return {wick::ErrorCode::kInvalidArgument, path + ": the directory " + parent.string() + " is not writable"};
+  return {};
+}
+
 int main(int argc, char** argv) {
   Options o;
-  if (!parse(argc, argv, o)) return 2;
+  if (!parse(argc, argv, o)) {
+    if (o.help) usage(stdout);
+    return o.help ? 0 : 2;
+  }
+  wick::Status writable = check_output_path(o.output);
+  if (!writable.ok()) return fail(writable.to_string());
 
   auto t0 = Clock::now();
   auto image = wick::image::read_png(o.input);
@@ -163,6 +199,10 @@ int main(int argc, char** argv) {
   if (!program.ok()) return fail(program.status().to_string());
   auto meta = (*program)->method_meta("forward");
   if (!meta.ok()) return fail(meta.status().to_string());
+  // The CPU backend runs no delegates: say so before the image work, not as a load error.
+  if (o.backend == "cpu" && !meta->delegates.empty())
+    return fail(o.model + " runs on the WebGPU delegate (" + std::to_string(meta->delegates.size()) +
+                " delegate call(s)), which --backend cpu cannot run; use --backend webgpu");
   wick::Status fits = check_input(*meta, o.model, *image);
   if (!fits.ok()) return fail(fits.to_string());
   std::printf("load      %9.1f ms  %s\n", ms_since(t0), o.model.c_str());
