@@ -187,6 +187,37 @@ TEST(WickCli, RunWritesNpyOnRequestAndSaysSo) {
                " --output-format png").code, 0);
 }
 
+// wick_upscale's checks that need no GPU: each fails fast with a one-line reason. The
+// binary is built by the examples (WICK_BUILD_EXAMPLES); without it the test skips.
+TEST(WickUpscaleCli, BadArgumentsFailUpFront) {
+  if (!std::filesystem::exists(WICK_UPSCALE_PATH)) GTEST_SKIP() << "no " << WICK_UPSCALE_PATH;
+  auto up = [](const std::string& args) {
+    CliResult r{0, ""};
+    FILE* p = popen((std::string(WICK_UPSCALE_PATH) + " " + args + " 2>&1").c_str(), "r");
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
+    int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+  };
+  const std::string png = std::string(WICK_SOURCE_DIR) + "/examples/esrgan/input.png";
+  CliResult help = up("--help");
+  EXPECT_EQ(help.code, 0) << help.out;
+  EXPECT_NE(help.out.find("usage: wick_upscale"), std::string::npos);
+  struct Case {
+    std::string args, expect;
+  };
+  for (const Case& c : {Case{png + " /tmp/wick_up.png --backend cpu", "which --backend cpu cannot run"},
+                        Case{png + " /nonexistent_dir/x.png", "/nonexistent_dir does not exist"},
+                        Case{png + " /tmp", "/tmp: is a directory"},
+                        Case{png + " /tmp/wick_up.png --backend cpu --model /tmp", "/tmp: is a directory"},
+                        Case{png + " /tmp/wick_up.png --runs abc", "--runs takes an integer"}}) {
+    CliResult r = up(c.args);
+    EXPECT_NE(r.code, 0) << c.args;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << ": " << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace wick
 #endif
