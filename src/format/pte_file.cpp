@@ -77,7 +77,7 @@ Result<std::vector<uint8_t>> read_file_bytes(const std::string& path) {
   std::error_code ec;
   std::filesystem::file_status st = std::filesystem::status(path, ec);
   if (st.type() == std::filesystem::file_type::not_found)
-    return Status(ErrorCode::kNotFound, path + ": no such file");
+    return Status(ErrorCode::kNotFound, path + ": cannot open file: no such file");
   if (st.type() == std::filesystem::file_type::directory)
     return Status(ErrorCode::kInvalidArgument, path + ": is a directory, expected a file");
   if (ec) return Status(ErrorCode::kInvalidArgument, path + ": " + ec.message());
@@ -87,7 +87,7 @@ Result<std::vector<uint8_t>> read_file_bytes(const std::string& path) {
   if (!in) {
     int err = errno;
     return Status(err == EACCES ? ErrorCode::kInvalidArgument : ErrorCode::kNotFound,
-                  path + (err == EACCES ? ": permission denied" : ": cannot open file"));
+                  path + (err == EACCES ? ": cannot open file: permission denied" : ": cannot open file"));
   }
   std::streamoff size = in.tellg();
   if (size < 0) return Status(ErrorCode::kInvalidArgument, path + ": cannot read file size");

@@ -116,7 +116,7 @@ TEST(WickCli, DirectoryOrMissingFileIsAClearError) {
                         Case{"run " + dir + " --backend cpu --output-dir /tmp/x", dir + ": is a directory"},
                         Case{"run " + pte + " --backend cpu --input " + dir + ":float32:4,64 --output-dir /tmp/x",
                              dir + ": is a directory"},
-                        Case{"inspect /nonexistent_wick.pte", "/nonexistent_wick.pte: no such file"}}) {
+                        Case{"inspect /nonexistent_wick.pte", "/nonexistent_wick.pte: cannot open file: no such file"}}) {
     CliResult r = sh(c.args);
     EXPECT_EQ(r.code, 1) << c.args << ": " << r.out;
     EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << ": " << r.out;
