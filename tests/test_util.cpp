@@ -1,6 +1,9 @@
 #include "test_util.h"
 
+#include <sys/wait.h>
+
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -10,6 +13,17 @@ namespace wick::test {
 
 std::string fixtures_dir() { return WICK_FIXTURES_DIR; }
 std::string source_dir() { return WICK_SOURCE_DIR; }
+
+CommandResult run_command(const std::string& command) {
+  CommandResult r;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) return {-1, "popen failed: " + command};
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
 
 nlohmann::json fixture_index() {
   std::ifstream in(fixtures_dir() + "/index.json");

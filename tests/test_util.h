@@ -11,6 +11,13 @@
 
 namespace wick::test {
 
+// A shell command's exit code (-1 if it did not exit normally) and its stdout + stderr.
+struct CommandResult {
+  int code = 0;
+  std::string out;
+};
+CommandResult run_command(const std::string& command);
+
 std::string fixtures_dir();
 std::string source_dir();
 

@@ -12,20 +12,10 @@
 namespace wick {
 namespace {
 
-struct CliResult {
-  int code;
-  std::string out;
-};
+using CliResult = test::CommandResult;
 
 CliResult generate(const std::string& args) {
-  std::string cmd = std::string(WICK_CLI_PATH) + " generate " + args + " 2>&1";
-  CliResult r{0, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return test::run_command(std::string(WICK_CLI_PATH) + " generate " + args);
 }
 
 std::string qwen3() { return test::fixtures_dir() + "/demos/qwen3_tiny_kv/model.pte"; }

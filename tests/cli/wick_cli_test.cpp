@@ -15,21 +15,9 @@
 namespace wick {
 namespace {
 
-struct CliResult {
-  int code;
-  std::string out;
-};
+using CliResult = test::CommandResult;
 
-CliResult sh(const std::string& args) {
-  std::string cmd = std::string(WICK_CLI_PATH) + " " + args + " 2>&1";
-  CliResult r{0, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+CliResult sh(const std::string& args) { return test::run_command(std::string(WICK_CLI_PATH) + " " + args); }
 
 std::string tmpdir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("wick_cli_" + name + "_" + std::to_string(::getpid()));
@@ -191,15 +179,7 @@ TEST(WickCli, RunWritesNpyOnRequestAndSaysSo) {
 // binary is built by the examples (WICK_BUILD_EXAMPLES); without it the test skips.
 TEST(WickUpscaleCli, BadArgumentsFailUpFront) {
   if (!std::filesystem::exists(WICK_UPSCALE_PATH)) GTEST_SKIP() << "no " << WICK_UPSCALE_PATH;
-  auto up = [](const std::string& args) {
-    CliResult r{0, ""};
-    FILE* p = popen((std::string(WICK_UPSCALE_PATH) + " " + args + " 2>&1").c_str(), "r");
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) r.out.append(buf, n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-  };
+  auto up = [](const std::string& args) { return test::run_command(std::string(WICK_UPSCALE_PATH) + " " + args); };
   const std::string png = std::string(WICK_SOURCE_DIR) + "/examples/esrgan/input.png";
   CliResult help = up("--help");
   EXPECT_EQ(help.code, 0) << help.out;

@@ -182,13 +182,9 @@ INSTANTIATE_TEST_SUITE_P(Real, TokenizerRef, ::testing::Values("qwen3", "llama3"
 
 #ifdef WICK_CLI_PATH
 std::string run_cli(const std::string& args, int* rc) {
-  std::string cmd = std::string(WICK_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  *rc = pclose(p);
-  return out;
+  test::CommandResult r = test::run_command(std::string(WICK_CLI_PATH) + " " + args);
+  *rc = r.code;
+  return r.out;
 }
 
 TEST(TokenizeCli, PrintsIdsAndText) {
