@@ -120,8 +120,10 @@ install_npm_packages() {
     echo "npm: node_modules up to date"
     return 0
   fi
+  # onnxruntime-node (under @huggingface/transformers, the Whisper log-mel reference) would
+  # fetch CUDA libraries from outside the npm registry in its install script: skip that part.
   if [[ -f package-lock.json ]]; then
-    npm ci --no-audit --no-fund
+    ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
   else
     npm install --no-audit --no-fund
   fi
