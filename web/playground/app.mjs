@@ -1,0 +1,386 @@
+// The playground shell: demo tabs, the one runtime (in worker.mjs), the status bar with
+// progress and Cancel, messages, the cache panel and the URL overrides. Demos are loaded
+// on first use and talk to the runtime through the ctx made here (README.md: the demo
+// module interface). window.playground is what the tests read.
+import {DEMOS, PHOTOS} from './registry.mjs';
+import {RuntimeClient} from './runtime_client.mjs';
+import {fetchVerifiedCached, formatBytes, freeAll, freeCached, listCached, storageEstimate} from './lib/cache.mjs';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const state = window.playground = {ready: false, runtimeError: null, gpu: null, noWebGPU: null, demos: {},
+                                   messages: [], statusTexts: [], openMs: null, restarts: 0};
+
+// ----- status bar, one task at a time -----
+
+let current = null;  // {controller, label, t0}
+let elapsedTimer = 0;
+
+function setStatus(text, fraction, {busy = true} = {}) {
+  $('status-text').textContent = text;
+  state.statusTexts.push(text);
+  const bar = $('progress');
+  if (fraction === undefined || fraction === null || Number.isNaN(fraction)) bar.removeAttribute('value');
+  else bar.value = Math.max(0, Math.min(1, fraction));
+  $('status').classList.toggle('idle', !busy);
+  if (!busy) $('elapsed').textContent = '';
+}
+
+function startClock(t0) {
+  clearInterval(elapsedTimer);
+  elapsedTimer = setInterval(() => { $('elapsed').textContent = `${((performance.now() - t0) / 1000).toFixed(1)} s`; }, 100);
+}
+function stopClock() { clearInterval(elapsedTimer); }
+
+// ----- messages -----
+
+const TITLES = {sha256: 'Corrupted download', limits: 'Too big for this GPU', 'device-lost': 'The GPU device was lost',
+                'no-webgpu': 'WebGPU is not available', quota: 'Not enough storage', restarted: 'The runtime restarted',
+                runtime: 'The runtime did not start', pin: 'The runtime is not pinned'};
+
+function message(text, kind = 'info', {title = null, code = null} = {}) {
+  const el = document.createElement('div');
+  el.className = `msg ${kind}`;
+  if (code) el.dataset.code = code;
+  const body = document.createElement('div');
+  if (title) {
+    const b = document.createElement('b');
+    b.textContent = title;
+    body.append(b);
+  }
+  body.append(document.createTextNode(text));
+  const close = document.createElement('button');
+  close.className = 'ghost';
+  close.textContent = 'Dismiss';
+  close.onclick = () => el.remove();
+  el.append(body, close);
+  $('messages').append(el);
+  state.messages.push({kind, code, title, text});
+  return el;
+}
+function clearMessages() { $('messages').replaceChildren(); }
+
+function explain(e, label) {
+  const code = e.code || 'other';
+  if (code === 'aborted') return;
+  message(e.message, 'error', {title: TITLES[code] || `${label} failed`, code});
+  if (code === 'device-lost') client.restart('the GPU device was lost');
+}
+
+// ----- the runtime -----
+
+const client = new RuntimeClient(new URL('./worker.mjs', import.meta.url), {
+  pinUrl: new URL('./runtime.pin.json', import.meta.url).href,
+  bundleUrl: new URL('../../package/dist/wick.js', import.meta.url).href,
+  wasmUrl: new URL('../../package/dist/wick.wasm', import.meta.url).href,
+});
+const models = new Map();  // url|sha256 -> Model
+client.on('restart', (reason) => {
+  models.clear();
+  state.ready = false;
+  state.restarts++;
+  $('runtime-chip').textContent = 'runtime: restarting';
+  $('runtime-chip').className = 'chip';
+  startRuntime().catch(() => {});
+});
+client.on('device-lost', (m) => {
+  message(`${m.message}. The runtime restarts by itself; run the demo again.`, 'error',
+          {title: TITLES['device-lost'], code: 'device-lost'});
+  client.restart('the GPU device was lost');
+});
+client.on('warn', (m) => message(m.message, 'warn', {title: TITLES.quota, code: 'quota'}));
+
+let runtimePromise = null;
+function startRuntime() {
+  if (!runtimePromise) {
+    const t0 = performance.now();
+    if (!current) startClock(t0);
+    runtimePromise = client.start((text, fraction) => { if (!current) setStatus(text, fraction); }).then((r) => {
+      state.gpu = r.gpu;
+      state.ready = true;
+      state.openMs = state.openMs ?? performance.now();
+      if (!current) {
+        stopClock();
+        $('elapsed').textContent = '';
+      }
+      if (!r.gpu) {
+        state.noWebGPU = r.why;
+        $('runtime-chip').textContent = 'runtime ready · no WebGPU';
+        $('runtime-chip').className = 'chip err';
+        noWebGPU(r.why);
+      } else {
+        const summary = r.gpu.adapter.summary.trim();
+        $('runtime-chip').textContent = 'runtime ready';
+        $('runtime-chip').className = 'chip ok';
+        $('gpu-info').textContent = `GPU: ${summary}; max buffer ${formatBytes(r.gpu.limits.maxBufferSize)}`;
+      }
+      if (!current) setStatus(r.gpu ? 'Ready. Pick a photo or a test input.' : 'No WebGPU here: the demos cannot run.', 1, {busy: false});
+      return r;
+    }, (e) => {
+      runtimePromise = null;
+      state.runtimeError = e.message;
+      $('runtime-chip').textContent = 'runtime failed';
+      $('runtime-chip').className = 'chip err';
+      stopClock();
+      if (!current) setStatus('The runtime did not start.', 0, {busy: false});
+      explain(e, 'The runtime');
+      throw e;
+    });
+  }
+  return runtimePromise;
+}
+
+let noWebGPUShown = false;
+function noWebGPU(why) {
+  if (noWebGPUShown) return;
+  noWebGPUShown = true;
+  message(`This browser does not offer WebGPU (${why}). The demos need it: use a current Chrome, Edge or ` +
+          'Safari (on Linux, Chrome with chrome://flags/#enable-unsafe-webgpu). The storage panel still works.',
+          'error', {title: TITLES['no-webgpu'], code: 'no-webgpu'});
+}
+
+// ----- demos -----
+
+// ?model= / ?model2= (with ?sha256= / ?sha256_2=) replace the first / second program of
+// the option the page opens with.
+function applyOverrides(demo, option) {
+  const names = Object.keys(option.programs);
+  const programs = {...option.programs};
+  [['model', 'sha256', 0], ['model2', 'sha256_2', 1]].forEach(([key, shaKey, i]) => {
+    const url = params.get(key);
+    if (!url || !names[i]) return;
+    const was = programs[names[i]];
+    const sha = params.get(shaKey);
+    programs[names[i]] = {...was, url, sha256: sha === 'none' ? null : (sha || was.sha256).toLowerCase(), size: 0,
+                          license: `given by ?${key}=`, override: true, reference: undefined};
+    if (sha === 'none') message(`${url} runs without a sha256 check (?${shaKey}=none).`, 'warn');
+  });
+  return {...option, programs, reference: programs[names[0]].override ? null : option.reference};
+}
+
+const mounted = new Map();  // id -> {section, hooks, ctx}
+const selected = {};        // demo id -> option id
+
+function optionOf(demo) {
+  const option = demo.options.find((o) => o.id === selected[demo.id]) || demo.options[0];
+  return demo.id === openDemoId && overridesFor(demo) ? applyOverrides(demo, option) : option;
+}
+function overridesFor() { return params.has('model') || params.has('model2'); }
+
+async function runTask(label, fn) {
+  if (current) {
+    message(`"${current.label}" is still running: wait for it or cancel it first.`, 'warn');
+    return undefined;
+  }
+  const controller = new AbortController();
+  const t0 = performance.now();
+  current = {controller, label, t0};
+  $('cancel').hidden = false;
+  $('cancel').disabled = false;
+  startClock(t0);
+  setStatus(label, undefined);
+  try {
+    const value = await fn((text, fraction) => setStatus(text, fraction), controller.signal);
+    if (controller.signal.aborted) throw Object.assign(new Error('cancelled'), {code: 'aborted'});
+    setStatus(`${label}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s`, 1, {busy: false});
+    return value;
+  } catch (e) {
+    if (controller.signal.aborted || e.code === 'aborted' || e.name === 'AbortError') {
+      setStatus(`${label}: cancelled`, 0, {busy: false});
+    } else {
+      setStatus(`${label}: failed`, 0, {busy: false});
+      explain(e, label);
+    }
+    return undefined;
+  } finally {
+    current = null;
+    stopClock();
+    $('cancel').hidden = true;
+    refreshCache();
+  }
+}
+
+function makeModel(r, label) {
+  return {
+    meta: r.meta, label,
+    run(inputs, {method = 'forward', signal = null, transfer = false} = {}) {
+      const buffers = transfer ? inputs.filter((v) => v && v.data && v.data.buffer).map((v) => v.data.buffer) : [];
+      return client.request('run', {handle: r.handle, method, inputs}, {signal, transfer: buffers});
+    },
+  };
+}
+
+function makeCtx(demo, section) {
+  const ctx = {
+    root: section.querySelector('.demo-body'),
+    entry: demo,
+    photos: PHOTOS,
+    option: () => optionOf(demo),
+    task: runTask,
+    message: (text, kind) => message(text, kind),
+    clearMessages,
+    gpu: () => state.gpu,
+    publish: (s) => { state.demos[demo.id] = {...(state.demos[demo.id] || {}), ...s}; },
+    async load(name = 'main', step = () => {}, signal = null) {
+      if (!navigator.gpu) throw Object.assign(new Error('this browser has no WebGPU (navigator.gpu is missing), so no model can run here'), {code: 'no-webgpu'});
+      const r = await startRuntime();
+      if (!r.gpu) throw Object.assign(new Error(`WebGPU is not available (${r.why}), so no model can run here`), {code: 'no-webgpu'});
+      const option = optionOf(demo);
+      const spec = option.programs[name];
+      if (!spec) throw new Error(`${demo.id}: the option ${option.id} has no program '${name}'`);
+      const key = `${spec.url}|${spec.sha256}`;
+      if (models.has(key)) return models.get(key);
+      const label = spec.override ? spec.url : `${option.label.replace(/ \(.*/, '')}${name === 'main' ? '' : ` ${name}`}`;
+      const res = await client.request('load', {...spec, label}, {onProgress: step, signal});
+      if (res.unverified) message(`${spec.url} was not verified (no sha256).`, 'warn');
+      const model = makeModel(res, label);
+      models.set(key, model);
+      return model;
+    },
+    async fetchAsset(url, {sha256 = null, step = () => {}, signal = null} = {}) {
+      const {bytes} = await fetchVerifiedCached(url, {sha256, signal,
+        onProgress: ({loaded, total}) => step(`Downloading ${url.split('/').pop()}: ${formatBytes(loaded)}`, total ? loaded / total : undefined)});
+      return bytes;
+    },
+  };
+  return ctx;
+}
+
+function describeOption(option) {
+  const parts = Object.entries(option.programs).map(([name, p]) =>
+    `${name === 'main' ? '' : `${name}: `}${p.size ? formatBytes(p.size) : 'size unknown'}, ${p.license}` +
+    `${p.sha256 ? `, sha256 ${p.sha256.slice(0, 12)}…` : ', not verified'}`);
+  return parts.join(' · ');
+}
+
+let openDemoId = null;
+
+async function openDemo(id) {
+  const demo = DEMOS.find((d) => d.id === id) || DEMOS[0];
+  openDemoId = openDemoId || demo.id;
+  for (const b of $('tabs').children) b.setAttribute('aria-selected', String(b.dataset.id === demo.id));
+  for (const m of mounted.values()) m.section.hidden = true;
+  if (mounted.has(demo.id)) {
+    mounted.get(demo.id).section.hidden = false;
+    return;
+  }
+  const section = document.createElement('section');
+  section.id = `demo-${demo.id}`;
+  section.innerHTML = '<h2></h2><p class="hint blurb"></p><div class="row model-row"></div><div class="demo-body"></div>';
+  section.querySelector('h2').textContent = demo.title;
+  section.querySelector('.blurb').textContent = demo.blurb;
+  const row = section.querySelector('.model-row');
+  const label = document.createElement('label');
+  label.textContent = 'Model ';
+  const select = document.createElement('select');
+  select.className = 'model-select';
+  const wanted = params.get('option');
+  for (const o of demo.options) {
+    const opt = document.createElement('option');
+    opt.value = o.id;
+    opt.textContent = o.label;
+    select.append(opt);
+  }
+  if (wanted && demo.options.some((o) => o.id === wanted) && demo.id === openDemoId) select.value = wanted;
+  selected[demo.id] = select.value;
+  label.append(select);
+  const info = document.createElement('span');
+  info.className = 'hint model-info';
+  row.append(label, info);
+  $('demos').append(section);
+  const entry = {section, hooks: {}, ctx: null};
+  mounted.set(demo.id, entry);
+  const showInfo = () => { info.textContent = describeOption(optionOf(demo)); };
+  showInfo();
+  select.onchange = () => {
+    selected[demo.id] = select.value;
+    showInfo();
+    if (entry.hooks.onModelChange) entry.hooks.onModelChange(optionOf(demo));
+  };
+  entry.ctx = makeCtx(demo, section);
+  try {
+    const mod = await import(new URL(demo.module, import.meta.url).href);
+    entry.hooks = (await mod.default.mount(entry.ctx)) || {};
+    state.demos[demo.id] = {...(state.demos[demo.id] || {}), mounted: true};
+  } catch (e) {
+    message(`The ${demo.title} demo did not load: ${e.message}`, 'error');
+    state.demos[demo.id] = {...(state.demos[demo.id] || {}), mounted: false, error: e.message};
+  }
+}
+
+// ----- cache panel -----
+
+async function refreshCache() {
+  const tbody = $('cache-table').querySelector('tbody');
+  const entries = await listCached();
+  const total = entries.reduce((a, e) => a + e.bytes, 0);
+  tbody.replaceChildren(...entries.map((e) => {
+    const tr = document.createElement('tr');
+    const name = new URL(e.url).pathname;
+    tr.innerHTML = '<td class="url"></td><td></td><td></td><td><button class="ghost">Free</button></td>';
+    tr.children[0].textContent = name;
+    tr.children[1].textContent = e.store === 'wick' ? 'runtime' : 'models';
+    tr.children[2].textContent = formatBytes(e.bytes);
+    tr.querySelector('button').onclick = async () => {
+      await freeCached(e.store, e.url);
+      refreshCache();
+    };
+    return tr;
+  }));
+  const est = await storageEstimate();
+  $('cache-usage').textContent = `${entries.length} file${entries.length === 1 ? '' : 's'}, ${formatBytes(total)} kept for next time` +
+      (est ? ` · this site uses ${formatBytes(est.usage)} of ${formatBytes(est.quota)} the browser allows` : '');
+  state.cache = {entries, total};
+  return entries;
+}
+
+$('cache-toggle').onclick = () => {
+  const panel = $('cache');
+  panel.hidden = !panel.hidden;
+  $('cache-toggle').setAttribute('aria-expanded', String(!panel.hidden));
+  if (!panel.hidden) refreshCache();
+};
+$('cache-free-all').onclick = async () => {
+  await freeAll();
+  models.clear();
+  refreshCache();
+};
+$('cache-refresh').onclick = () => refreshCache();
+$('cancel').onclick = () => {
+  if (!current) return;
+  $('cancel').disabled = true;
+  setStatus(`Cancelling ${current.label}`, undefined);
+  current.controller.abort();
+};
+
+// ----- start -----
+
+for (const demo of DEMOS) {
+  const b = document.createElement('button');
+  b.role = 'tab';
+  b.dataset.id = demo.id;
+  b.textContent = demo.title;
+  b.onclick = () => {
+    history.replaceState(null, '', `?demo=${demo.id}`);
+    openDemo(demo.id);
+  };
+  $('tabs').append(b);
+}
+
+window.addEventListener('unhandledrejection', (e) => {
+  if (e.reason && (e.reason.code === 'aborted' || e.reason.name === 'AbortError')) e.preventDefault();
+});
+
+openDemo(params.get('demo') || DEMOS[0].id);
+if (!navigator.gpu) {
+  state.noWebGPU = 'navigator.gpu is missing';
+  $('runtime-chip').textContent = 'no WebGPU';
+  $('runtime-chip').className = 'chip err';
+  setStatus('No WebGPU here: the demos cannot run.', 0, {busy: false});
+  noWebGPU('navigator.gpu is missing');
+  state.ready = true;
+  state.openMs = performance.now();
+} else {
+  startRuntime().catch(() => {});
+}
+state.client = client;  // for the tests: workers, restarts

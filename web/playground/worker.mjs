@@ -1,0 +1,233 @@
+// The playground's worker: the one Wasm runtime (verified against the pin the server
+// made), WebGPU, and every download, load and run, so that the page never waits on them.
+// Requests: {id, op, args}; answers: {id, type: 'progress' | 'result' | 'error'} and,
+// unasked, {type: 'event', event: 'device-lost', message}. One request runs at a time
+// (the runtime runs one call at a time anyway); 'cancel' is answered at once.
+import {createExecuTorch} from '../../package/index.mjs';
+import {fetchVerifiedCached, formatBytes, sha256Hex, storageEstimate} from './lib/cache.mjs';
+
+const DTYPES = {float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array,
+                int16: Int16Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array, float16: Uint16Array};
+
+let et = null;
+let gpuInfo = null;
+let device = null;        // the GPUDevice Wick opened (tests destroy it to lose the device)
+let deviceLost = null;    // the loss message, once lost
+const programs = new Map();  // handle -> {module, method, meta, name}
+let nextHandle = 1;
+const controllers = new Map();  // request id -> AbortController
+
+function post(msg, transfer = []) { self.postMessage(msg, transfer); }
+
+class PlaygroundError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+// navigator.gpu with requestDevice watched: the page hears of a lost device at once.
+function watchedGpu() {
+  const gpu = navigator.gpu;
+  return {
+    wgslLanguageFeatures: gpu.wgslLanguageFeatures,
+    getPreferredCanvasFormat: () => gpu.getPreferredCanvasFormat(),
+    requestAdapter: async (options) => {
+      const adapter = await gpu.requestAdapter(options);
+      if (!adapter) return adapter;
+      const requestDevice = adapter.requestDevice.bind(adapter);
+      adapter.requestDevice = async (descriptor) => {
+        const d = await requestDevice(descriptor);
+        device = d;
+        self.__playgroundDevice = d;
+        d.lost.then((info) => {
+          deviceLost = `the GPU device was lost (${info.reason || 'unknown'}${info.message ? `: ${info.message}` : ''})`;
+          post({type: 'event', event: 'device-lost', message: deviceLost});
+        });
+        return d;
+      };
+      return adapter;
+    },
+  };
+}
+
+// The runtime: wick.js fetched, checked against the pin and imported from a blob URL;
+// wick.wasm checked by createExecuTorch itself (wasmSha256). Then WebGPU.
+async function start({pinUrl, bundleUrl, wasmUrl}, progress, signal) {
+  if (et) return {gpu: gpuInfo};
+  progress('Checking the runtime pin', undefined);
+  const pinResponse = await fetch(pinUrl, {cache: 'no-store', signal});
+  if (!pinResponse.ok) throw new PlaygroundError('pin', `the runtime pin ${pinUrl} is missing (HTTP ${pinResponse.status}); serve the page with node scripts/serve.mjs`);
+  const pin = await pinResponse.json();
+  const want = Object.fromEntries(pin.files.map((f) => [f.file, f]));
+  const js = await fetchVerifiedCached(bundleUrl, {
+    sha256: want['wick.js'].sha256, store: 'wick', signal, expectedSize: want['wick.js'].bytes,
+    onProgress: ({loaded, total}) => progress(`Loading the runtime (wick.js): ${formatBytes(loaded)}`, total ? loaded / total : undefined)});
+  const blobUrl = URL.createObjectURL(new Blob([js.bytes], {type: 'text/javascript'}));
+  try {
+    await import(blobUrl);
+  } finally {
+    URL.revokeObjectURL(blobUrl);
+  }
+  const wasmTotal = want['wick.wasm'].bytes;
+  et = await createExecuTorch({
+    wasmSha256: want['wick.wasm'].sha256,
+    locateFile: (p) => new URL(p, wasmUrl).href,
+    onProgress: ({loaded}) => progress(`Loading the runtime (wick.wasm): ${formatBytes(loaded)}`, loaded / wasmTotal),
+    gpu: navigator.gpu ? watchedGpu() : undefined,
+  }).catch((e) => {
+    throw new PlaygroundError(/sha256/.test(e.message) ? 'sha256' : 'runtime',
+                              `the runtime did not start: ${e.message}`);
+  });
+  if (!navigator.gpu) {
+    gpuInfo = null;
+    return {gpu: null, why: 'this browser has no WebGPU in workers (navigator.gpu is missing)'};
+  }
+  progress('Opening WebGPU', undefined);
+  try {
+    gpuInfo = await et.initWebGPU();
+  } catch (e) {
+    return {gpu: null, why: e.message.replace(/^initWebGPU: /, '')};
+  }
+  return {gpu: gpuInfo};
+}
+
+// Refuses before the download when the program needs more than this GPU allows.
+function checkLimits(spec) {
+  if (!gpuInfo) throw new PlaygroundError('no-webgpu', 'WebGPU is not available, so no model can run here');
+  const need = spec.requires || {};
+  for (const [name, value] of Object.entries(need)) {
+    const have = gpuInfo.limits[name];
+    if (typeof have === 'number' && have >= 0 && value > have) {
+      throw new PlaygroundError('limits', `${spec.label || spec.url} needs a GPU ${name} of ${formatBytes(value)}, ` +
+                                `and this GPU (${gpuInfo.adapter.summary.trim()}) allows ${formatBytes(have)}: ` +
+                                'it cannot run here. Nothing was downloaded.');
+    }
+  }
+}
+
+function tensorMeta(t) { return {dtype: t.dtype || t.scalarType, shape: t.sizes || t.shape}; }
+
+async function load(spec, progress, signal) {
+  if (deviceLost) throw new PlaygroundError('device-lost', `${deviceLost}; the runtime restarts`);
+  checkLimits(spec);
+  let keep = true;
+  const estimate = await storageEstimate();
+  let note = null;
+  if (estimate && estimate.quota && spec.size && estimate.quota - estimate.usage < spec.size) {
+    keep = false;
+    note = `Not enough storage to keep ${spec.label || spec.url} (${formatBytes(spec.size)}; ` +
+           `${formatBytes(Math.max(0, estimate.quota - estimate.usage))} free of ${formatBytes(estimate.quota)}): ` +
+           'it is downloaded for this session only. Free space in the cache panel.';
+    post({type: 'event', event: 'warn', message: note});
+  }
+  const what = spec.label || spec.url.split('/').slice(-2).join('/');
+  const got = await fetchVerifiedCached(spec.url, {
+    sha256: spec.sha256, keep, signal, expectedSize: spec.size,
+    onProgress: ({loaded, total, cached}) => progress(
+        `${cached ? 'Reading' : 'Downloading'} ${what}: ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''}`,
+        total ? loaded / total : undefined)});
+  if (signal.aborted) throw signal.reason;
+  progress(`Parsing ${what}`, undefined);
+  let module;
+  try {
+    module = et.Module.load(got.bytes, {name: what});
+  } catch (e) {
+    throw new PlaygroundError('program', `${what} is not a program Wick can run: ${e.message}`);
+  }
+  const method = spec.method || 'forward';
+  progress(`Uploading the weights of ${what} and compiling its shaders`, undefined);
+  try {
+    await module.loadMethod(method);
+  } catch (e) {
+    module.delete();
+    if (deviceLost) throw new PlaygroundError('device-lost', `${deviceLost}; the runtime restarts`);
+    const tooBig = /limit|exceeds|too large|maxBuffer|maxStorage/i.test(e.message);
+    throw new PlaygroundError(tooBig ? 'limits' : 'program', `${what} did not load on this GPU: ${e.message}`);
+  }
+  const m = module.getMethodMeta(method);
+  const meta = {methods: module.getMethods ? module.getMethods() : [method],
+                inputs: (m.inputTensorMeta || []).map((t) => (t ? tensorMeta(t) : null)),
+                outputs: (m.outputTensorMeta || []).map((t) => (t ? tensorMeta(t) : null))};
+  const handle = nextHandle++;
+  programs.set(handle, {module, method, meta, name: what});
+  return {handle, meta, cached: got.cached, stored: got.stored, unverified: !spec.sha256, note};
+}
+
+function toInput(v, i) {
+  if (v === null || typeof v !== 'object') return v;
+  const Array_ = DTYPES[v.dtype];
+  if (!Array_) throw new PlaygroundError('input', `input ${i}: unknown dtype ${v.dtype}`);
+  return et.Tensor.fromArray(v.shape, v.data, v.dtype);
+}
+
+const DTYPE_NAMES = {Float: 'float32', Double: 'float64', Int: 'int32', Long: 'int64', Short: 'int16',
+                     Char: 'int8', Byte: 'uint8', Bool: 'bool', Half: 'float16'};
+
+async function run({handle, method, inputs}, progress, signal) {
+  if (deviceLost) throw new PlaygroundError('device-lost', `${deviceLost}; the runtime restarts`);
+  const p = programs.get(handle);
+  if (!p) throw new PlaygroundError('program', 'the model is no longer loaded (the runtime restarted); run again');
+  const tensors = inputs.map(toInput);
+  let outputs;
+  try {
+    outputs = await p.module.execute(method || p.method, tensors);
+  } catch (e) {
+    if (deviceLost) throw new PlaygroundError('device-lost', `${deviceLost}; the runtime restarts`);
+    throw new PlaygroundError('run', `${p.name}: ${e.message}`);
+  }
+  if (signal.aborted) throw signal.reason;
+  const transfer = [];
+  const out = outputs.map((o) => {
+    if (!o || typeof o !== 'object' || !o.shape) return o;
+    const dtype = o.dtype.name === 'Half' ? 'float32' : DTYPE_NAMES[o.dtype.name];
+    const data = o.data;
+    transfer.push(data.buffer);
+    return {dtype, shape: o.shape, data};
+  });
+  return {value: out, transfer};
+}
+
+const OPS = {
+  start,
+  load,
+  run,
+  unload: async ({handle}) => {
+    const p = programs.get(handle);
+    if (p) p.module.delete();
+    programs.delete(handle);
+    return true;
+  },
+  sha256: async ({bytes}) => sha256Hex(bytes),
+};
+
+let queue = Promise.resolve();
+
+self.onmessage = (e) => {
+  const {id, op, args} = e.data;
+  if (op === 'cancel') {
+    const c = controllers.get(args.id);
+    if (c) c.abort(new DOMException('cancelled', 'AbortError'));
+    return;
+  }
+  const controller = new AbortController();
+  controllers.set(id, controller);
+  const progress = (text, fraction) => post({id, type: 'progress', text, fraction});
+  queue = queue.then(async () => {
+    try {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (!OPS[op]) throw new PlaygroundError('op', `unknown request ${op}`);
+      const r = await OPS[op](args || {}, progress, controller.signal);
+      if (r && r.transfer) post({id, type: 'result', value: r.value}, r.transfer);
+      else post({id, type: 'result', value: r});
+    } catch (err) {
+      const aborted = controller.signal.aborted || (err && err.name === 'AbortError');
+      post({id, type: 'error', code: aborted ? 'aborted' : err.code || 'other',
+            message: aborted ? 'cancelled' : String(err && err.message || err)});
+    } finally {
+      controllers.delete(id);
+    }
+  });
+};
+
+post({type: 'event', event: 'alive'});
