@@ -1,16 +1,23 @@
-// The ESRGAN page: load Wick and the model (with progress), then upscale what the person
-// picks, 64x64 tile by tile (the bundled model takes exactly 64x64).
+// The ESRGAN page: load Wick and the model (with progress), then upscale the picture the
+// person picks, drops or asks for (the sample), in overlapping 64x64 tiles blended without
+// seams (../lib/tiling.mjs; the bundled model takes exactly 64x64). Each run starts from a
+// clean state (no old result, no red error style), shows its progress tile by tile with
+// the result filling in, can be cancelled between tiles, and offers the result as a PNG.
+//
+// For tests, window.esrgan = {ready, busy, runs, last}: `runs` counts finished runs and
+// `last` is the latest one's {width, height, ms, tiles} or {error} or {cancelled}.
 import {createExecuTorch, fetchVerified} from '../../package/index.mjs';
+import {planTiles, toRGBA, upscaleTiled} from '../lib/tiling.mjs';
 
 const MODEL_URL = new URL('../../examples/esrgan/model.pte', import.meta.url);
 const MODEL_SHA256 = '7b05aba970ff5a58e01e93025da607f0b5efc3db57fd1e100054a883aa597e71';
+const SAMPLE_URL = new URL('../../examples/esrgan/input.png', import.meta.url);
 const TILE = 64, SCALE = 4;
 
-const statusBox = document.getElementById('status');
-const statusText = document.getElementById('status-text');
-const progress = document.getElementById('progress');
-const fileInput = document.getElementById('file');
-const timing = document.getElementById('timing');
+const $ = (id) => document.getElementById(id);
+const statusBox = $('status'), statusText = $('status-text'), progress = $('progress');
+const fileInput = $('file'), sampleButton = $('sample'), cancelButton = $('cancel'), downloadButton = $('download');
+const dropZone = $('drop'), timing = $('timing'), inCanvas = $('input'), outCanvas = $('output');
 
 function setStatus(text, fraction) {
   statusText.textContent = text;
@@ -23,67 +30,113 @@ function onProgress(what) {
                                         total ? loaded / total : undefined);
 }
 
-// RGBA pixels of one tile -> float32 NCHW on the 0..255 scale (edge pixels repeated
-// where the tile runs past the image).
-function tileInput(image, x0, y0) {
-  const {width, height, data} = image;
-  const x = new Float32Array(3 * TILE * TILE);
-  for (let y = 0; y < TILE; y++) {
-    for (let xx = 0; xx < TILE; xx++) {
-      const sx = Math.min(x0 + xx, width - 1), sy = Math.min(y0 + y, height - 1);
-      const p = 4 * (sy * width + sx);
-      for (let c = 0; c < 3; c++) x[c * TILE * TILE + y * TILE + xx] = data[p + c];
-    }
-  }
-  return x;
+function clearCanvas(canvas) {
+  canvas.width = 0;
+  canvas.height = 0;
 }
 
-// NCHW output of one tile -> the output image, clipped to 0..255 and rounded.
-function placeTile(out, y, x0, y0) {
-  const n = TILE * SCALE;
-  for (let yy = 0; yy < n && y0 * SCALE + yy < out.height; yy++) {
-    for (let xx = 0; xx < n && x0 * SCALE + xx < out.width; xx++) {
-      const p = 4 * ((y0 * SCALE + yy) * out.width + x0 * SCALE + xx);
-      for (let c = 0; c < 3; c++) {
-        out.data[p + c] = Math.min(255, Math.max(0, Math.round(y[c * n * n + yy * n + xx])));
-      }
-      out.data[p + 3] = 255;
-    }
-  }
+// What a run shows while idle: inputs on, cancel off.
+function setBusy(busy) {
+  window.esrgan.busy = busy;
+  fileInput.disabled = busy;
+  sampleButton.disabled = busy;
+  cancelButton.disabled = !busy;
 }
 
-async function upscale(model, bitmap) {
-  const inCanvas = document.getElementById('input');
+let resultName = 'result';
+
+async function upscale(model, bitmap, signal) {
   inCanvas.width = bitmap.width;
   inCanvas.height = bitmap.height;
   const ictx = inCanvas.getContext('2d');
   ictx.drawImage(bitmap, 0, 0);
   const image = ictx.getImageData(0, 0, bitmap.width, bitmap.height);
-  const outCanvas = document.getElementById('output');
+  const plan = planTiles(bitmap.width, bitmap.height, TILE, TILE);
   outCanvas.width = bitmap.width * SCALE;
   outCanvas.height = bitmap.height * SCALE;
   const octx = outCanvas.getContext('2d');
   const out = octx.createImageData(outCanvas.width, outCanvas.height);
-  const tiles = [];
-  for (let y0 = 0; y0 < bitmap.height; y0 += TILE) {
-    for (let x0 = 0; x0 < bitmap.width; x0 += TILE) tiles.push([x0, y0]);
-  }
   const t0 = performance.now();
-  for (let i = 0; i < tiles.length; i++) {
-    setStatus(`Upscaling tile ${i + 1} of ${tiles.length}`, i / tiles.length);
-    const [x0, y0] = tiles[i];
-    const x = model.et.Tensor.fromArray([1, 3, TILE, TILE], tileInput(image, x0, y0));
+  const runTile = async ({index, count, w, h, chw}) => {
+    // Within a tile the GPU runs one submission: the bar is indeterminate while it does.
+    setStatus(`Upscaling tile ${index + 1} of ${count}`, count > 1 ? index / count : undefined);
+    const x = model.et.Tensor.fromArray([1, 3, h, w], chw);
     const [y] = await model.module.forward([x]);
-    placeTile(out, y.data, x0, y0);
-    octx.putImageData(out, 0, 0);
-  }
+    return y.data;
+  };
+  const onTile = ({index, count, partial}) => {
+    progress.value = (index + 1) / count;
+    if (index + 1 < count) {
+      toRGBA(partial(), out.data);
+      octx.putImageData(out, 0, 0);
+    }
+  };
+  const result = await upscaleTiled(image, plan, SCALE, runTile, {onTile, signal});
+  toRGBA(result, out.data);
+  octx.putImageData(out, 0, 0);
   const ms = performance.now() - t0;
-  timing.textContent = `${bitmap.width}x${bitmap.height} -> ${out.width}x${out.height} in ${ms.toFixed(0)} ms`;
-  setStatus('Done. Pick another picture.', 1);
-  return {width: out.width, height: out.height, ms, tiles: tiles.length};
+  const tiles = plan.count > 1 ? `, ${plan.count} overlapping tiles` : '';
+  timing.textContent = `${bitmap.width}x${bitmap.height} -> ${out.width}x${out.height} in ${ms.toFixed(0)} ms${tiles}`;
+  return {width: out.width, height: out.height, ms, tiles: plan.count};
+}
+
+async function run(model, blob, name) {
+  if (window.esrgan.busy) return;
+  const controller = new AbortController();
+  cancelButton.onclick = () => controller.abort();
+  setBusy(true);
+  // A new run forgets the last one: its error style, its result and its download.
+  statusBox.classList.remove('error');
+  window.esrgan.last = null;
+  downloadButton.disabled = true;
+  clearCanvas(outCanvas);
+  timing.textContent = '';
+  resultName = `${name.replace(/\.[^.]*$/, '') || 'result'}_x4.png`;
+  let last;
+  try {
+    setStatus(`Reading ${name}`, undefined);
+    let bitmap;
+    try {
+      bitmap = await createImageBitmap(blob, {colorSpaceConversion: 'none', premultiplyAlpha: 'none'});
+    } catch (e) {
+      throw new Error(`${name} is not an image this browser can decode (${e.message})`);
+    }
+    last = await upscale(model, bitmap, controller.signal);
+    downloadButton.disabled = false;
+    setStatus('Done. Pick or drop another picture.', 1);
+  } catch (e) {
+    clearCanvas(outCanvas);
+    timing.textContent = '';
+    if (e?.name === 'AbortError') {
+      setStatus('Cancelled. Pick or drop another picture.', 0);
+      last = {cancelled: true};
+    } else {
+      statusBox.classList.add('error');
+      setStatus(`Failed: ${e.message}`, 0);
+      last = {error: e.message};
+    }
+  } finally {
+    cancelButton.onclick = null;
+    setBusy(false);
+    window.esrgan.last = last;
+    window.esrgan.runs++;
+  }
+}
+
+function download() {
+  outCanvas.toBlob((blob) => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = resultName;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  }, 'image/png');
 }
 
 async function main() {
+  window.esrgan = {ready: false, busy: false, runs: 0, last: null};
   setStatus('Loading the runtime', undefined);
   const et = await createExecuTorch({onProgress: onProgress('the runtime')});
   setStatus('Opening WebGPU', undefined);
@@ -93,27 +146,39 @@ async function main() {
   const module = et.Module.load(bytes);
   await module.loadMethod('forward');
   const model = {et, module};
-  setStatus(`Ready on ${gpu.adapter.summary.trim()}. Pick a picture.`, 1);
-  fileInput.disabled = false;
-  window.esrgan = {ready: true, last: null};
-  fileInput.addEventListener('change', async () => {
+  setStatus(`Ready on ${gpu.adapter.summary.trim()}. Pick or drop a picture.`, 1);
+
+  fileInput.addEventListener('change', () => {
     const file = fileInput.files[0];
-    if (!file) return;
-    fileInput.disabled = true;
+    if (file) run(model, file, file.name).finally(() => { fileInput.value = ''; });
+  });
+  sampleButton.addEventListener('click', async () => {
     try {
-      window.esrgan.last = await upscale(model, await createImageBitmap(file, {colorSpaceConversion: 'none', premultiplyAlpha: 'none'}));
+      const blob = await (await fetch(SAMPLE_URL)).blob();
+      await run(model, blob, 'sample.png');
     } catch (e) {
       statusBox.classList.add('error');
-      setStatus(`Failed: ${e.message}`, 0);
-      window.esrgan.last = {error: e.message};
-    } finally {
-      fileInput.disabled = false;
+      setStatus(`Failed to fetch the sample: ${e.message}`, 0);
     }
   });
+  downloadButton.addEventListener('click', download);
+  dropZone.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    dropZone.classList.add('over');
+  });
+  dropZone.addEventListener('dragleave', () => dropZone.classList.remove('over'));
+  dropZone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    dropZone.classList.remove('over');
+    const file = e.dataTransfer?.files?.[0];
+    if (file) run(model, file, file.name);
+  });
+  window.esrgan.ready = true;
+  setBusy(false);
 }
 
 main().catch((e) => {
   statusBox.classList.add('error');
   setStatus(`Failed: ${e.message}`, 0);
-  window.esrgan = {ready: false, error: e.message};
+  window.esrgan = {...window.esrgan, ready: false, error: e.message};
 });
