@@ -118,7 +118,24 @@ export const DEMOS = [
         decoder: fixture('sam2_tiny_decoder', 'ef9d7f2cf0c9b9da26361a89ca66861684812eb9b750d7e2e0af8ed97e25bfbb', 300416),
       },
       published: null,
-      input: {shape: [1, 3, 128, 128]},
+      input: {shape: [1, 3, 128, 128], mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225]},
+      pre: 'resize to 128x128 (SAM 2 does not keep the aspect ratio), RGB to [0, 1], ImageNet normalisation',
+      post: 'best of 3 masks by predicted IoU, 32x32 logits resized bilinearly to the photo, > 0, outline',
+      // input_points [1, 1, 2, 2] (x, y in the 128x128 frame) and input_labels [1, 1, 2]: two slots.
+      prompt: {slots: 2},
+      // The encoder's case (inputs/outputs: the picker's test input), and the decoder's
+      // (the test input's embeddings with an include point at (64, 40) and an exclude point at (30, 90)).
+      reference: {
+        ...reference('sam2_tiny_encoder', [{dtype: 'float32', shape: [1, 3, 128, 128]}],
+                     [{dtype: 'float32', shape: [1, 4, 32, 32]}, {dtype: 'float32', shape: [1, 8, 16, 16]},
+                      {dtype: 'float32', shape: [1, 32, 8, 8]}]),
+        decoder: reference('sam2_tiny_decoder',
+                           [{dtype: 'float32', shape: [1, 4, 32, 32]}, {dtype: 'float32', shape: [1, 8, 16, 16]},
+                            {dtype: 'float32', shape: [1, 32, 8, 8]}, {dtype: 'float32', shape: [1, 1, 2, 2]},
+                            {dtype: 'int64', shape: [1, 1, 2]}],
+                           [{dtype: 'float32', shape: [1, 1, 3, 32, 32]}, {dtype: 'float32', shape: [1, 1, 3]}]),
+      },
+      tolerance: {atol: 1e-3, rtol: 1e-3},
     }],
   },
   {
@@ -137,9 +154,10 @@ export const DEMOS = [
       // WhisperConfig of the fixture: pad 0, bos 1, eos 2, decoder_start 3, vocabulary 512.
       decoding: {prompt: [3], eos: 2, pad: 0, positions: 8, vocab: 512},
       tokenizer: null,
+      // The encoder's case (inputs/outputs), and the decoder's.
       reference: {
-        encoder: reference('whisper_tiny_encoder', [{dtype: 'float32', shape: [1, 80, 3000]}],
-                           [{dtype: 'float32', shape: [1, 1500, 64]}]),
+        ...reference('whisper_tiny_encoder', [{dtype: 'float32', shape: [1, 80, 3000]}],
+                     [{dtype: 'float32', shape: [1, 1500, 64]}]),
         decoder: reference('whisper_tiny_decoder', [{dtype: 'int64', shape: [1, 8]}, {dtype: 'float32', shape: [1, 1500, 64]}],
                            [{dtype: 'float32', shape: [1, 8, 512]}]),
       },

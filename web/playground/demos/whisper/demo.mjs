@@ -227,8 +227,8 @@ export default {
       const lines = await ctx.task('Checking against the reference', async (step, signal) => {
         const {encoder, decoder} = await loadBoth(step, signal);
         step('Reference inputs');
-        const [features] = await Promise.all(ref.encoder.inputs.map((t) => fetchTensor(t, signal)));
-        const [wantHidden] = await Promise.all(ref.encoder.outputs.map((t) => fetchTensor(t, signal)));
+        const [features] = await Promise.all(ref.inputs.map((t) => fetchTensor(t, signal)));
+        const [wantHidden] = await Promise.all(ref.outputs.map((t) => fetchTensor(t, signal)));
         const [ids, hiddenIn] = await Promise.all(ref.decoder.inputs.map((t) => fetchTensor(t, signal)));
         const [wantLogits] = await Promise.all(ref.decoder.outputs.map((t) => fetchTensor(t, signal)));
         step('Encoder on the reference features');
