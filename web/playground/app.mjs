@@ -237,6 +237,12 @@ function makeCtx(demo, section) {
       models.set(key, model);
       return model;
     },
+    // One of this demo's own worker requests (demos/<id>/worker_ops.mjs), once the runtime is up.
+    async request(op, args, {onProgress = null, signal = null} = {}) {
+      const r = await startRuntime();
+      if (!r.gpu) throw Object.assign(new Error(`WebGPU is not available (${r.why}), so no model can run here`), {code: 'no-webgpu'});
+      return client.request(`${demo.id}/${op}`, args, {onProgress, signal});
+    },
     async fetchAsset(url, {sha256 = null, step = () => {}, signal = null} = {}) {
       const {bytes} = await fetchVerifiedCached(url, {sha256, signal,
         onProgress: ({loaded, total}) => step(`Downloading ${url.split('/').pop()}: ${formatBytes(loaded)}`, total ? loaded / total : undefined)});

@@ -201,6 +201,17 @@ const OPS = {
   sha256: async ({bytes}) => sha256Hex(bytes),
 };
 
+// Requests a demo brings ('chat/generate'): ops[name] of demos/<demo>/worker_ops.mjs,
+// called with (args, progress, signal, env), env being what such ops need of this worker.
+const demoOps = new Map();
+async function demoOp(op) {
+  const m = /^([a-z0-9_-]+)\/(\w+)$/.exec(op);
+  if (!m) return null;
+  if (!demoOps.has(m[1])) demoOps.set(m[1], import(`./demos/${m[1]}/worker_ops.mjs`).then((mod) => mod.ops));
+  const fn = (await demoOps.get(m[1]))[m[2]];
+  return fn ? (args, progress, signal) => fn(args, progress, signal, {et, checkLimits, PlaygroundError}) : null;
+}
+
 let queue = Promise.resolve();
 
 self.onmessage = (e) => {
@@ -216,8 +227,9 @@ self.onmessage = (e) => {
   queue = queue.then(async () => {
     try {
       if (controller.signal.aborted) throw controller.signal.reason;
-      if (!OPS[op]) throw new PlaygroundError('op', `unknown request ${op}`);
-      const r = await OPS[op](args || {}, progress, controller.signal);
+      const fn = OPS[op] || await demoOp(op);
+      if (!fn) throw new PlaygroundError('op', `unknown request ${op}`);
+      const r = await fn(args || {}, progress, controller.signal);
       if (r && r.transfer) post({id, type: 'result', value: r.value}, r.transfer);
       else post({id, type: 'result', value: r});
     } catch (err) {
