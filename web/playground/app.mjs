@@ -60,11 +60,13 @@ function message(text, kind = 'info', {title = null, code = null} = {}) {
 }
 function clearMessages() { $('messages').replaceChildren(); }
 
+let lastLossAt = -Infinity;  // a lost device is explained once, by its event
+
 function explain(e, label) {
   const code = e.code || 'other';
   if (code === 'aborted') return;
+  if ((code === 'device-lost' || code === 'restarted') && performance.now() - lastLossAt < 10000) return;
   message(e.message, 'error', {title: TITLES[code] || `${label} failed`, code});
-  if (code === 'device-lost') client.restart('the GPU device was lost');
 }
 
 // ----- the runtime -----
@@ -77,6 +79,7 @@ const client = new RuntimeClient(new URL('./worker.mjs', import.meta.url), {
 const models = new Map();  // url|sha256 -> Model
 client.on('restart', (reason) => {
   models.clear();
+  runtimePromise = null;
   state.ready = false;
   state.restarts++;
   $('runtime-chip').textContent = 'runtime: restarting';
@@ -84,6 +87,7 @@ client.on('restart', (reason) => {
   startRuntime().catch(() => {});
 });
 client.on('device-lost', (m) => {
+  lastLossAt = performance.now();
   message(`${m.message}. The runtime restarts by itself; run the demo again.`, 'error',
           {title: TITLES['device-lost'], code: 'device-lost'});
   client.restart('the GPU device was lost');
@@ -161,11 +165,14 @@ function applyOverrides(demo, option) {
 const mounted = new Map();  // id -> {section, hooks, ctx}
 const selected = {};        // demo id -> option id
 
+// The overrides apply to the demo the page opened with, and to its option from ?option=
+// (or its first): picking another option in the page runs that option as registered.
 function optionOf(demo) {
   const option = demo.options.find((o) => o.id === selected[demo.id]) || demo.options[0];
-  return demo.id === openDemoId && overridesFor(demo) ? applyOverrides(demo, option) : option;
+  const urlOption = demo.options.find((o) => o.id === params.get('option')) || demo.options[0];
+  const overridden = demo.id === openDemoId && option === urlOption && (params.has('model') || params.has('model2'));
+  return overridden ? applyOverrides(demo, option) : option;
 }
-function overridesFor() { return params.has('model') || params.has('model2'); }
 
 async function runTask(label, fn) {
   if (current) {

@@ -1,0 +1,160 @@
+// The playground's shell through its UI in headless Chromium on SwiftShader: the registry
+// pins what the server serves; the runtime starts pinned and fast; and the four failures
+// the page must explain (a corrupted download, a model too big for the adapter, a lost
+// device, a browser without WebGPU) each give a clear message and leave the page working.
+// Also cancel, and the storage panel (list, sizes, free).
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {after, before, test} from 'node:test';
+import {DEMOS} from '../../web/playground/registry.mjs';
+import {compareToReference, demoState, fixturesDir, openPlayground, publishedOutputs, readReference, repoRoot,
+        runThroughUI, screenshot, startPlayground} from './playground_page.mjs';
+
+let pg;
+before(async () => { pg = await startPlayground(); });
+after(async () => { if (pg) await pg.close(); });
+
+const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const served = (url) => (url.startsWith('/fixtures/') ? path.join(fixturesDir, url.slice('/fixtures/'.length)) : path.join(repoRoot, url));
+const messages = (page) => page.evaluate(() => window.playground.messages);
+
+test('every program in the registry is served with the sha256 and size it pins', () => {
+  let n = 0;
+  for (const demo of DEMOS) {
+    for (const option of demo.options) {
+      for (const [name, p] of Object.entries(option.programs)) {
+        const file = served(p.url);
+        const where = `${demo.id}/${option.id}/${name} (${p.url})`;
+        assert.ok(fs.existsSync(file), `${where}: no such file`);
+        assert.equal(fs.statSync(file).size, p.size, `${where}: size`);
+        assert.equal(sha256(file), p.sha256, `${where}: sha256`);
+        n++;
+      }
+      for (const t of option.reference ? [...option.reference.inputs, ...option.reference.outputs] : []) {
+        assert.ok(fs.existsSync(served(t.url)), `${demo.id}/${option.id}: no ${t.url}`);
+      }
+    }
+  }
+  assert.ok(n >= 12, `${n} programs`);
+});
+
+test('the page opens with the pinned runtime, ready to pick a demo', async () => {
+  const page = await openPlayground(pg, '?demo=depth');
+  const state = await page.evaluate(() => ({openMs: window.playground.openMs, gpu: window.playground.gpu,
+                                            texts: window.playground.statusTexts, chip: document.getElementById('runtime-chip').textContent}));
+  assert.match(state.gpu.adapter.summary, /swiftshader/i);
+  assert.equal(state.chip, 'runtime ready');
+  assert.ok(state.texts.some((t) => /^Loading the runtime \(wick\.wasm\): [\d.]+ (KiB|MiB)$/.test(t)), JSON.stringify(state.texts));
+  const pin = JSON.parse(await (await fetch(`${pg.server.url}/web/playground/runtime.pin.json`)).text());
+  for (const f of pin.files) assert.equal(f.sha256, sha256(path.join(repoRoot, 'package/dist', f.file)), f.file);
+  assert.ok(state.openMs < 10000, `runtime ready ${state.openMs} ms after navigation`);
+  await page.close();
+});
+
+test('a wrong sha256, a model too big for the GPU, a lost device and cancel: clear messages, and the page keeps working', async () => {
+  // A copy of detr_tiny with one byte changed, given with ?model= (verified against the
+  // registry's sha256 of the program it replaces).
+  const dir = path.join(repoRoot, 'out/playground-test');
+  fs.mkdirSync(dir, {recursive: true});
+  const bytes = fs.readFileSync(path.join(fixturesDir, 'demos/detr_tiny/model.pte'));
+  bytes[bytes.length >> 1] ^= 0x40;
+  fs.writeFileSync(path.join(dir, 'tampered.pte'), bytes);
+  // The registry as served, with dfine_tiny asking for a 1 TiB buffer (no adapter has one).
+  const page = await pg.context.newPage();
+  page.log = [];
+  page.on('console', (m) => page.log.push(`[page] ${m.text()}`));
+  await page.route('**/web/playground/registry.mjs', async (route) => {
+    const body = fs.readFileSync(path.join(repoRoot, 'web/playground/registry.mjs'), 'utf8')
+        .replace("fixture('dfine_tiny', '88ec5440eb7eea534fadadb6c0835f2189d4be6accc34f44bee8a258c0414d4b', 1500352)",
+                 "fixture('dfine_tiny', '88ec5440eb7eea534fadadb6c0835f2189d4be6accc34f44bee8a258c0414d4b', 1500352, 2 ** 40)");
+    assert.match(body, /2 \*\* 40/);
+    await route.fulfill({body, contentType: 'text/javascript'});
+  });
+  await page.goto(`${pg.server.url}/web/playground/?demo=detect&option=detr-tiny&model=/out/playground-test/tampered.pte`);
+  await page.waitForFunction(() => window.playground && window.playground.ready, null, {timeout: 60000});
+
+  // 1. the tampered program: refused, nothing cached
+  await page.click('#demo-detect button.thumb[data-name="cat face 64x64"]');
+  await page.waitForFunction(() => window.playground.messages.some((m) => m.code === 'sha256'), null, {timeout: 30000});
+  const bad = (await messages(page)).find((m) => m.code === 'sha256');
+  assert.equal(bad.title, 'Corrupted download');
+  assert.match(bad.text, /tampered\.pte: the download's sha256 is [0-9a-f]{64}, the registry pins 87fedb8a.*nothing was cached/);
+  assert.match(await page.textContent('#messages'), /Corrupted download/);
+
+  // 2. too big for the adapter: refused before any download
+  await page.selectOption('#demo-detect .model-select', 'dfine-tiny');
+  await page.click('#demo-detect button.thumb[data-name="cat face 64x64"]');
+  await page.waitForFunction(() => window.playground.messages.some((m) => m.code === 'limits'), null, {timeout: 30000});
+  const big = (await messages(page)).find((m) => m.code === 'limits');
+  assert.equal(big.title, 'Too big for this GPU');
+  assert.match(big.text, /^D-FINE architecture needs a GPU maxBufferSize of 1024\.00 GiB, and this GPU \(.*swiftshader.*\) allows [\d.]+ (MiB|GiB): it cannot run here\. Nothing was downloaded\./i);
+  assert.equal(pg.server.hits.get('/fixtures/demos/dfine_tiny/model.pte'), undefined);
+
+  // 3. still working: another demo runs and matches its reference
+  await page.click('nav button[data-id="upscale"]');
+  await page.selectOption('#demo-upscale .model-select', 'realesrgan-tiny');
+  const upscaleOption = DEMOS.find((d) => d.id === 'upscale').options[1];
+  const checkRun = async () => {
+    await runThroughUI(page, 'upscale', 'button.test-input');
+    const [y] = await publishedOutputs(page, 'upscale');
+    const r = compareToReference(y.data, readReference('demos/realesrgan_tiny/case0_output0.bin'), upscaleOption.tolerance);
+    assert.ok(r.worst <= 0, `realesrgan_tiny: max abs difference ${r.maxAbs}`);
+  };
+  await checkRun();
+
+  // 4. the device lost under the runtime: a message, a fresh runtime, the next run works
+  const worker = page.workers().find((w) => w.url().endsWith('/worker.mjs'));
+  assert.ok(worker, 'the runtime worker');
+  await worker.evaluate(() => self.__playgroundDevice.destroy());
+  await page.waitForFunction(() => window.playground.messages.some((m) => m.code === 'device-lost'), null, {timeout: 30000});
+  const lost = (await messages(page)).find((m) => m.code === 'device-lost');
+  assert.match(lost.text, /the GPU device was lost \(destroyed.*\)\. The runtime restarts by itself; run the demo again\./);
+  await page.waitForFunction(() => window.playground.restarts === 1 && window.playground.ready, null, {timeout: 60000});
+  await checkRun();
+
+  // 5. cancel while the program loads: stopped, and the next run works
+  await page.evaluate(() => window.playground.client.restart('test: a fresh runtime, so the next run loads the program'));
+  await page.waitForFunction(() => window.playground.ready, null, {timeout: 60000});
+  const runs = (await demoState(page, 'upscale')).runs;
+  await page.click('#demo-upscale button.test-input');
+  await page.click('#cancel');
+  await page.waitForFunction(() => /cancelled$/.test(document.getElementById('status-text').textContent), null, {timeout: 30000});
+  assert.equal((await demoState(page, 'upscale')).runs, runs);
+  assert.equal(await page.isHidden('#cancel'), true);
+  await checkRun();
+
+  // 6. the storage panel: what is kept, its size, and free
+  await page.click('#cache-toggle');
+  await page.waitForFunction(() => document.querySelectorAll('#cache-table tbody tr').length >= 2);
+  const rows = await page.$$eval('#cache-table tbody tr', (trs) => trs.map((tr) => [...tr.children].slice(0, 3).map((td) => td.textContent)));
+  assert.ok(rows.some(([f, , s]) => f === '/fixtures/demos/realesrgan_tiny/model.pte' && s === '438 KiB'), JSON.stringify(rows));
+  assert.ok(rows.some(([f, store]) => f.endsWith('/wick.wasm') && store === 'runtime'), JSON.stringify(rows));
+  assert.ok(!rows.some(([f]) => f.includes('tampered')), 'the tampered program was cached');
+  assert.match(await page.textContent('#cache-usage'), /files?, [\d.]+ (KiB|MiB) kept for next time · this site uses/);
+  await screenshot(page, 'errors');
+  await page.click('#cache-free-all');
+  await page.waitForFunction(() => document.querySelectorAll('#cache-table tbody tr').length === 0);
+  const hits = pg.server.hits.get('/fixtures/demos/realesrgan_tiny/model.pte');
+  await checkRun();  // downloaded again
+  assert.equal(pg.server.hits.get('/fixtures/demos/realesrgan_tiny/model.pte'), hits + 1);
+  await page.close();
+});
+
+test('a browser without WebGPU: the page says so, and the rest of it works', async () => {
+  const page = await openPlayground(pg, '?demo=upscale', {init: () => { delete Navigator.prototype.gpu; }});
+  const state = await page.evaluate(() => window.playground);
+  assert.equal(state.noWebGPU, 'navigator.gpu is missing');
+  const msg = state.messages.find((m) => m.code === 'no-webgpu');
+  assert.ok(msg, JSON.stringify(state.messages));
+  assert.match(msg.text, /This browser does not offer WebGPU .*use a current Chrome, Edge or Safari/);
+  await page.click('#demo-upscale button.thumb[data-name="cat face 64x64"]');
+  await page.waitForFunction(() => window.playground.messages.filter((m) => m.code === 'no-webgpu').length === 2);
+  await page.click('#cache-toggle');
+  await page.waitForFunction(() => /kept for next time/.test(document.getElementById('cache-usage').textContent));
+  await page.click('nav button[data-id="depth"]');
+  assert.equal(await page.isVisible('#demo-depth .test-input'), true);
+  await screenshot(page, 'no_webgpu');
+  await page.close();
+});
