@@ -43,9 +43,10 @@ function(_wick_add_wasm_bundle)
     # Lines kept: Node shows the source line of an uncaught error, which minified is
     # the whole bundle (gzip makes the difference small).
     "SHELL:--minify 0"
-    "SHELL:--post-js ${_dir}/tensor_data.js" "SHELL:--post-js ${_dir}/api.js"
+    "SHELL:--post-js ${_dir}/tensor_data.js" "SHELL:--post-js ${_dir}/runtime_calls.js"
+    "SHELL:--post-js ${_dir}/api.js"
     "SHELL:--extern-post-js ${_dir}/export_global.js")
   set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS
-    "${_dir}/tensor_data.js" "${_dir}/api.js" "${_dir}/export_global.js")
+    "${_dir}/tensor_data.js" "${_dir}/runtime_calls.js" "${_dir}/api.js" "${_dir}/export_global.js")
 endfunction()
 cmake_language(DEFER CALL _wick_add_wasm_bundle)

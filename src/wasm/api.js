@@ -1,17 +1,21 @@
 // Wick's JavaScript API, in the names of ExecuTorch's web bindings (see
 // shared/spec/wasm_api.md): et.Module, et.Tensor, et.ScalarType, et.Tag, plus
 // et.initWebGPU() (optional: a method with WebGPU delegates opens the device on first
-// use). Linked with --post-js after tensor_data.js, so it runs inside the Emscripten
+// use). Linked with --post-js after tensor_data.js and runtime_calls.js, so it runs in the Emscripten
 // factory and `Module` here is the object createExecuTorch() resolves to.
 //
-// What differs from ExecuTorch, and why:
-//  - loadMethod, forward and execute return Promises: running on WebGPU waits on the
-//    GPU, which the browser only allows asynchronously. They run one at a time, in call
-//    order (a queue), so callers need not await each one before the next.
+// What differs from ExecuTorch, and why (docs/web.md has the table):
+//  - A method with WebGPU delegates runs asynchronously: loadMethod, forward and execute
+//    return Promises (the browser lets one wait on the GPU only asynchronously). A method
+//    without them runs synchronously when the runtime is idle, as in ExecuTorch's CPU
+//    build: forward gives the outputs (an Array that is also a thenable, so await works).
+//  - Every call that may wait on the GPU goes through one queue (runtime_calls.js), so
+//    callers need not await each call before the next, and none hangs.
 //  - Tensors hold their data in JavaScript memory: outputs stay valid after the next
 //    call and after the heap grows. delete() drops the data and is optional.
 //  - Errors are Error objects whose message says what failed and where, e.g.
-//    "Module.execute('forward'): input 0: expected float32, got int64".
+//    "Module.execute('forward'): InvalidArgument: input 0: expected float32, got int64",
+//    with code (ExecuTorch's Error name) and errorCode (its number) to branch on.
 
 var WickApi = (function() {
   'use strict';
@@ -224,60 +228,43 @@ var WickApi = (function() {
     return new Tensor(d, sizes, fill(d, checkSizes(sizes, 'Tensor.full'), value));
   };
 
-  // ----- calls into C++ -----
+  // ----- calls into C++ (runtime_calls.js: the queue, direct calls, coded errors) -----
 
-  function lastError() { return UTF8ToString(Module._wick_last_error()); }
-  function failure(where) { return new Error(where + ': ' + lastError()); }
+  var Calls = WickCalls;
+  var error = Calls.error;
+
   function json(ptr, where) {
-    if (!ptr) throw failure(where);
+    if (!ptr) throw Calls.runtimeError(where);
     return JSON.parse(UTF8ToString(ptr));
   }
 
-  // The C API answers errors as values; should C++ still throw (Emscripten then throws
-  // the exception's address, a bare number, into JavaScript), callers get an Error.
-  function cxxError(where, e) {
-    if (e instanceof Error) return e;
-    return new Error(where + ': internal error: the runtime threw ' +
-                     (typeof e === 'number' ? 'a C++ exception' : describe(e)) +
-                     ' (a bug in Wick; load the program again)');
-  }
-  function guarded(where, fn) {
-    try {
-      return fn();
-    } catch (e) {
-      throw cxxError(where, e);
-    }
+  // fn(value), or when value is a Promise, a Promise of it: a job's steps run at once when
+  // nothing suspended, so that a synchronous call stays synchronous.
+  function andThen(value, fn) {
+    return value && typeof value.then === 'function' ? value.then(fn) : fn(value);
   }
 
-  // One GPU-waiting call at a time: Asyncify can suspend only one stack.
-  var queue = Promise.resolve();
-  function serialized(fn) {
-    var run = queue.then(fn);
-    queue = run.then(function() {}, function() {});
-    return run;
-  }
-  function callAsync(where, name, argTypes, args) {
-    return Promise.resolve().then(function() {
-      return ccall(name, 'number', argTypes, args, {async: true});
-    }).catch(function(e) { throw cxxError(where, e); });
+  // Errors that JavaScript code throws (TypeErrors for bad arguments) get a code too.
+  function coded(e, fallback) {
+    return Calls.withCode(e, e instanceof TypeError || e instanceof RangeError ? 'InvalidArgument' : fallback || 'Internal');
   }
 
   // ----- WebGPU -----
 
   var gpuState = null;  // {adapter, features, limits} once initialised
 
-  // Opens the device; runs inside the queue. In Node, without a GPU object given, the
-  // package entry's findGpu hook (package/index.mjs) offers Dawn's binding, npm 'webgpu'.
+  // Opens the device; inside a job. In Node, without a GPU object given, the package
+  // entry's findGpu hook (package/index.mjs) offers Dawn's binding, npm 'webgpu'.
   function openGpu(where) {
     var noNavigatorGpu = typeof navigator === 'undefined' || !navigator.gpu;
     var found = !Module.gpu && noNavigatorGpu && typeof Module.findGpu === 'function'
               ? Promise.resolve(Module.findGpu()) : Promise.resolve(null);
     return found.then(function(gpu) {
       if (gpu) Module.gpu = gpu;
-      return callAsync(where, 'wick_init_webgpu', [], []);
+      return Calls.callInJob(where, 'wick_init_webgpu', []);
     }).then(function(ok) {
-      if (!ok) throw failure(where);
-      var info = json(Module._wick_device_json(), where);
+      if (!ok) throw Calls.runtimeError(where);
+      var info = json(Calls.callNow(where, 'wick_device_json', []), where);
       gpuState = info;
       return info;
     });
@@ -285,28 +272,61 @@ var WickApi = (function() {
 
   function initWebGPU(options) {
     options = options || {};
-    return serialized(function() {
+    return Calls.runExclusive(function() {
       if (options.gpu) Module.gpu = options.gpu;
       return openGpu('initWebGPU');
     });
   }
 
-  // Before loading a method that has WebGPU ("VulkanBackend") delegates: opens the
-  // device unless initWebGPU did. Runs inside the queue.
-  function gpuFor(module, name, where) {
+  // Before loading a method that runs on WebGPU: opens the device unless initWebGPU did.
+  // Inside a job.
+  function ensureGpu(where) {
     if (gpuState) return Promise.resolve();
-    var meta;
-    try {
-      meta = json(guarded(where, function() {
-        return ccall('wick_method_meta', 'number', ['number', 'string'], [module._handle, name]);
-      }), where);
-    } catch (e) {
-      return Promise.resolve();  // wick_method_load reports it
-    }
-    if (meta.backends.indexOf('VulkanBackend') < 0) return Promise.resolve();
     return openGpu(where).then(function() {}, function(e) {
-      throw new Error(where + ': the method has WebGPU (VulkanBackend) parts, and WebGPU did not start: ' +
-                      e.message.replace(/^[^:]*: /, ''));
+      throw error(where, 'the method has WebGPU (VulkanBackend) parts, and WebGPU did not start: ' +
+                  e.message.replace(/^[^:]*: /, ''), e.code || 'NotFound');
+    });
+  }
+
+  // Whether running the method waits on the GPU: it has WebGPU ("VulkanBackend")
+  // delegates. Such a method runs asynchronously; any other runs synchronously when the
+  // runtime is idle, as in ExecuTorch's CPU build. (A CPU executor for the delegates,
+  // when chosen, would make this false.)
+  function needsGpu(meta) { return meta.backends.indexOf('VulkanBackend') >= 0; }
+
+  // ----- results -----
+
+  // A synchronous call's outputs: an Array, as ExecuTorch's CPU build returns, that is
+  // also a thenable, so that code written for Wick's Promises (await, .then) works alike.
+  function syncResult(values) {
+    var settled = Promise.resolve(values.slice());
+    Object.defineProperties(values, {
+      then: {value: function(ok, fail) { return settled.then(ok, fail); }},
+      catch: {value: function(fail) { return settled.catch(fail); }},
+      finally: {value: function(fn) { return settled.finally(fn); }},
+    });
+    return values;
+  }
+
+  // An asynchronous call's Promise, which says what to do when it is used as the value it
+  // stands for (output[0].data without await: a page written for a synchronous API).
+  function asyncResult(promise, where, why) {
+    if (typeof Proxy !== 'function') return promise;
+    var message = where + ' returned a Promise, not its outputs: ' +
+        (why === 'gpu' ? 'the method runs on WebGPU, which answers asynchronously'
+                       : 'an earlier call (a load or a run) was still running, so this one waits behind it') +
+        '. Write `const outputs = await module.forward(inputs)` (or use .then); pages written for ' +
+        "ExecuTorch's synchronous CPU build: see 'Synchronous calls' in Wick's docs/web.md";
+    return new Proxy(promise, {
+      get: function(target, key) {
+        if (key === 'then' || key === 'catch' || key === 'finally') return target[key].bind(target);
+        if (key === Symbol.iterator || key === 'length' || key === 'data' ||
+            (typeof key === 'string' && /^\d+$/.test(key))) {
+          throw Calls.withCode(new TypeError(message), 'AsyncResult');
+        }
+        var value = target[key];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
     });
   }
 
@@ -318,25 +338,26 @@ var WickApi = (function() {
                63: 'operation not permitted'};
 
   function toBytes(data, name, where) {
-    if (data === null || data === undefined) throw new TypeError(where + ': data cannot be null or undefined');
+    if (data === null || data === undefined) throw error(where, 'data cannot be null or undefined', 'InvalidArgument', TypeError);
     if (typeof data === 'string') {
       try {
         return {bytes: FS.readFile(data), name: name || data};
       } catch (e) {
         var why = ERRNO[e.errno] || e.code || (e.errno !== undefined ? 'errno ' + e.errno : e.message);
-        throw new Error(where + ": cannot read '" + data + "' from et.FS: " + why);
+        throw error(where, "cannot read '" + data + "' from et.FS: " + why, 'AccessFailed');
       }
     }
     var bytes;
     if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
     else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    else throw new TypeError(where + ': unsupported data type: ' + typeof data);
-    return {bytes: bytes, name: name || '<bytes: ' + bytes.length + ' B>'};
+    else throw error(where, 'unsupported data type: ' + typeof data, 'InvalidArgument', TypeError);
+    // A copy, as ExecuTorch keeps: the caller may reuse or transfer its buffer.
+    return {bytes: bytes.slice(), name: name || '<bytes: ' + bytes.length + ' B>'};
   }
 
   function withHeapCopy(bytes, fn) {
     var ptr = _malloc(Math.max(bytes.length, 1));
-    if (!ptr) throw new Error('out of wasm memory for ' + bytes.length + ' bytes');
+    if (!ptr) throw error('wasm', 'out of memory for ' + bytes.length + ' bytes', 'MemoryAllocationFailed');
     try {
       HEAPU8.set(bytes, ptr);
       return fn(ptr);
@@ -345,60 +366,96 @@ var WickApi = (function() {
     }
   }
 
-  function EtModule(handle, name) {
-    this._handle = handle;
-    this._name = name;
-    this._methods = {};  // name -> Promise of a method handle
+  // As ExecuTorch's, loading is lazy: Module.load keeps the bytes, and the program is
+  // parsed at its first use (getMethods, getMethodMeta, loadMethod, forward, execute),
+  // where a bad file throws, again at every use. So a page's own error path around
+  // loadMethod shows it.
+  function EtModule(src) {
+    this._bytes = src.bytes;   // until parsed
+    this._readError = src.error || null;
+    this._name = src.name;
+    this._handle = 0;
+    this._parseError = null;   // {text}: why the program does not parse
+    this._deleted = false;
+    this._metas = {};          // method name -> wick_method_meta's answer
+    this._methods = {};        // method name -> {handle} once loaded, or {loading: Promise}
   }
 
-  // data: a path in the Emscripten FS, a Uint8Array or an ArrayBuffer. Parses and
-  // verifies the program now (a bad file throws here). name (or {name}): what errors
-  // call it; by default the path, or '<bytes: N B>'.
+  // data: a path in the Emscripten FS, a Uint8Array or an ArrayBuffer (copied). name (or
+  // {name}): what errors call it; by default the path, or '<bytes: N B>'.
   EtModule.load = function(data, name) {
     var where = 'Module.load';
     if (name && typeof name === 'object') name = name.name;
     if (name !== undefined && name !== null && typeof name !== 'string') {
-      throw new TypeError(where + ': name must be a string, not ' + describe(name));
+      throw error(where, 'name must be a string, not ' + describe(name), 'InvalidArgument', TypeError);
     }
-    var src = toBytes(data, name, where);
-    var handle = withHeapCopy(src.bytes, function(ptr) {
-      return guarded(where, function() {
-        return ccall('wick_program_load', 'number', ['number', 'number', 'string'],
-                     [ptr, src.bytes.length, src.name]);
-      });
-    });
-    if (!handle) throw failure(where);
-    return new EtModule(handle, src.name);
+    if (typeof data === 'string') {
+      try {
+        return new EtModule(toBytes(data, name, where));
+      } catch (e) {
+        return new EtModule({name: name || data, error: e});  // thrown at first use
+      }
+    }
+    return new EtModule(toBytes(data, name, where));
   };
 
   EtModule.prototype._live = function(where) {
-    if (!this._handle) throw new Error(where + ': the module was deleted');
+    if (this._deleted) throw error(where, 'the module was deleted', 'InvalidState');
+  };
+
+  // The program's handle, parsed now if it was not: never suspends, so it may run while a
+  // job is suspended.
+  EtModule.prototype._program = function(where) {
+    this._live(where);
+    if (this._handle) return this._handle;
+    if (this._readError) {
+      throw error(where, this._readError.message.replace(/^[^:]*: /, ''), this._readError.code);
+    }
+    if (!this._parseError) {
+      var self = this;
+      var bytes = this._bytes;
+      var handle = withHeapCopy(bytes, function(ptr) {
+        return Calls.withCString(self._name, function(namePtr) {
+          return Calls.callNow(where, 'wick_program_load', [ptr, bytes.length, namePtr]);
+        });
+      });
+      this._bytes = null;
+      if (handle) return (this._handle = handle);
+      this._parseError = {text: Calls.lastError()};
+    }
+    var m = /^([A-Za-z]+): /.exec(this._parseError.text);
+    throw error(where, this._parseError.text, m ? m[1] : 'InvalidProgram');
   };
 
   EtModule.prototype.getMethods = function() {
-    this._live('Module.getMethods');
-    var self = this;
-    return json(guarded('Module.getMethods', function() { return Module._wick_program_method_names(self._handle); }),
-                'Module.getMethods');
+    var where = 'Module.getMethods';
+    return json(Calls.callNow(where, 'wick_program_method_names', [this._program(where)]), where);
   };
   Object.defineProperty(EtModule.prototype, 'methodNames', {get: function() { return this.getMethods(); }});
+
+  // wick_method_meta's answer for the method (cached: a program does not change).
+  EtModule.prototype._meta = function(name, where) {
+    var handle = this._program(where);
+    if (!Object.prototype.hasOwnProperty.call(this._metas, name)) {
+      this._metas[name] = json(Calls.withCString(name, function(p) {
+        return Calls.callNow(where, 'wick_method_meta', [handle, p]);
+      }), where);
+    }
+    return this._metas[name];
+  };
 
   function tensorInfo(t, name) {
     if (!t) return undefined;
     var d = byWickName[t.dtype];
     var n = t.sizes.reduce(function(a, b) { return a * b; }, 1);
-    return {sizes: t.sizes, dimOrder: t.dimOrder, scalarType: d ? d.member : undefined,
+    return {sizes: t.sizes.slice(), dimOrder: t.dimOrder.slice(), scalarType: d ? d.member : undefined,
             dtype: t.dtype, isMemoryPlanned: t.isMemoryPlanned, dynamic: t.dynamic,
             nbytes: d ? n * d.bytes : 0, name: name || ''};
   }
 
   EtModule.prototype.getMethodMeta = function(name) {
     var where = "Module.getMethodMeta('" + name + "')";
-    this._live(where);
-    var self = this;
-    var m = json(guarded(where, function() {
-      return ccall('wick_method_meta', 'number', ['number', 'string'], [self._handle, String(name)]);
-    }), where);
+    var m = this._meta(String(name), where);
     return {
       name: m.name,
       inputTags: m.inputs.map(function(v) { return Tag[TAG_OF[v.tag]]; }),
@@ -407,45 +464,77 @@ var WickApi = (function() {
       outputTensorMeta: m.outputs.map(function(v) { return tensorInfo(v.tensor); }),
       attributeTensorMeta: [],
       memoryPlannedBufferSizes: m.memoryPlannedBufferSizes.map(function(x) { return BigInt(x); }),
-      backends: m.backends,
-      operators: m.operators,
+      backends: m.backends.slice(),
+      operators: m.operators.slice(),
       numInstructions: m.numInstructions,
+      runsOnGpu: needsGpu(m),
     };
   };
 
-  // Loads (once) and returns a Promise of the method's handle.
-  EtModule.prototype._method = function(name, where) {
-    this._live(where);
-    var self = this;
-    if (!this._methods[name]) {
-      var loading = serialized(function() {
-        self._live(where);
-        return gpuFor(self, name, where).then(function() {
-          return callAsync(where, 'wick_method_load', ['number', 'string'], [self._handle, name]);
-        }).then(function(h) {
-          if (!h) throw failure(where);
-          return h;
-        });
-      });
-      // A failed load may be retried (e.g. after initWebGPU).
-      loading.catch(function() { if (self._methods[name] === loading) delete self._methods[name]; });
-      this._methods[name] = loading;
-    }
-    return this._methods[name];
+  // Loads the method inside a job: its handle, or a Promise of it when loading suspended.
+  EtModule.prototype._loadInJob = function(name, where) {
+    var handle = this._program(where);
+    return andThen(Calls.withCString(name, function(p) {
+      return Calls.callInJob(where, 'wick_method_load', [handle, p]);
+    }), function(h) {
+      if (!h) throw Calls.runtimeError(where);
+      return h;
+    });
   };
 
+  // The method's handle: a number when it is loaded or could be loaded at once (no GPU,
+  // runtime idle), else a Promise of it. Errors of a load done at once are thrown.
+  EtModule.prototype._method = function(name, where, meta) {
+    var slot = this._methods[name];
+    if (slot) return slot.handle || slot.loading;
+    var self = this;
+    var gpu = needsGpu(meta);
+    var loaded;
+    if (!gpu && Calls.idle()) {
+      loaded = Calls.runNow(function() { return self._loadInJob(name, where); });
+      if (typeof loaded === 'number') {
+        this._methods[name] = {handle: loaded};
+        return loaded;
+      }
+    } else {
+      loaded = Calls.runExclusive(function() {
+        self._live(where);
+        return andThen(gpu ? ensureGpu(where) : undefined, function() { return self._loadInJob(name, where); });
+      });
+    }
+    slot = {};
+    slot.loading = loaded.then(function(h) {
+      if (self._deleted) {  // deleted while loading: the method goes too
+        Calls.runExclusive(function() { Calls.callNow(where, 'wick_method_free', [h]); });
+        throw error(where, 'the module was deleted', 'InvalidState');
+      }
+      slot.handle = h;
+      return h;
+    }, function(e) {
+      if (self._methods[name] === slot) delete self._methods[name];  // a failed load may be retried
+      throw e;
+    });
+    this._methods[name] = slot;
+    return slot.loading;
+  };
+
+  // Without a GPU round trip and with the runtime idle, loads at once (errors thrown, as
+  // in ExecuTorch); otherwise returns a Promise. A program that does not parse or has no
+  // such method throws either way.
   EtModule.prototype.loadMethod = function(name) {
+    name = String(name);
     var where = "Module.loadMethod('" + name + "')";
-    return this._method(String(name), where).then(function() {});
+    var h = this._method(name, where, this._meta(name, where));
+    return typeof h === 'number' ? Promise.resolve() : h.then(function() {});
   };
 
   // expected: the input's TensorInfo from the method's meta (its dimOrder is the layout
   // the program reads; a tensor in another dim order is rearranged into it).
   function setInput(h, i, value, expected, where) {
     var ok;
-    if (value === undefined) throw new TypeError(where + ': input ' + i + ' is undefined');
+    if (value === undefined) throw error(where, 'input ' + i + ' is undefined', 'InvalidArgument', TypeError);
     if (value instanceof Tensor) {
-      if (value.isDeleted()) throw new Error(where + ': input ' + i + ' is a deleted tensor');
+      if (value.isDeleted()) throw error(where, 'input ' + i + ' is a deleted tensor', 'InvalidArgument');
       var t = value;
       var data = t._data;
       var want = expected && expected.dimOrder && expected.dimOrder.length === t._sizes.length
@@ -457,37 +546,38 @@ var WickApi = (function() {
       try {
         HEAP32.set(sizes, sizesPtr >> 2);
         ok = withHeapCopy(bytes, function(ptr) {
-          return Module._wick_method_set_tensor(h, i, t._dtype.value, sizesPtr, sizes.length, ptr, bytes.length);
+          return Calls.callNow(where, 'wick_method_set_tensor',
+                               [h, i, t._dtype.value, sizesPtr, sizes.length, ptr, bytes.length]);
         });
       } finally {
         _free(sizesPtr);
       }
     } else if (value === null) {
-      ok = Module._wick_method_set_scalar(h, i, 0, 0, 0, 0);
+      ok = Calls.callNow(where, 'wick_method_set_scalar', [h, i, 0, 0, 0, 0]);
     } else if (typeof value === 'bigint') {
       var u = BigInt.asUintN(64, value);
-      ok = Module._wick_method_set_scalar(h, i, 1, 0, Number(u & BigInt(0xffffffff)),
-                                          Number(BigInt.asIntN(32, u >> BigInt(32))));
+      ok = Calls.callNow(where, 'wick_method_set_scalar', [h, i, 1, 0, Number(u & BigInt(0xffffffff)),
+                                                           Number(BigInt.asIntN(32, u >> BigInt(32)))]);
     } else if (typeof value === 'number') {
-      ok = Module._wick_method_set_scalar(h, i, 2, value, 0, 0);
+      ok = Calls.callNow(where, 'wick_method_set_scalar', [h, i, 2, value, 0, 0]);
     } else if (typeof value === 'boolean') {
-      ok = Module._wick_method_set_scalar(h, i, 3, value ? 1 : 0, 0, 0);
+      ok = Calls.callNow(where, 'wick_method_set_scalar', [h, i, 3, value ? 1 : 0, 0, 0]);
     } else if (typeof value === 'object') {
-      throw new Error(where + ': input ' + i + ' is not a Tensor: ' + describe(value));
+      throw error(where, 'input ' + i + ' is not a Tensor: ' + describe(value), 'InvalidArgument');
     } else {
-      throw new TypeError(where + ': input ' + i + ': unsupported JavaScript type ' + typeof value);
+      throw error(where, 'input ' + i + ': unsupported JavaScript type ' + typeof value, 'InvalidArgument', TypeError);
     }
-    if (!ok) throw failure(where);
+    if (!ok) throw Calls.runtimeError(where);
   }
 
   function readOutput(h, i, where) {
-    var o = json(Module._wick_method_output(h, i), where);
+    var o = json(Calls.callNow(where, 'wick_method_output', [h, i]), where);
     switch (o.tag) {
       case 'Tensor': {
         var d = byValue[o.scalarType];
-        if (!d) throw new Error(where + ': output ' + i + ' has dtype ' + o.dtype + ', which JavaScript cannot hold');
+        if (!d) throw error(where, 'output ' + i + ' has dtype ' + o.dtype + ', which JavaScript cannot hold', 'InvalidType');
         var n = o.sizes.reduce(function(a, b) { return a * b; }, 1);
-        var ptr = Module._wick_method_output_data(h, i);
+        var ptr = Calls.callNow(where, 'wick_method_output_data', [h, i]);
         var copy = new d.array(n);
         if (n) copy.set(new d.array(HEAPU8.buffer, ptr, n));
         return new Tensor(d, o.sizes, copy);
@@ -497,64 +587,120 @@ var WickApi = (function() {
       case 'Bool': return o.value;
       case 'None': return null;
     }
-    throw new TypeError(where + ': output ' + i + ' is a ' + o.tag + ', which the API does not return');
+    throw error(where, 'output ' + i + ' is a ' + o.tag + ', which the API does not return', 'InvalidType', TypeError);
   }
 
+  // Sets the inputs, runs and reads the outputs, inside a job: the outputs, or a Promise
+  // of them when the run suspended.
+  function runInJob(module, h, list, meta, where) {
+    module._live(where);
+    var info = meta.inputs.map(function(v) { return tensorInfo(v.tensor); });
+    for (var i = 0; i < list.length; i++) setInput(h, i, list[i], info[i], where);
+    return andThen(Calls.callInJob(where, 'wick_method_execute', [h]), function(count) {
+      if (count < 0) throw Calls.runtimeError(where);
+      var outputs = [];
+      for (var k = 0; k < count; k++) outputs.push(readOutput(h, k, where));
+      return outputs;
+    });
+  }
+
+  // A method that needs no GPU runs synchronously when the runtime is idle, as in
+  // ExecuTorch's CPU build: the outputs (an Array that is also a thenable), errors thrown.
+  // Otherwise a Promise of the outputs, errors as rejections. Either way a program that
+  // does not parse or has no such method throws at once, as in ExecuTorch.
   EtModule.prototype.execute = function(name, inputs) {
     name = String(name);
     var where = "Module.execute('" + name + "')";
     var self = this;
     var list = Array.isArray(inputs) ? inputs : inputs === undefined ? [] : [inputs];
-    var meta;
+    var meta = this._meta(name, where);
+    function checkCount() {
+      if (list.length !== meta.inputs.length) {
+        throw error(where, 'expected ' + meta.inputs.length + ' input' + (meta.inputs.length === 1 ? '' : 's') +
+                    ', got ' + list.length, 'InvalidArgument');
+      }
+    }
+    var gpu = needsGpu(meta);
+    if (!gpu && Calls.idle()) {
+      checkCount();
+      var h = this._method(name, where, meta);
+      if (typeof h === 'number' && Calls.idle()) {
+        var out = Calls.runNow(function() { return runInJob(self, h, list, meta, where); });
+        if (Array.isArray(out)) return syncResult(out);
+        return asyncResult(out, where, 'busy');  // it suspended after all
+      }
+    }
+    var result;
     try {
-      meta = this.getMethodMeta(name);
-    } catch (e) {
-      return Promise.reject(new Error(where + ': ' + e.message.replace(/^[^:]*\): /, '')));
-    }
-    if (list.length !== meta.inputTags.length) {
-      return Promise.reject(new Error(where + ': expected ' + meta.inputTags.length + ' input' +
-                                      (meta.inputTags.length === 1 ? '' : 's') + ', got ' + list.length));
-    }
-    return this._method(name, where).then(function(h) {
-      return serialized(function() {
-        self._live(where);
-        guarded(where, function() {
-          for (var i = 0; i < list.length; i++) setInput(h, i, list[i], meta.inputTensorMeta[i], where);
-        });
-        return callAsync(where, 'wick_method_execute', ['number'], [h]).then(function(count) {
-          if (count < 0) throw failure(where);
-          var outputs = [];
-          guarded(where, function() {
-            for (var k = 0; k < count; k++) outputs.push(readOutput(h, k, where));
-          });
-          return outputs;
-        });
+      checkCount();
+      var handle = this._method(name, where, meta);
+      result = Promise.resolve(handle).then(function(hh) {
+        return Calls.runExclusive(function() { return runInJob(self, hh, list, meta, where); });
       });
-    });
+    } catch (e) {
+      result = Promise.reject(e);
+    }
+    return asyncResult(result.catch(function(e) { throw coded(e); }), where, gpu ? 'gpu' : 'busy');
   };
 
   EtModule.prototype.forward = function(inputs) { return this.execute('forward', inputs); };
 
+  // ExecuTorch's etdump() (built with its event tracer) returns the ETDump of the runs so
+  // far. Wick has no event tracer to write one: said plainly, with a code.
+  EtModule.prototype.etdump = function() {
+    throw error('Module.etdump', 'not supported: Wick does not record an ETDump (ExecuTorch\'s event ' +
+                'tracer format); per-op timings of a run: `wick run --profile model.pte` natively', 'NotSupported');
+  };
+
+  // Frees the program and its methods once no job that uses them can still be running.
   EtModule.prototype.delete = function() {
-    if (!this._handle) return;
+    if (this._deleted) return;
     var handle = this._handle;
     var methods = this._methods;
+    this._deleted = true;
     this._handle = 0;
+    this._bytes = null;
     this._methods = {};
-    Object.keys(methods).forEach(function(k) {
-      methods[k].then(function(h) { Module._wick_method_free(h); }, function() {});
-    });
-    serialized(function() { Module._wick_program_free(handle); });
+    function free() {
+      Object.keys(methods).forEach(function(k) {
+        if (methods[k].handle) Calls.callNow('Module.delete', 'wick_method_free', [methods[k].handle]);
+      });
+      if (handle) Calls.callNow('Module.delete', 'wick_program_free', [handle]);
+    }
+    if (Calls.idle()) Calls.runNow(free);
+    else Calls.runExclusive(free);
   };
-  EtModule.prototype.isDeleted = function() { return !this._handle; };
+  EtModule.prototype.isDeleted = function() { return this._deleted; };
+
+  // Every public function's own errors (TypeErrors for bad arguments) get a code too.
+  function codedSync(fn, fallback) {
+    return function() {
+      try {
+        return fn.apply(this, arguments);
+      } catch (e) {
+        throw coded(e, fallback);
+      }
+    };
+  }
+  ['load'].forEach(function(k) { EtModule[k] = codedSync(EtModule[k]); });
+  ['getMethods', 'getMethodMeta', 'loadMethod', 'execute', 'forward', 'etdump'].forEach(function(k) {
+    EtModule.prototype[k] = codedSync(EtModule.prototype[k]);
+  });
+  ['fromArray', 'fromIter', 'zeros', 'ones', 'full'].forEach(function(k) {
+    Tensor[k] = codedSync(Tensor[k], 'InvalidArgument');
+  });
 
   return {Module: EtModule, Tensor: Tensor, ScalarType: ScalarType, Tag: Tag,
-          initWebGPU: initWebGPU, gpu: function() { return gpuState; }};
+          initWebGPU: initWebGPU, gpu: function() { return gpuState; },
+          ErrorCode: Calls.ERRORS,
+          // For llm.js: its calls that may suspend join the one queue (one Asyncify stack).
+          runExclusive: Calls.runExclusive, serialized: Calls.runExclusive};
 })();
 
 Module['Module'] = WickApi.Module;
 Module['Tensor'] = WickApi.Tensor;
 Module['ScalarType'] = WickApi.ScalarType;
 Module['Tag'] = WickApi.Tag;
+Module['ErrorCode'] = WickApi.ErrorCode;
 Module['initWebGPU'] = WickApi.initWebGPU;
 Object.defineProperty(Module, 'webgpu', {get: WickApi.gpu});

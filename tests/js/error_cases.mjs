@@ -46,8 +46,20 @@ export const ERROR_CASES = {
       ['not a .pte at all', new TextEncoder().encode('hello, this is not a program'), /InvalidProgram/],
       ['empty', new Uint8Array(0), /InvalidProgram/],
     ]) {
-      const why = await expectFailure(`Module.load(${name})`, () => et.Module.load(bytes), pattern);
+      // Loading is lazy, as in ExecuTorch: loadMethod is where a bad file fails, at once
+      // (a page's try/catch around it sees it), with ExecuTorch's error code.
+      let module = null;
+      const why = await expectFailure(`loadMethod after Module.load(${name})`, () => {
+        module = et.Module.load(bytes);
+        try {
+          module.loadMethod('forward');
+        } catch (e) {
+          if (e.code !== 'InvalidProgram' || e.errorCode !== 0x23) throw new Error(`code ${e.code}/${e.errorCode}: ${e.message}`);
+          throw e;
+        }
+      }, pattern);
       if (why) return why;
+      if (!module) return `Module.load(${name}) threw: ExecuTorch's load is lazy`;
     }
     const why = await expectFailure('Module.load(null)', () => et.Module.load(null), /null or undefined/);
     if (why) return why;

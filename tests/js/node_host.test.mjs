@@ -30,9 +30,9 @@ test("an uncaught error of the host application exits 1 with the host's own shor
   // Wick's own error, left unhandled: Node shows its source line, which must be a line.
   const own = runChild(`import {createExecuTorch} from '${entry}';
     const et = await createExecuTorch();
-    et.Module.load(new Uint8Array(8));`);
+    et.Module.load(new Uint8Array(8)).getMethods();`);
   assert.equal(own.status, 1);
-  assert.match(own.stderr, /Module\.load: InvalidProgram: <bytes: 8 B>/);
+  assert.match(own.stderr, /Module\.getMethods: InvalidProgram: <bytes: 8 B>/);
   assert.ok(own.stderr.length < 3000, `stderr is ${own.stderr.length} characters: ${own.stderr.slice(0, 300)}`);
 });
 
@@ -61,12 +61,15 @@ test('in Node without a Vulkan driver the error points at Dawn and the driver', 
 test('messages: byte modules are named, a missing file says so, values are shortened', async () => {
   const et = await nodeRuntime();
   const junk = new TextEncoder().encode('not a program at all');
-  assert.throws(() => et.Module.load(junk), /<bytes: 20 B>/);
-  assert.throws(() => et.Module.load(junk, 'my-model.pte'), /my-model\.pte: not a \.pte/);
-  assert.throws(() => et.Module.load(junk, {name: 'other.pte'}), /other\.pte/);
-  assert.throws(() => et.Module.load('/no/such/file.pte'), /cannot read '\/no\/such\/file\.pte' from et\.FS: no such file or directory/);
+  // Loading is lazy, as in ExecuTorch: the first use says what is wrong, with a code.
+  assert.throws(() => et.Module.load(junk).getMethods(), /<bytes: 20 B>/);
+  assert.throws(() => et.Module.load(junk, 'my-model.pte').loadMethod('forward'), (e) =>
+    /my-model\.pte: not a \.pte/.test(e.message) && e.code === 'InvalidProgram' && e.errorCode === 0x23);
+  assert.throws(() => et.Module.load(junk, {name: 'other.pte'}).getMethodMeta('forward'), /other\.pte/);
+  assert.throws(() => et.Module.load('/no/such/file.pte').getMethods(), (e) => e.code === 'AccessFailed' &&
+    /cannot read '\/no\/such\/file\.pte' from et\.FS: no such file or directory/.test(e.message));
   et.FS.mkdir('/a-directory');
-  assert.throws(() => et.Module.load('/a-directory'), /is a directory/);
+  assert.throws(() => et.Module.load('/a-directory').forward([]), /is a directory/);
   const m = et.Module.load(await fixtureFiles.bytes('models/mlp/model.pte'));
   await assert.rejects(m.forward([new Float32Array(100000)]), (e) => {
     assert.match(e.message, /input 0 is not a Tensor: Float32Array\(100000\) \[0, 0, 0, 0, \.\.\.\]$/);
@@ -94,14 +97,16 @@ test("a method name with byte 0xFF gives names with U+FFFD and Errors, never a b
   const names = m.getMethods();
   assert.deepEqual(names, ['\ufffdorward']);
   assert.throws(() => m.getMethodMeta(names[0]), (e) => e instanceof Error && /orward/.test(e.message));
-  await assert.rejects(m.execute(names[0], [et.Tensor.zeros([4, 64])]), (e) => e instanceof Error && /orward/.test(e.message));
-  await assert.rejects(m.forward([et.Tensor.zeros([4, 64])]), (e) => e instanceof Error && /forward/.test(e.message));
+  // An unknown method throws at the call, as in ExecuTorch.
+  assert.throws(() => m.execute(names[0], [et.Tensor.zeros([4, 64])]), (e) => e instanceof Error && /orward/.test(e.message));
+  assert.throws(() => m.forward([et.Tensor.zeros([4, 64])]), (e) => e instanceof Error && /forward/.test(e.message) &&
+    e.code === 'NotFound');
 });
 
 test('wick_method_set_tensor checks the shape, dtype and byte count before it allocates', async () => {
   const et = await nodeRuntime();
   const m = et.Module.load(await fixtureFiles.bytes('cpu/mlp_cpu/model.pte'));
-  const h = await m._method('forward', 'test');
+  const h = await m._method('forward', 'test', m._meta('forward', 'test'));
   const call = (dtype, sizes, nbytes) => {
     const sizesPtr = et._malloc(4 * Math.max(sizes.length, 1));
     et.HEAP32.set(sizes, sizesPtr >> 2);
