@@ -25,13 +25,15 @@ function resolve(urlPath) {
 }
 
 // Serves on 127.0.0.1 (a secure context: crypto.subtle and the Cache API work). Counts
-// requests by path, so a test can tell a cached load from a fetched one.
-export async function startServer() {
+// requests by path, so a test can tell a cached load from a fetched one. aliases: URL path
+// -> file, served in place of what the path names (e.g. Wick's bundle where a page loads
+// another library).
+export async function startServer({aliases = {}} = {}) {
   const hits = new Map();
   const server = http.createServer((req, res) => {
     const urlPath = new URL(req.url, 'http://x').pathname;
     hits.set(urlPath, (hits.get(urlPath) || 0) + 1);
-    const file = resolve(urlPath);
+    const file = aliases[urlPath] || resolve(urlPath);
     if (!file || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end();
       return;
