@@ -53,6 +53,28 @@ test('the page opens with the pinned runtime, ready to pick a demo', async () =>
   await page.close();
 });
 
+test('a runtime that does not match its pin is not run; the page says so and tries again on the next run', async () => {
+  const page = await pg.context.newPage();
+  page.log = [];
+  page.on('console', (m) => page.log.push(`[page] ${m.text()}`));
+  let tamper = true;
+  await page.route('**/web/playground/runtime.pin.json', async (route) => {
+    const pin = await (await route.fetch()).json();
+    if (tamper) pin.files.find((f) => f.file === 'wick.wasm').sha256 = '0'.repeat(64);
+    await route.fulfill({json: pin});
+  });
+  await page.goto(`${pg.server.url}/web/playground/?demo=upscale&option=realesrgan-tiny`);
+  await page.waitForFunction(() => window.playground && window.playground.runtimeError, null, {timeout: 60000});
+  const msg = (await messages(page)).find((m) => m.code === 'runtime-pin');
+  assert.ok(msg, JSON.stringify(await messages(page)));
+  assert.equal(msg.title, 'The runtime does not match its pin');
+  assert.match(msg.text, /^wick\.wasm has sha256 [0-9a-f]{64}, and runtime\.pin\.json pins 0{64}: the runtime was not started/);
+  assert.equal(await page.textContent('#runtime-chip'), 'runtime failed');
+  tamper = false;  // the next run starts the runtime again, now with the right pin
+  await runThroughUI(page, 'upscale', 'button.test-input');
+  await page.close();
+});
+
 test('a wrong sha256, a model too big for the GPU, a lost device and cancel: clear messages, and the page keeps working', async () => {
   // A copy of detr_tiny with one byte changed, given with ?model= (verified against the
   // registry's sha256 of the program it replaces).

@@ -36,7 +36,8 @@ function stopClock() { clearInterval(elapsedTimer); }
 
 const TITLES = {sha256: 'Corrupted download', limits: 'Too big for this GPU', 'device-lost': 'The GPU device was lost',
                 'no-webgpu': 'WebGPU is not available', quota: 'Not enough storage', restarted: 'The runtime restarted',
-                runtime: 'The runtime did not start', pin: 'The runtime is not pinned'};
+                runtime: 'The runtime did not start', pin: 'The runtime is not pinned',
+                'runtime-pin': 'The runtime does not match its pin'};
 
 function message(text, kind = 'info', {title = null, code = null} = {}) {
   const el = document.createElement('div');

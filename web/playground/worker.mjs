@@ -61,8 +61,11 @@ async function start({pinUrl, bundleUrl, wasmUrl}, progress, signal) {
   const pin = await pinResponse.json();
   const want = Object.fromEntries(pin.files.map((f) => [f.file, f]));
   const js = await fetchVerifiedCached(bundleUrl, {
-    sha256: want['wick.js'].sha256, store: 'wick', signal, expectedSize: want['wick.js'].bytes,
-    onProgress: ({loaded, total}) => progress(`Loading the runtime (wick.js): ${formatBytes(loaded)}`, total ? loaded / total : undefined)});
+    sha256: want['wick.js'].sha256, store: 'wick', signal, expectedSize: want['wick.js'].bytes, pinnedBy: 'runtime.pin.json',
+    onProgress: ({loaded, total}) => progress(`Loading the runtime (wick.js): ${formatBytes(loaded)}`, total ? loaded / total : undefined),
+  }).catch((e) => {
+    throw e.code === 'sha256' ? new PlaygroundError('runtime-pin', `${e.message}; the runtime was not started`) : e;
+  });
   const blobUrl = URL.createObjectURL(new Blob([js.bytes], {type: 'text/javascript'}));
   try {
     await import(blobUrl);
@@ -76,8 +79,12 @@ async function start({pinUrl, bundleUrl, wasmUrl}, progress, signal) {
     onProgress: ({loaded}) => progress(`Loading the runtime (wick.wasm): ${formatBytes(loaded)}`, loaded / wasmTotal),
     gpu: navigator.gpu ? watchedGpu() : undefined,
   }).catch((e) => {
-    throw new PlaygroundError(/sha256/.test(e.message) ? 'sha256' : 'runtime',
-                              `the runtime did not start: ${e.message}`);
+    const m = /sha256 mismatch: expected ([0-9a-f]+), got ([0-9a-f]+)/.exec(e.message);
+    if (m) {
+      throw new PlaygroundError('runtime-pin', `wick.wasm has sha256 ${m[2]}, and runtime.pin.json pins ${m[1]}: ` +
+                                'the runtime was not started. Reload the page (the server pins the bundle it serves).');
+    }
+    throw new PlaygroundError('runtime', `the runtime did not start: ${e.message}`);
   });
   if (!navigator.gpu) {
     gpuInfo = null;

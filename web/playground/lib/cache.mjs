@@ -8,8 +8,8 @@ export const STORES = ['wick', 'wick-playground'];
 export const MODEL_STORE = 'wick-playground';
 
 export class VerifyError extends Error {
-  constructor(url, expected, got) {
-    super(`${url}: the download's sha256 is ${got}, the registry pins ${expected}; it was ` +
+  constructor(url, expected, got, pinnedBy = 'the registry') {
+    super(`${url}: the download's sha256 is ${got}, ${pinnedBy} pins ${expected}; it was ` +
           'thrown away and nothing was cached (a damaged or substituted file)');
     this.code = 'sha256';
   }
@@ -64,7 +64,7 @@ async function readBody(response, total, onProgress, signal) {
 // and (when `keep`) cached. sha256: 64 hex digits, or null for an unverified download.
 // Resolves to {bytes, cached (read from the cache), stored (written to it)}.
 export async function fetchVerifiedCached(url, {sha256 = null, store = MODEL_STORE, keep = true, onProgress = () => {},
-                                                signal = null, expectedSize = 0} = {}) {
+                                                signal = null, expectedSize = 0, pinnedBy = undefined} = {}) {
   const key = new URL(url, self.location.href).href;
   const cache = globalThis.caches ? await caches.open(store) : null;
   if (cache && sha256) {
@@ -88,7 +88,7 @@ export async function fetchVerifiedCached(url, {sha256 = null, store = MODEL_STO
   const bytes = await readBody(response, total, (p) => onProgress({...p, cached: false}), signal);
   if (sha256) {
     const got = await sha256Hex(bytes);
-    if (got !== sha256) throw new VerifyError(url, sha256, got);
+    if (got !== sha256) throw new VerifyError(url, sha256, got, pinnedBy);
   }
   let stored = false;
   if (cache && sha256 && keep) {
