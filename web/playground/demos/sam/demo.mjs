@@ -27,11 +27,19 @@ export default {
     const choices = el('div', {class: 'sam-choices', id: 'sam-choices'});
     const info = el('div', {class: 'hint', id: 'sam-info'}, 'Pick a photo: the image encoder runs once, then click on an object.');
     const checkOut = el('pre', {class: 'sam-check', id: 'sam-check', hidden: true});
+    const note = el('p', {class: 'hint', id: 'sam-note'});
+    const optionNote = () => {
+      const option = ctx.option();
+      note.textContent = Object.values(option.programs).some((q) => q.override) ? '' :
+        `${option.label}: with random weights the masks are noise; the pipeline (resize, encoder once per photo, ` +
+        'prompts in the model\'s frame, mask decoder, upsampling) is the real one, checked against PyTorch on the test input.';
+    };
+    optionNote();
     ctx.root.append(
       picker.element,
       el('div', {class: 'row sam-tools'}, ...modeButtons, undoButton, clearButton, cutoutButton,
          el('span', {class: 'hint'}, 'Shift-click excludes; drag to draw a box.')),
-      el('div', {class: 'sam-layout'}, stage, el('div', {class: 'sam-side'}, el('h3', {}, 'Masks'), choices, info, checkOut)));
+      el('div', {class: 'sam-layout'}, stage, el('div', {class: 'sam-side'}, el('h3', {}, 'Masks'), choices, info, checkOut)), note);
 
     let mode = 'include';
     function setMode(m) {
@@ -42,7 +50,7 @@ export default {
 
     // The picture and its embeddings: {name, width, height, source, embeddings, test}.
     let picture = null, prompts = [], lastMasks = null, chosen = null;
-    let decoding = false, again = false, drag = null, encoderCheck = null;
+    let decoding = false, again = false, drag = null, encoderCheck = null, runs = 0, usedPrompts = 0;
 
     function size() { return ctx.option().input.shape[2]; }
 
@@ -62,6 +70,8 @@ export default {
       }
       prompts = [];
       lastMasks = null;
+      usedPrompts = 0;
+      checkOut.hidden = true;
       showPhoto(source);
       drawMarks();
       drawMask();
@@ -81,6 +91,7 @@ export default {
                          prompts: [], masks: null};
       encoderCheck = test ? await checkEncoder(encoded.embeddings) : null;
       if (encoderCheck) published.encoderCheck = encoderCheck;
+      published.embeddings = encoded.embeddings;  // for the tests: compared with the reference in Node too
       ctx.publish(published);
     }
 
@@ -166,8 +177,10 @@ export default {
         g.strokeRect(Math.min(x0, x1) * kx, Math.min(y0, y1) * ky, Math.abs(x1 - x0) * kx, Math.abs(y1 - y0) * ky);
         g.restore();
       };
-      for (const p of prompts) {
-        if (p.type === 'box') { box(p.x0, p.y0, p.x1, p.y1, false); continue; }
+      prompts.forEach((p, i) => {
+        // Prompts that did not fit the program's slots are drawn faded.
+        g.globalAlpha = i < prompts.length - usedPrompts ? 0.35 : 1;
+        if (p.type === 'box') { box(p.x0, p.y0, p.x1, p.y1, false); return; }
         const x = p.x * kx, y = p.y * ky;
         g.beginPath();
         g.arc(x, y, 7, 0, 2 * Math.PI);
@@ -181,7 +194,8 @@ export default {
         g.textAlign = 'center';
         g.textBaseline = 'middle';
         g.fillText(p.positive ? '+' : '\u2212', x, y + 0.5);
-      }
+      });
+      g.globalAlpha = 1;
       if (drag && drag.now) box(drag.start.x, drag.start.y, drag.now.x, drag.now.y, true);
     }
 
@@ -250,9 +264,8 @@ export default {
       const option = ctx.option(), s = size();
       const slots = option.prompt?.slots ?? 2;
       const p = promptTensors(prompts, {width: picture.width, height: picture.height, size: s, slots});
-      if (p.used < prompts.length) {
-        info.textContent = `This program takes ${slots} points: the latest ${p.used} prompt(s) are used.`;
-      }
+      usedPrompts = p.used;
+      drawMarks();
       const inputs = [...picture.embeddings, {dtype: 'float32', shape: [1, 1, slots, 2], data: p.coords},
                       {dtype: 'int64', shape: [1, 1, slots], data: p.labels}];
       const out = await ctx.task('Segmenting', async (step, signal) => {
@@ -271,10 +284,13 @@ export default {
       drawMask();
       showChoices(ious.data);
       const area = maskAndOutline(resizeBilinear(planes[chosen], h, w, picture.height, picture.width), picture.width, picture.height).area;
-      info.textContent = `${prompts.length} prompt(s); mask decoder ${out.ms.toFixed(0)} ms; mask ${chosen + 1} of ${n} ` +
+      const unused = prompts.length - p.used;
+      info.textContent = `${p.used} prompt(s)${unused ? ` (this program takes ${slots} points, a box 2 of them: ${unused} earlier one(s) left out, faded)` : ''}; ` +
+        `mask decoder ${out.ms.toFixed(0)} ms; mask ${chosen + 1} of ${n} ` +
         `(IoU ${ious.data[chosen].toFixed(2)}) covers ${((100 * area) / (picture.width * picture.height)).toFixed(1)}% of the photo.`;
       const published = {prompts: prompts.map((q) => ({...q})), points: Array.from(p.coords), labels: Array.from(p.labels, Number),
-                         masks: {shape: masks.shape, iou: Array.from(ious.data), chosen, area}, decoderMs: out.ms};
+                         masks: {shape: masks.shape, iou: Array.from(ious.data), chosen, area}, decoderMs: out.ms,
+                         outputs: out.outputs, runs: ++runs};
       // The fixture's case is the test input with these two prompts: check it against PyTorch.
       const ref = option.reference?.decoder;
       if (picture.test && ref) {
@@ -312,6 +328,6 @@ export default {
     }
 
     ctx.publish({ready: true});
-    return {onModelChange: () => picker.update()};
+    return {onModelChange: () => { picker.update(); optionNote(); }};
   },
 };

@@ -78,6 +78,7 @@ export default {
     const transcript = el('div', {class: 'whisper-transcript', id: 'whisper-transcript'}, el('span', {class: 'hint'}, 'The transcript appears here.'));
     const tokenList = el('div', {class: 'whisper-tokens', id: 'whisper-tokens'});
     const stats = el('div', {class: 'hint', id: 'whisper-stats'});
+    const known = el('div', {class: 'hint whisper-known', id: 'whisper-known'});
     const checkOut = el('pre', {class: 'whisper-check', id: 'whisper-check-result', hidden: true});
     const note = el('p', {class: 'hint', id: 'whisper-note'});
     ctx.root.append(
@@ -87,7 +88,7 @@ export default {
       el('div', {class: 'figures whisper-figures'},
          el('figure', {}, wave, el('figcaption', {}, 'Waveform, 16 kHz mono, in Whisper\'s 30 s window')),
          el('figure', {}, mel, el('figcaption', {}, 'Log-mel features: 80 bands x 3000 frames (10 ms each)'))),
-      el('div', {class: 'panel'}, el('h3', {}, 'Transcript'), transcript, tokenList, stats),
+      el('div', {class: 'panel'}, el('h3', {}, 'Transcript'), transcript, tokenList, stats, known),
       note, checkOut);
 
     let audio = null;  // {samples, features, seconds, label}
@@ -118,6 +119,7 @@ export default {
         player.hidden = false;
       }
       transcribeButton.disabled = false;
+      known.textContent = label === ctx.entry.sample.name ? `What the clip says: “${ctx.entry.sample.transcript}”` : '';
       ctx.publish({audio: {label, sampleRate: decoded.sampleRate, seconds, samples: f.samples.length},
                    features: f.features, featuresMs: f.featuresMs, transcript: null});
     }
@@ -236,7 +238,7 @@ export default {
         step('Decoder on the reference ids');
         const [logits] = await decoder.run([ids, hiddenIn], {signal});
         const e = compare(hidden.data, wantHidden.data, tol), dd = compare(logits.data, wantLogits.data, tol);
-        ctx.publish({check: {encoder: e, decoder: dd}});
+        ctx.publish({check: {encoder: e, decoder: dd}, checkOutputs: {hidden, logits}});
         return [describe('encoder_hidden_states [1,1500,64]', e, tol), describe('logits [1,8,512]', dd, tol)];
       });
       if (!lines) return;
