@@ -89,26 +89,58 @@ export interface MethodMeta {
   /** CPU operators, e.g. "aten::add.out". */
   operators: string[];
   numInstructions: number;
+  /** Wick: whether the method waits on the GPU (it has WebGPU delegates). When false,
+   *  loadMethod/forward/execute run synchronously while the runtime is idle. */
+  runsOnGpu: boolean;
 }
 
 /** A method input or output: tensors, and None/Int/Double/Bool scalars. */
 export type Value = Tensor | null | bigint | number | boolean;
 
+/** The outputs of a synchronous run (a method with no GPU work, runtime idle): an Array,
+ *  as ExecuTorch's CPU build returns, that is also a thenable, so `await` works alike. */
+export interface SyncOutputs extends Array<Value> {
+  then<A = Value[], B = never>(ok?: ((v: Value[]) => A | PromiseLike<A>) | null,
+                               fail?: ((e: any) => B | PromiseLike<B>) | null): Promise<A | B>;
+  catch<B = never>(fail?: ((e: any) => B | PromiseLike<B>) | null): Promise<Value[] | B>;
+  finally(fn?: (() => void) | null): Promise<Value[]>;
+}
+/** forward/execute: a Promise of the outputs (WebGPU methods, or the runtime busy with an
+ *  earlier call; reading [0] off it throws an Error with code 'AsyncResult' that says to
+ *  await it), or SyncOutputs. `await` gives Value[] either way. */
+export type Outputs = Promise<Value[]> | SyncOutputs;
+
+/** Errors of the API: code is ExecuTorch's Error name ('InvalidProgram', 'InvalidArgument',
+ *  'NotFound', 'NotSupported', 'OperatorMissing', 'InvalidState', ...) or Wick's own
+ *  ('DeviceLost', 'AsyncResult'); errorCode its number in ExecuTorch (0x23, ...) where it
+ *  has one. */
+export interface WickError extends Error {
+  code: string;
+  errorCode?: number;
+}
+
 export interface Module {
+  /** The program is parsed at its first use (as in ExecuTorch): a bad file throws here,
+   *  in getMethodMeta, loadMethod, forward or execute, every time. */
   getMethods(): string[];
   readonly methodNames: string[];
   getMethodMeta(name: string): MethodMeta;
-  /** Resolves the kernels and builds the delegates (compiling their shaders). */
+  /** Resolves the kernels and builds the delegates (compiling their shaders). A bad
+   *  program or an unknown method throws at once; a method with no GPU work loads at once. */
   loadMethod(name: string): Promise<void>;
-  /** Runs a method (loading it first if needed). Calls run one at a time, in order. */
-  execute(name: string, inputs: Value[] | Value): Promise<Value[]>;
-  forward(inputs: Value[] | Value): Promise<Value[]>;
+  /** Runs a method (loading it first if needed). Calls that wait on the GPU run one at a
+   *  time, in call order; none needs the one before it awaited. */
+  execute(name: string, inputs: Value[] | Value): Outputs;
+  forward(inputs: Value[] | Value): Outputs;
+  /** Not supported: throws an Error with code 'NotSupported' (Wick records no ETDump). */
+  etdump(): never;
   delete(): void;
   isDeleted(): boolean;
 }
 
 export interface ModuleStatic {
-  /** Parses and verifies a program: a path in et.FS, or its bytes. Throws on a bad file.
+  /** Keeps a copy of a program: a path in et.FS, or its bytes. Lazy, as ExecuTorch's:
+   *  the program is read and verified at its first use, where a bad file throws.
    *  name: what errors call it (default: the path, or '<bytes: N B>'). */
   load(data: string | Uint8Array | ArrayBuffer, name?: string | {name: string}): Module;
 }
@@ -126,6 +158,8 @@ export interface ExecuTorch {
   Tensor: TensorStatic;
   ScalarType: ScalarTypes;
   Tag: Tags;
+  /** ExecuTorch's Error numbers by name (errorCode of a WickError). */
+  ErrorCode: Readonly<Record<string, number>>;
   /** Opens the WebGPU device the "VulkanBackend" delegates run on. Optional: the first
    *  method that needs it opens it (in Node with npm 'webgpu', when no gpu is given). */
   initWebGPU(options?: {gpu?: unknown}): Promise<WebGpuInfo>;

@@ -288,11 +288,16 @@ var WickApi = (function() {
     });
   }
 
-  // Whether running the method waits on the GPU: it has WebGPU ("VulkanBackend")
-  // delegates. Such a method runs asynchronously; any other runs synchronously when the
-  // runtime is idle, as in ExecuTorch's CPU build. (A CPU executor for the delegates,
-  // when chosen, would make this false.)
-  function needsGpu(meta) { return meta.backends.indexOf('VulkanBackend') >= 0; }
+  // Whether running the method waits on the GPU: it has "VulkanBackend" delegates and
+  // they run on WebGPU. Such a method runs asynchronously; any other runs synchronously
+  // when the runtime is idle, as in ExecuTorch's CPU build. A build whose C API says
+  // (wick_vulkan_target() == 2) that those delegates run on the CPU executor of VK00
+  // graphs (issue 12) makes them synchronous too; without that export, WebGPU.
+  var VULKAN_ON_CPU = 2;
+  function needsGpu(meta) {
+    if (meta.backends.indexOf('VulkanBackend') < 0) return false;
+    return !(typeof Module._wick_vulkan_target === 'function' && Module._wick_vulkan_target() === VULKAN_ON_CPU);
+  }
 
   // ----- results -----
 
