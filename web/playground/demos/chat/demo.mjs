@@ -13,6 +13,17 @@ function numberField(label, attrs, hint) {
   return {input, element: el('label', {class: 'chat-setting', title: hint}, el('span', {}, label), input)};
 }
 
+// An answer as text; one that is only whitespace (the tiny random models often echo the
+// template's newlines) is shown with visible marks instead of an empty bubble.
+function showAnswer(body, text) {
+  if (text && !text.trim()) {
+    const marks = text.replace(/\n/g, '\u21b5').replace(/\t/g, '\u2192').replace(/ /g, '\u00b7');
+    body.replaceChildren(el('span', {class: 'chat-ws', title: 'whitespace only'}, marks));
+  } else {
+    body.textContent = text;
+  }
+}
+
 export default {
   async mount(ctx) {
     const log = el('div', {class: 'chat-log', id: 'chat-log', 'aria-live': 'polite'});
@@ -133,7 +144,7 @@ export default {
       stopper = stopController;
       send.hidden = true;
       stop.hidden = false;
-      let pieces = 0, tokens = 0, firstMs = null, lastMs = 0;
+      let pieces = 0, tokens = 0, firstMs = null, lastMs = 0, raw = '';
       const result = await ctx.task('Chat', async (step, signal) => {
         await ensureLoaded(step, signal);
         step('Prefilling the conversation', undefined);
@@ -147,7 +158,8 @@ export default {
               tokens = p.n;
               lastMs = p.ms;
               if (firstMs === null) firstMs = p.ms;
-              answer.body.textContent += p.text;
+              raw += p.text;
+              showAnswer(answer.body, raw);
               log.scrollTop = log.scrollHeight;
               const rate = tokens > 1 ? ((tokens - 1) * 1000) / (p.ms - firstMs) : 0;
               step(`Generating: ${tokens} token(s)${rate ? `, ${rate.toFixed(1)} tokens/s` : ''}`);
@@ -169,7 +181,7 @@ export default {
         input.value = text;
         return;
       }
-      const content = answer.body.textContent;
+      const content = raw;
       history = [...turn, {role: 'assistant', content}];
       let line;
       if (result.stopped) {
@@ -185,7 +197,6 @@ export default {
           ctx.message(`The model's context (${ctx.option().llm.maxContextLen} tokens) is full: start a new chat to go on.`, 'warn');
         }
       }
-      if (content && !content.trim()) line += ` · the answer is only whitespace (${JSON.stringify(content).slice(1, 40)})`;
       answer.meta.textContent = line;
       stats.textContent = line;
       runs++;
