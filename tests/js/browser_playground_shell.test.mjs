@@ -53,10 +53,18 @@ test('the page opens with the pinned runtime, ready to pick a demo', async () =>
   await page.close();
 });
 
-test('a runtime that does not match its pin is not run; the page says so and tries again on the next run', async () => {
+test('a runtime that does not match its pin is not run; then a model larger than the storage quota runs uncached', async () => {
   const page = await pg.context.newPage();
   page.log = [];
   page.on('console', (m) => page.log.push(`[page] ${m.text()}`));
+  // The registry as served, with realesrgan_tiny said to be 1 TiB (more than any quota).
+  await page.route('**/web/playground/registry.mjs', async (route) => {
+    const body = fs.readFileSync(path.join(repoRoot, 'web/playground/registry.mjs'), 'utf8')
+        .replace("65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 448260)",
+                 "65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 2 ** 40)");
+    assert.match(body, /2 \*\* 40/);
+    await route.fulfill({body, contentType: 'text/javascript'});
+  });
   let tamper = true;
   await page.route('**/web/playground/runtime.pin.json', async (route) => {
     const pin = await (await route.fetch()).json();
@@ -71,9 +79,14 @@ test('a runtime that does not match its pin is not run; the page says so and tri
   assert.match(msg.text, /^wick\.wasm has sha256 [0-9a-f]{64}, and runtime\.pin\.json pins 0{64}: the runtime was not started/);
   assert.equal(await page.textContent('#runtime-chip'), 'runtime failed');
   tamper = false;  // the next run starts the runtime again, now with the right pin
-  await page.click('#demo-upscale button.test-input');
-  await page.waitForFunction(() => window.playground.ready && window.playground.gpu, null, {timeout: 60000});
+  await runThroughUI(page, 'upscale', 'button.test-input');
   assert.equal(await page.textContent('#runtime-chip'), 'runtime ready');
+  const quota = (await messages(page)).find((m) => m.code === 'quota');
+  assert.ok(quota, JSON.stringify(await messages(page)));
+  assert.equal(quota.title, 'Not enough storage');
+  assert.match(quota.text, /^Not enough storage to keep Real-ESRGAN RRDBNet x4 \(1024\.00 GiB; [\d.]+ (MiB|GiB) free of [\d.]+ (MiB|GiB)\): it is downloaded for this session only\./);
+  const cached = await page.evaluate(async () => (await caches.open('wick-playground')).match(new URL('/fixtures/demos/realesrgan_tiny/model.pte', location.href).href));
+  assert.equal(cached, undefined, 'kept in the cache despite the quota');
   await page.close();
 });
 
@@ -177,7 +190,7 @@ test('a browser without WebGPU: the page says so, and the rest of it works', asy
   await page.click('#cache-toggle');
   await page.waitForFunction(() => /kept for next time/.test(document.getElementById('cache-usage').textContent));
   await page.click('nav button[data-id="depth"]');
-  assert.equal(await page.isVisible('#demo-depth .test-input'), true);
+  await page.waitForSelector('#demo-depth .test-input', {state: 'visible'});  // the demo opens (and says no WebGPU when run)
   await screenshot(page, 'no_webgpu');
   await page.close();
 });

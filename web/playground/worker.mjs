@@ -119,6 +119,13 @@ async function load(spec, progress, signal) {
   if (deviceLost) throw new PlaygroundError('device-lost', `${deviceLost}; the runtime restarts`);
   checkLimits(spec);
   let keep = true;
+  if (!spec.size) {
+    // ?model= programs: the size from the server, for the quota check
+    try {
+      const head = await fetch(spec.url, {method: 'HEAD', signal});
+      spec = {...spec, size: Number(head.headers.get('content-length')) || 0};
+    } catch (e) { /* checked after the download instead */ }
+  }
   const estimate = await storageEstimate();
   let note = null;
   if (estimate && estimate.quota && spec.size && estimate.quota - estimate.usage < spec.size) {
