@@ -23,8 +23,9 @@ before(async () => {
 });
 after(async () => { if (pg) await pg.close(); });
 
+let seen = 0;  // messages before this count were expected (the too-long message)
 const noErrors = async () => {
-  const errors = await page.evaluate(() => window.playground.messages.filter((m) => m.kind === 'error'));
+  const errors = await page.evaluate((n) => window.playground.messages.slice(n).filter((m) => m.kind === 'error'), seen);
   assert.deepEqual(errors, [], page.log.join('\n'));
 };
 
@@ -33,8 +34,8 @@ async function say(text) {
   const runs = (await demoState(page, 'chat')).runs || 0;
   await page.fill('#chat-input', text);
   await page.press('#chat-input', 'Enter');
-  await page.waitForFunction((n) => (window.playground.demos.chat.runs || 0) > n ||
-                                    window.playground.messages.some((m) => m.kind === 'error'), runs, {timeout: 120000});
+  await page.waitForFunction(([n, k]) => (window.playground.demos.chat.runs || 0) > n ||
+                                    window.playground.messages.slice(k).some((m) => m.kind === 'error'), [runs, seen], {timeout: 120000});
   await noErrors();
   return (await demoState(page, 'chat')).turns.at(-1);
 }
@@ -89,10 +90,25 @@ test('Stop ends an answer before its token limit; the page goes on', async () =>
   assert.equal(await page.isVisible('#chat-send'), true);
 });
 
+test('a message too long for the context is a clear message; the text stays in the box', async () => {
+  await page.click('#chat-new');
+  const errors = await page.evaluate(() => window.playground.messages.length);
+  const long = 'This message is far longer than the tiny model can hold in its context. '.repeat(2);
+  await page.fill('#chat-input', long);
+  await page.press('#chat-input', 'Enter');
+  await page.waitForFunction((n) => window.playground.messages.length > n, errors, {timeout: 60000});
+  const m = (await page.evaluate(() => window.playground.messages)).at(-1);
+  assert.equal(m.kind, 'error');
+  assert.match(m.text, /the message takes \d+ tokens with the chat template, and this model's context holds 64/);
+  assert.equal(await page.inputValue('#chat-input'), long.trim());
+  seen = await page.evaluate(() => window.playground.messages.length);
+  await page.fill('#chat-input', '');
+});
+
 test('greedy after the fixture prefill gives the argmax of the PyTorch logits', async () => {
   await page.click('#chat-check');
-  await page.waitForFunction(() => window.playground.demos.chat.check || window.playground.messages.some((m) => m.kind === 'error'),
-                             null, {timeout: 120000});
+  await page.waitForFunction((k) => window.playground.demos.chat.check || window.playground.messages.slice(k).some((m) => m.kind === 'error'),
+                             seen, {timeout: 120000});
   await noErrors();
   const c = (await demoState(page, 'chat')).check;
   const logits = readReference('demos/qwen3_tiny_kv/case0_output0.bin');

@@ -2,7 +2,8 @@
 // sinc interpolator (band-limited at 97% of the lower Nyquist frequency, 32 zero crossings
 // each side, beta 9: close to what ffmpeg's resampler does by default, which is how
 // Whisper's own audio loading gets to 16 kHz). It runs anywhere, so the worker and Node
-// tests see the same samples; the browser's resampling is not used.
+// tests see the same samples. (WAV files and the microphone come through here; other file
+// formats are decoded by the browser, whose decodeAudioData resamples them itself.)
 
 export const WHISPER_RATE = 16000;
 const ZERO_CROSSINGS = 32, BETA = 9, CUTOFF = 0.97;
