@@ -3,10 +3,11 @@
 // the picker's "Test input" runs the encoder on the fixture's pixels, and clicks at the
 // fixture's prompt (include (64, 40), exclude (30, 90)) run the decoder; embeddings, mask
 // logits and IoU scores are checked here against the PyTorch references (atol = rtol = 1e-3,
-// the fixtures' rule). Then a photo, a click and a dragged box, and the mask drawn over it.
+// the fixtures' rule). Then a picked file, a click and a dragged box, and the mask drawn over it.
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
-import {compareToReference, demoState, openPlayground, readReference, requirePhotos, screenshot,
+import path from 'node:path';
+import {compareToReference, demoState, openPlayground, readReference, repoRoot, screenshot,
         startPlayground} from './playground_page.mjs';
 
 const TOL = {atol: 1e-3, rtol: 1e-3};
@@ -63,20 +64,22 @@ test('test input: the encoder once, then two clicks give the reference embedding
   await screenshot(page, 'sam_test_input');
 });
 
-test('a photo: the encoder once, a click and a dragged box each run the decoder; the mask is drawn', async () => {
-  requirePhotos();
+// The photo: the 256x256 cat face of examples/esrgan (a crop of chelsea.png, CC0), in git.
+const PHOTO = path.join(repoRoot, 'examples/esrgan/reference_output.png');
+
+test('a picked photo: the encoder once, a click and a dragged box each run the decoder; the mask is drawn', async () => {
   const encodes = await page.evaluate(() => window.playground.statusTexts.filter((t) => t.startsWith('Image encoder')).length);
-  await page.click('#demo-sam .thumb[data-name="chelsea"]');
-  await page.waitForFunction(() => window.playground.demos.sam.image?.name === 'chelsea' &&
+  await page.setInputFiles('#demo-sam .file-input', PHOTO);
+  await page.waitForFunction(() => window.playground.demos.sam.image?.name === 'reference_output.png' &&
                                    window.playground.demos.sam.encoderMs, null, {timeout: 120000});
   await noErrors();
   const {width: w, height: h} = (await demoState(page, 'sam')).image;
-  assert.deepEqual([w, h], [451, 300]);
+  assert.deepEqual([w, h], [256, 256]);
   const runs = (await demoState(page, 'sam')).runs;
-  await clickAt(300, 150, w, h);
+  await clickAt(170, 90, w, h);
   await waitRuns(runs + 1);
   let s = await demoState(page, 'sam');
-  assert.deepEqual(s.points.slice(0, 2).map((v) => +v.toFixed(3)), [+(300 * 128 / w).toFixed(3), +(150 * 128 / h).toFixed(3)]);
+  assert.deepEqual(s.points.slice(0, 2), [170 * 128 / w, 90 * 128 / h]);
   assert.deepEqual(s.labels, [1, -1], 'one point and a padding slot');
   // A box dragged over the cat's head replaces the point prompts that do not fit.
   const layer = page.locator('#demo-sam .sam-marks');
