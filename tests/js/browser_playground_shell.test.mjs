@@ -40,6 +40,44 @@ test('every program in the registry is served with the sha256 and size it pins',
   assert.ok(n >= 12, `${n} programs`);
 });
 
+// The largest delegate tensor of each fixture program, by its sha256 (4 bytes an element,
+// an upper bound for every dtype the Vulkan graphs hold on the GPU).
+// Python's json writes -Infinity / NaN (clamp bounds, min/max of a float), which JSON.parse refuses.
+const json = (file) => JSON.parse(fs.readFileSync(file, 'utf8').replace(/(?<=[:\[,]\s*)(-?Infinity|NaN)(?=\s*[,\]}])/g, 'null'));
+
+function largestTensors() {
+  const out = new Map();
+  for (const group of ['demos', 'pretrained']) {
+    for (const name of fs.readdirSync(path.join(fixturesDir, group))) {
+      const dir = path.join(fixturesDir, group, name);
+      const manifest = json(path.join(dir, 'manifest.json'));
+      let max = 0;
+      for (const f of fs.readdirSync(dir).filter((f) => /^vk_graph_\d+\.json$/.test(f))) {
+        for (const v of json(path.join(dir, f)).values) {
+          if (v.value_type === 'VkTensor') max = Math.max(max, 4 * v.value.dims.reduce((a, b) => a * b, 1));
+        }
+      }
+      out.set(manifest.pte_sha256, max);
+    }
+  }
+  return out;
+}
+
+test('the declared GPU requirement of every program covers its largest tensor', () => {
+  const largest = largestTensors();
+  for (const demo of DEMOS) {
+    for (const option of demo.options) {
+      for (const [name, p] of Object.entries(option.programs)) {
+        const need = largest.get(p.sha256);
+        assert.ok(need > 0, `${demo.id}/${option.id}/${name}: no fixture with its sha256`);
+        for (const limit of ['maxBufferSize', 'maxStorageBufferBindingSize']) {
+          assert.ok(p.requires[limit] >= need, `${demo.id}/${option.id}/${name}: requires.${limit} ${p.requires[limit]} < ${need}`);
+        }
+      }
+    }
+  }
+});
+
 test('the page opens with the pinned runtime, ready to pick a demo', async () => {
   const page = await openPlayground(pg, '?demo=depth');
   const state = await page.evaluate(() => ({openMs: window.playground.openMs, gpu: window.playground.gpu,
@@ -60,8 +98,8 @@ test('a runtime that does not match its pin is not run; then a model larger than
   // The registry as served, with realesrgan_tiny said to be 1 TiB (more than any quota).
   await page.route('**/web/playground/registry.mjs', async (route) => {
     const body = fs.readFileSync(path.join(repoRoot, 'web/playground/registry.mjs'), 'utf8')
-        .replace("65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 448260)",
-                 "65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 2 ** 40)");
+        .replace("65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 448260,",
+                 "65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 2 ** 40,");
     assert.match(body, /2 \*\* 40/);
     await route.fulfill({body, contentType: 'text/javascript'});
   });
@@ -104,7 +142,7 @@ test('a wrong sha256, a model too big for the GPU, a lost device and cancel: cle
   page.on('console', (m) => page.log.push(`[page] ${m.text()}`));
   await page.route('**/web/playground/registry.mjs', async (route) => {
     const body = fs.readFileSync(path.join(repoRoot, 'web/playground/registry.mjs'), 'utf8')
-        .replace("fixture('dfine_tiny', '88ec5440eb7eea534fadadb6c0835f2189d4be6accc34f44bee8a258c0414d4b', 1500352)",
+        .replace("fixture('dfine_tiny', '88ec5440eb7eea534fadadb6c0835f2189d4be6accc34f44bee8a258c0414d4b', 1500352, 524288)",
                  "fixture('dfine_tiny', '88ec5440eb7eea534fadadb6c0835f2189d4be6accc34f44bee8a258c0414d4b', 1500352, 2 ** 40)");
     assert.match(body, /2 \*\* 40/);
     await route.fulfill({body, contentType: 'text/javascript'});

@@ -5,8 +5,10 @@
 // pte_sha256 and pte_bytes (tests/js/browser_playground_shell.test.mjs checks them
 // against the served files). Each demo's owner edits only its own entries (README.md).
 //
-// `requires`: the largest GPU buffer the program allocates, compared with the adapter's
-// maxBufferSize and maxStorageBufferBindingSize before anything is downloaded.
+// `requires`: the largest GPU buffer the program allocates (its largest delegate tensor,
+// 4 bytes an element: the shell test computes it from the fixtures' vk_graph_*.json and
+// checks that `requires` covers it), compared with the adapter's maxBufferSize and
+// maxStorageBufferBindingSize before anything is downloaded.
 // `published`: the real model online. No WebGPU .pte of these models is published at a
 // URL known here, so it is null where nothing is; ?model=URL runs any program.
 
@@ -43,7 +45,7 @@ export const DEMOS = [
     blurb: 'Depth Anything V2: a photo in, its relative depth out, as a colour map beside it.',
     options: [{
       id: 'tiny', label: 'Depth Anything V2 architecture (tiny test program, random weights)',
-      programs: {main: fixture('depth_anything_v2_tiny', 'a3c8c01d477b566a759ee024ab2b1e7a0442314a23bfac4b55e1b79254cdc774', 2033796)},
+      programs: {main: fixture('depth_anything_v2_tiny', 'a3c8c01d477b566a759ee024ab2b1e7a0442314a23bfac4b55e1b79254cdc774', 2033796, 1016064)},
       published: null,
       input: {shape: [1, 3, 126, 126], mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225]},
       pre: 'resize + ImageNet normalisation', post: 'relative depth, min-max, inferno colour map',
@@ -57,7 +59,7 @@ export const DEMOS = [
     blurb: 'MODNet: the alpha matte of a portrait, and the subject on a background you pick.',
     options: [{
       id: 'tiny', label: 'MODNet architecture (tiny test program, random weights)',
-      programs: {main: fixture('modnet_tiny', '92c5ee9ab6a2699856e269854de272cdf2e1733a640a1fb40c3d8f902e729b82', 587012)},
+      programs: {main: fixture('modnet_tiny', '92c5ee9ab6a2699856e269854de272cdf2e1733a640a1fb40c3d8f902e729b82', 587012, 1245184)},
       published: null,
       input: {shape: [1, 3, 128, 128], mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5]},
       pre: 'resize, RGB to [-1, 1]', post: 'matte resized to the photo, alpha composite',
@@ -73,13 +75,13 @@ export const DEMOS = [
       id: 'esrgan-slim', label: 'ESRGAN-slim x4 (pretrained, MIT, 64x64 tiles)',
       programs: {main: {url: '/examples/esrgan/model.pte', sha256: '7b05aba970ff5a58e01e93025da607f0b5efc3db57fd1e100054a883aa597e71',
                         size: 947084, license: 'MIT (weights of @upscalerjs/esrgan-slim 1.0.0, Kevin Scott)',
-                        requires: {maxBufferSize: 64 * MiB, maxStorageBufferBindingSize: 64 * MiB}}},
+                        requires: {maxBufferSize: 12 * MiB, maxStorageBufferBindingSize: 12 * MiB}}},
       published: null,
       input: {shape: [1, 3, 64, 64], range: 255, scale: 4, overlap: 8},
       pre: 'RGB 0..255 tiles', post: 'clip to 0..255, tiles blended',
     }, {
       id: 'realesrgan-tiny', label: 'Real-ESRGAN RRDBNet x4 (tiny test program, random weights, 32x32 tiles)',
-      programs: {main: fixture('realesrgan_tiny', '65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 448260)},
+      programs: {main: fixture('realesrgan_tiny', '65f69c2ef195c84b3c302e48050a43758eae801e3361dd3e34e740501e6df3c1', 448260, 1048576)},
       published: null,
       input: {shape: [1, 3, 32, 32], range: 1, scale: 4, overlap: 4},
       pre: 'RGB 0..1 tiles', post: 'clip to 0..1, tiles blended',
@@ -93,7 +95,7 @@ export const DEMOS = [
     blurb: 'D-FINE: COCO objects found in a photo, boxes, labels and scores, with a threshold.',
     options: [{
       id: 'dfine-tiny', label: 'D-FINE architecture (tiny test program, random weights)',
-      programs: {main: fixture('dfine_tiny', '88ec5440eb7eea534fadadb6c0835f2189d4be6accc34f44bee8a258c0414d4b', 1500352)},
+      programs: {main: fixture('dfine_tiny', '88ec5440eb7eea534fadadb6c0835f2189d4be6accc34f44bee8a258c0414d4b', 1500352, 524288)},
       published: null,
       input: {shape: [1, 3, 128, 128]},
       pre: 'resize, RGB to [0, 1]', post: 'sigmoid, top-k over queries x classes, boxes cxcywh to pixels',
@@ -103,7 +105,7 @@ export const DEMOS = [
       tolerance: null,
     }, {
       id: 'detr-tiny', label: 'DETR-style detector (tiny test program, random weights)',
-      programs: {main: fixture('detr_tiny', '87fedb8a75d87114d13816cdb9c218484584109847d71b6a20f77e7a2a8f85ca', 431492)},
+      programs: {main: fixture('detr_tiny', '87fedb8a75d87114d13816cdb9c218484584109847d71b6a20f77e7a2a8f85ca', 431492, 262144)},
       published: null,
       input: {shape: [1, 3, 128, 128]},
       pre: 'resize, RGB to [0, 1]', post: 'sigmoid, top-k over queries x classes, boxes cxcywh to pixels',
