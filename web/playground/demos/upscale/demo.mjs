@@ -7,6 +7,9 @@ import {planTiles, toRGBA, upscaleTiled} from '../../../lib/tiling.mjs';
 import {el} from '../../lib/dom.mjs';
 import {canvasOf, downloadButton, fromNCHW, photoPicker, testInputs} from '../../lib/image.mjs';
 
+// The largest result drawn (a canvas of 4096x4096 takes 64 MiB of memory).
+const MAX_OUTPUT_PIXELS = 16777216;
+
 const SIZES = [['original size', 0], ['at most 256 px', 256], ['at most 128 px', 128], ['at most 64 px', 64]];
 
 function shrink(bitmap, max) {
@@ -69,6 +72,12 @@ export default {
           image = fromNCHW(t.data, tw, th, {range});
         } else {
           image = shrink(pick.bitmap, Number(sizeSelect.value));
+          const pixels = image.width * scale * image.height * scale;
+          if (pixels > MAX_OUTPUT_PIXELS) {
+            throw new Error(`${pick.name} is ${image.width}x${image.height}: its ${scale}x result would have ` +
+                            `${(pixels / 1e6).toFixed(0)} million pixels, more than this page draws (${(MAX_OUTPUT_PIXELS / 1e6).toFixed(1)} million). ` +
+                            'Pick a smaller input size (next to the Download button) and run again.');
+          }
         }
         const model = await ctx.load('main', step, signal);
         const t0 = performance.now();
