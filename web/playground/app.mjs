@@ -260,11 +260,20 @@ function makeCtx(demo, section) {
   return ctx;
 }
 
-function describeOption(option) {
-  const parts = Object.entries(option.programs).map(([name, p]) =>
-    `${name === 'main' ? '' : `${name}: `}${p.size ? formatBytes(p.size) : 'size unknown'}, ${p.license}` +
-    `${p.sha256 ? `, sha256 ${p.sha256.slice(0, 12)}…` : ', not verified'}`);
+// What a download costs before it is made: size (and whether it is kept already),
+// licence, pinned sha256. cachedUrls: the URLs in the cache now.
+function describeOption(option, cachedUrls = new Set()) {
+  const parts = Object.entries(option.programs).map(([name, p]) => {
+    const kept = cachedUrls.has(new URL(p.url, location.href).href);
+    return `${name === 'main' ? '' : `${name}: `}${p.size ? formatBytes(p.size) : 'size unknown'}` +
+           `${kept ? ' (downloaded)' : ''}, ${p.license}${p.sha256 ? `, sha256 ${p.sha256.slice(0, 12)}…` : ', not verified'}`;
+  });
   return parts.join(' · ');
+}
+const infoUpdaters = [];
+async function refreshModelInfo() {
+  const urls = new Set((await listCached()).map((e) => e.url));
+  for (const update of infoUpdaters) update(urls);
 }
 
 let openDemoId = null;
@@ -304,8 +313,14 @@ async function openDemo(id) {
   $('demos').append(section);
   const entry = {section, hooks: {}, ctx: null};
   mounted.set(demo.id, entry);
-  const showInfo = () => { info.textContent = describeOption(optionOf(demo)); };
+  let cachedUrls = new Set();
+  const showInfo = () => { info.textContent = describeOption(optionOf(demo), cachedUrls); };
+  infoUpdaters.push((urls) => {
+    cachedUrls = urls;
+    showInfo();
+  });
   showInfo();
+  refreshModelInfo();
   select.onchange = () => {
     selected[demo.id] = select.value;
     showInfo();
@@ -345,6 +360,8 @@ async function refreshCache() {
   $('cache-usage').textContent = `${entries.length} file${entries.length === 1 ? '' : 's'}, ${formatBytes(total)} kept for next time` +
       (est ? ` · this site uses ${formatBytes(est.usage)} of ${formatBytes(est.quota)} the browser allows` : '');
   state.cache = {entries, total};
+  const urls = new Set(entries.map((e) => e.url));
+  for (const update of infoUpdaters) update(urls);
   return entries;
 }
 
