@@ -1,8 +1,12 @@
-// Which delegates the CLI can run. The WebGPU backend registers as "VulkanBackend",
-// the id ExecuTorch's Vulkan partitioner writes into the .pte.
+// Which executor runs the Vulkan-delegated parts ("VulkanBackend", the id ExecuTorch's
+// Vulkan partitioner writes into the .pte): --backend auto (the default: WebGPU when an
+// adapter exists, else the CPU), webgpu or cpu. Parts outside delegates always run on the
+// portable CPU kernels.
 #include <cstdio>
 
+#include "backends/choice.h"
 #include "cli/commands.h"
+#include "vkcpu/backend.h"
 
 #ifdef WICK_HAVE_WEBGPU_DELEGATE
 #include "webgpu/backend.h"
@@ -10,34 +14,56 @@
 
 namespace wick::cli {
 
+namespace {
+std::string& chosen() {
+  static std::string c;
+  return c;
+}
+std::string& reason() {
+  static std::string r;
+  return r;
+}
+}  // namespace
+
 bool select_backend(const std::string& name, bool profile) {
-  if (name == "cpu") return true;
-  if (name == "webgpu") {
-#ifdef WICK_HAVE_WEBGPU_DELEGATE
-    Status s = webgpu::register_webgpu_backend(webgpu::BackendOptions{profile});
-    if (!s.ok()) {
-      std::fprintf(stderr, "wick: %s\n", s.to_string().c_str());
-      return false;
-    }
-    return true;
-#else
-    (void)profile;
-    // Without the delegate, CPU-only programs still run; delegated ones fail at load
-    // with an error naming the missing backend.
-    return true;
-#endif
+  auto target = parse_delegate_target(name);
+  if (!target.ok()) {
+    std::fprintf(stderr, "wick: %s\n", target.status().message().c_str());
+    return false;
   }
-  std::fprintf(stderr, "wick: unknown backend '%s' (expected cpu or webgpu)\n", name.c_str());
-  return false;
+  auto choice = use_backend(*target, BackendChoiceOptions{profile});
+  if (!choice.ok()) {
+    std::fprintf(stderr, "wick: %s\n", choice.status().to_string().c_str());
+    return false;
+  }
+  chosen() = delegate_target_name(choice->target);
+  reason() = choice->reason;
+  return true;
+}
+
+const std::string& chosen_backend() { return chosen(); }
+
+std::string backend_line() {
+  std::string line = "backend: " + chosen();
+  if (!reason().empty()) line += " (auto: " + reason() + ")";
+  return line;
 }
 
 void print_profile() {
+  if (chosen() == "cpu") {
+    vkcpu::print_last_profile(stdout);
+    return;
+  }
 #ifdef WICK_HAVE_WEBGPU_DELEGATE
   webgpu::print_last_profile(stdout);
 #endif
 }
 
 void print_backend_summary() {
+  if (chosen() == "cpu") {
+    vkcpu::print_last_graph_summary(stdout);
+    return;
+  }
 #ifdef WICK_HAVE_WEBGPU_DELEGATE
   webgpu::print_last_graph_summary(stdout);
 #endif

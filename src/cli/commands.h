@@ -13,10 +13,15 @@ int tokenize(const std::vector<std::string>& args);    // src/cli/tokenize.cpp
 int detokenize(const std::vector<std::string>& args);
 int generate(const std::vector<std::string>& args);    // src/cli/generate.cpp
 
-// Registers the backends this build has for `--backend` (cpu: none; webgpu: VulkanBackend).
-// Returns false and prints an error if the backend is unknown or unavailable.
+// Registers the executor of Vulkan-delegated parts for `--backend` auto|webgpu|cpu
+// (backends/choice.h). Returns false and prints an error if the name is unknown or
+// WebGPU was asked for and is unavailable.
 bool select_backend(const std::string& name, bool profile);
-// Prints the per-dispatch profile of the last execution, if the backend kept one.
+// "webgpu" or "cpu" after select_backend, and the line that says so (with auto's reason
+// for falling back to the CPU).
+const std::string& chosen_backend();
+std::string backend_line();
+// Prints the per-dispatch (WebGPU) or per-op (CPU) profile of the delegates' last executions.
 void print_profile();
 // Dispatch count, memory plan and host encode time of the delegates loaded so far.
 void print_backend_summary();

@@ -32,11 +32,13 @@ nlohmann::json value_json(const ValueMeta& v) {
 }  // namespace
 
 int inspect(const std::vector<std::string>& args) {
-  std::string path;
+  std::string path, backend = "auto";
   bool json = false;
-  for (const auto& a : args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--json") json = true;
-    else if (path.empty()) path = a;
+    else if (a == "--backend" && i + 1 < args.size()) backend = args[++i];
+    else if (path.empty() && a.rfind("--", 0) != 0) path = a;
     else {
       std::fprintf(stderr, "wick inspect: unexpected argument '%s'\n", a.c_str());
       return 2;
@@ -94,6 +96,14 @@ int inspect(const std::vector<std::string>& args) {
     m["instructions"] = meta->num_instructions;
     doc["methods"].push_back(std::move(m));
   }
+  // Which executor would run the delegated parts (--backend, auto by default).
+  bool delegated = false;
+  for (const auto& m : doc["methods"]) delegated |= !m["delegates"].empty();
+  doc["backend"] = nullptr;
+  if (delegated) {
+    if (!select_backend(backend, false)) return 1;
+    doc["backend"] = chosen_backend();
+  }
   if (json) {
     std::printf("%s\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return 0;
@@ -107,6 +117,7 @@ int inspect(const std::vector<std::string>& args) {
     std::printf("  no extended header\n");
   std::printf("  segments: %zu, constant bytes: %zu, named data: %zu entries, %zu bytes\n",
               static_cast<size_t>(doc["segments"]), file.constant_segment_bytes(), keys.size(), named_bytes);
+  if (delegated) std::printf("  delegates: %s\n", backend_line().c_str());
   for (const auto& m : doc["methods"]) {
     std::printf("method %s: %zu values, %zu instructions, planned buffers %s\n",
                 m["name"].get<std::string>().c_str(), m["values"].get<size_t>(),

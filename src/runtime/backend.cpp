@@ -47,4 +47,19 @@ std::shared_ptr<Backend> find_backend(std::string_view id) {
   return nullptr;
 }
 
+Result<DelegateTarget> parse_delegate_target(std::string_view name) {
+  if (name == "auto") return DelegateTarget::kAuto;
+  if (name == "webgpu") return DelegateTarget::kWebGpu;
+  if (name == "cpu") return DelegateTarget::kCpu;
+  return Status(ErrorCode::kInvalidArgument, "unknown backend '" + std::string(name) + "' (expected auto, webgpu or cpu)");
+}
+
+const char* delegate_target_name(DelegateTarget target) {
+  switch (target) {
+    case DelegateTarget::kWebGpu: return "webgpu";
+    case DelegateTarget::kCpu: return "cpu";
+    default: return "auto";
+  }
+}
+
 }  // namespace wick

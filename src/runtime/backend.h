@@ -49,3 +49,11 @@ void unregister_backend(std::string_view id);
 std::shared_ptr<Backend> find_backend(std::string_view id);
 
 }  // namespace wick
+// Which executor runs the parts ExecuTorch's Vulkan partitioner lowered ("VulkanBackend"
+// delegates): WebGPU, the CPU executor of VK00 graphs, or auto (WebGPU when an adapter
+// exists, else the CPU). backends/choice.h registers the one chosen.
+enum class DelegateTarget { kAuto, kWebGpu, kCpu };
+// "auto", "webgpu" or "cpu"; anything else is an error naming the choices.
+Result<DelegateTarget> parse_delegate_target(std::string_view name);
+const char* delegate_target_name(DelegateTarget target);
+

@@ -1,8 +1,8 @@
-#include "webgpu/vk_blob.h"
+#include "vkgraph/vk_blob.h"
 
 #include <cstring>
 
-namespace wick::webgpu {
+namespace wick::vkgraph {
 
 Result<VkBlob> parse_vk_blob(std::span<const uint8_t> blob) {
   auto bad = [](const std::string& what) { return Status(ErrorCode::kInvalidProgram, "VH00 blob: " + what); };
@@ -41,4 +41,4 @@ Result<VkBlob> parse_vk_blob(std::span<const uint8_t> blob) {
   return out;
 }
 
-}  // namespace wick::webgpu
+}  // namespace wick::vkgraph

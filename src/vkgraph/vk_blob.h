@@ -8,7 +8,7 @@
 #include "core/status.h"
 #include "vk00_generated.h"
 
-namespace wick::webgpu {
+namespace wick::vkgraph {
 
 struct VkBlob {
   const vk::VkGraph* graph = nullptr;       // points into the blob
@@ -17,4 +17,4 @@ struct VkBlob {
 
 Result<VkBlob> parse_vk_blob(std::span<const uint8_t> blob);
 
-}  // namespace wick::webgpu
+}  // namespace wick::vkgraph

@@ -7,7 +7,7 @@
 #include "gpu/pipeline.h"
 #include "runtime/backend.h"
 #include "webgpu/graph.h"
-#include "webgpu/vk_blob.h"
+#include "vkgraph/vk_blob.h"
 
 namespace wick::webgpu {
 
@@ -55,7 +55,7 @@ class WebGpuBackend : public Backend {
 
   Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) override {
     WICK_RETURN_IF_ERROR(ensure_device());
-    WICK_ASSIGN_OR_RETURN(VkBlob blob, parse_vk_blob(ctx.processed));
+    WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob blob, vkgraph::parse_vk_blob(ctx.processed));
     GraphOptions go;
     go.profile = options_.profile;
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));

@@ -67,24 +67,15 @@ std::optional<double> scalar_from_bytes(std::span<const uint8_t> b, vk::VkDataTy
 
 }  // namespace
 
-void Graph::plan_fusions(const VkBlob& blob) {
-  const auto* chain = blob.graph->chain();
-  if (chain == nullptr) return;
-  const size_t n_ops = chain->size();
+void Graph::plan_fusions(const vkgraph::Plan& plan) {
+  const size_t n_ops = plan.ops.size();
   const size_t n_vals = values_.size();
-
-  // Names and arguments; any malformed op disables fusion (build_ops reports it).
+  // Names and arguments (the plan checked every id).
   std::vector<std::string> names(n_ops);
   std::vector<std::vector<int32_t>> args(n_ops);
   for (size_t i = 0; i < n_ops; ++i) {
-    const vk::OperatorCall* call = chain->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (call == nullptr || call->name() == nullptr) return;
-    names[i] = call->name()->str();
-    if (call->args())
-      for (int32_t a : *call->args()) {
-        if (a < 0 || static_cast<size_t>(a) >= n_vals) return;
-        args[i].push_back(a);
-      }
+    names[i] = plan.ops[i].name;
+    args[i] = plan.ops[i].args;
   }
 
   // Readers of each value: every op argument except an op's last (its output, for every

@@ -19,19 +19,8 @@ uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b 
 
 namespace {
 
-size_t vk_elem_size(vk::VkDataType t) {
-  switch (t) {
-    case vk::VkDataType::BOOL: case vk::VkDataType::UINT8: case vk::VkDataType::INT8: return 1;
-    case vk::VkDataType::FLOAT16: return 2;
-    case vk::VkDataType::INT32: case vk::VkDataType::FLOAT32: return 4;
-    case vk::VkDataType::FLOAT64: case vk::VkDataType::INT64: return 8;
-    default: return 0;
-  }
-}
-
-bool vk_is_float(vk::VkDataType t) {
-  return t == vk::VkDataType::FLOAT16 || t == vk::VkDataType::FLOAT32 || t == vk::VkDataType::FLOAT64;
-}
+using vkgraph::vk_elem_size;
+using vkgraph::vk_is_float;
 
 // Serialized constant bytes (in the VK dtype) -> 32-bit words.
 std::vector<uint32_t> to_words(std::span<const uint8_t> src, vk::VkDataType dtype, int64_t numel) {
@@ -155,128 +144,75 @@ Status ParamsBlock::write(const void* data, size_t bytes) {
 // ---- build ----
 
 Result<std::unique_ptr<Graph>> Graph::build(std::shared_ptr<gpu::Device> device, gpu::PipelineCache* cache,
-                                            const VkBlob& blob, const NamedDataMap* named_data,
+                                            const vkgraph::VkBlob& blob, const NamedDataMap* named_data,
                                             const GraphOptions& options) {
+  WICK_ASSIGN_OR_RETURN(vkgraph::Plan plan, vkgraph::read_plan(blob, named_data));
+  return build(std::move(device), cache, plan, options);
+}
+
+Result<std::unique_ptr<Graph>> Graph::build(std::shared_ptr<gpu::Device> device, gpu::PipelineCache* cache,
+                                            const vkgraph::Plan& plan, const GraphOptions& options) {
   std::unique_ptr<Graph> g(new Graph());
   g->device_ = std::move(device);
   g->cache_ = cache;
   g->options_ = options;
   g->commands_ = std::make_unique<gpu::CommandList>(g->device_);
-  WICK_RETURN_IF_ERROR(g->create_values(blob, named_data));
-  WICK_RETURN_IF_ERROR(g->build_ops(blob));
+  WICK_RETURN_IF_ERROR(g->create_values(plan));
+  WICK_RETURN_IF_ERROR(g->build_ops(plan));
   WICK_RETURN_IF_ERROR(g->add_output_copies());
+  g->constant_host_.clear();  // the spans are only valid while the plan's sources are
   WICK_RETURN_IF_ERROR(g->device_->check().with_context("WebGPU graph build"));
   return g;
 }
 
-Status Graph::create_values(const VkBlob& blob, const NamedDataMap* named_data) {
-  const vk::VkGraph& graph = *blob.graph;
-  auto bad = [](const std::string& what) { return Status(ErrorCode::kInvalidProgram, "VK00 graph: " + what); };
-  if (graph.values() == nullptr) return bad("no values");
-  const size_t n = graph.values()->size();
+// Plan values -> graph values; every tensor gets a buffer sized for its upper bound
+// (shared by mem_obj_id), constants are uploaded.
+Status Graph::create_values(const vkgraph::Plan& plan) {
+  using vkgraph::ValueKind;
+  const size_t n = plan.values.size();
   values_.resize(n);
   constant_host_.resize(n);
   std::map<int, uint64_t> shared_sizes;  // mem_obj_id -> max bytes
 
   for (size_t id = 0; id < n; ++id) {
-    const vk::VkValue* vv = graph.values()->Get(static_cast<flatbuffers::uoffset_t>(id));
-    if (vv == nullptr) return bad("value " + std::to_string(id) + " is null");
+    const vkgraph::ValueDecl& pv = plan.values[id];
     GValue& v = values_[id];
-    switch (vv->value_type()) {
-      case vk::GraphTypes::Null: v.kind = GValue::kNone; break;
-      case vk::GraphTypes::Int:
-        v.kind = GValue::kInt;
-        v.i = vv->value_as_Int()->int_val();
-        break;
-      case vk::GraphTypes::Double:
-        v.kind = GValue::kDouble;
-        v.d = vv->value_as_Double()->double_val();
-        break;
-      case vk::GraphTypes::Bool:
-        v.kind = GValue::kBool;
-        v.i = vv->value_as_Bool()->bool_val() ? 1 : 0;
-        break;
-      case vk::GraphTypes::String:
-        v.kind = GValue::kString;
-        if (vv->value_as_String()->string_val()) v.s = vv->value_as_String()->string_val()->str();
-        break;
-      case vk::GraphTypes::IntList:
-        v.kind = GValue::kIntList;
-        if (vv->value_as_IntList()->items()) v.ints.assign(vv->value_as_IntList()->items()->begin(), vv->value_as_IntList()->items()->end());
-        break;
-      case vk::GraphTypes::DoubleList:
-        v.kind = GValue::kDoubleList;
-        if (vv->value_as_DoubleList()->items()) v.doubles.assign(vv->value_as_DoubleList()->items()->begin(), vv->value_as_DoubleList()->items()->end());
-        break;
-      case vk::GraphTypes::BoolList:
-        v.kind = GValue::kBoolList;
-        if (vv->value_as_BoolList()->items())
-          for (auto b : *vv->value_as_BoolList()->items()) v.ints.push_back(b ? 1 : 0);
-        break;
-      case vk::GraphTypes::ValueList:
-        v.kind = GValue::kValueList;
-        if (vv->value_as_ValueList()->items())
-          for (int32_t item : *vv->value_as_ValueList()->items()) {
-            if (item < 0 || static_cast<size_t>(item) >= n)
-              return bad("value " + std::to_string(id) + ": list item " + std::to_string(item) + " out of range");
-            v.items.push_back(item);
-          }
-        break;
-      case vk::GraphTypes::SymInt:
-        v.kind = GValue::kSymInt;
-        v.i = vv->value_as_SymInt()->value();
-        break;
-      case vk::GraphTypes::VkTensor: {
-        const vk::VkTensor* t = vv->value_as_VkTensor();
+    v.i = pv.i;
+    v.d = pv.d;
+    switch (pv.kind) {
+      case ValueKind::kNone: v.kind = GValue::kNone; break;
+      case ValueKind::kInt: v.kind = GValue::kInt; break;
+      case ValueKind::kDouble: v.kind = GValue::kDouble; break;
+      case ValueKind::kBool: v.kind = GValue::kBool; break;
+      case ValueKind::kString: v.kind = GValue::kString; v.s = pv.s; break;
+      case ValueKind::kIntList: v.kind = GValue::kIntList; v.ints = pv.ints; break;
+      case ValueKind::kDoubleList: v.kind = GValue::kDoubleList; v.doubles = pv.doubles; break;
+      case ValueKind::kBoolList: v.kind = GValue::kBoolList; v.ints = pv.ints; break;
+      case ValueKind::kValueList: v.kind = GValue::kValueList; v.items = pv.items; break;
+      case ValueKind::kSymInt: v.kind = GValue::kSymInt; break;
+      case ValueKind::kTensor: {
+        const vkgraph::TensorDecl& t = pv.tensor;
         v.kind = GValue::kTensor;
         GpuTensor& gt = v.tensor;
-        gt.vk_dtype = t->datatype();
-        if (vk_elem_size(gt.vk_dtype) == 0)
-          return bad("value " + std::to_string(id) + ": unsupported datatype " + std::to_string(static_cast<int>(gt.vk_dtype)));
-        if (t->dims())
-          for (uint32_t d : *t->dims()) gt.max_dims.push_back(d);
-        if (gt.max_dims.size() > 8) return bad("value " + std::to_string(id) + ": rank above 8");
-        uint64_t numel = 1;
-        for (int64_t d : gt.max_dims) {
-          numel *= static_cast<uint64_t>(d);
-          if (numel > (uint64_t{1} << 32)) return bad("value " + std::to_string(id) + ": tensor too large");
-        }
-        gt.dims = gt.max_dims;
-        gt.constant_id = t->constant_id();
-        gt.mem_obj_id = t->mem_obj_id();
+        gt.vk_dtype = t.dtype;
+        gt.max_dims = t.dims;
+        gt.dims = t.dims;
+        gt.constant_id = t.constant_id;
+        gt.mem_obj_id = t.mem_obj_id;
+        const uint64_t numel = static_cast<uint64_t>(t.numel());
         const bool is_byte = gt.vk_dtype == vk::VkDataType::UINT8 || gt.vk_dtype == vk::VkDataType::INT8;
         gt.elem = vk_is_float(gt.vk_dtype) ? Elem::kF32 : (is_byte && gt.constant_id >= 0 ? Elem::kPackedBytes : Elem::kI32);
         const uint64_t bytes = gt.elem == Elem::kPackedBytes ? (numel + 3) / 4 * 4 : numel * 4;
-        if (gt.constant_id >= 0) {
-          const auto* constants = graph.constants();
-          if (constants == nullptr || static_cast<uint32_t>(gt.constant_id) >= constants->size())
-            return bad("value " + std::to_string(id) + ": constant_id " + std::to_string(gt.constant_id) + " out of range");
-          const vk::VkBytes* cb = constants->Get(static_cast<flatbuffers::uoffset_t>(gt.constant_id));
-          const uint64_t need = numel * vk_elem_size(gt.vk_dtype);
-          std::span<const uint8_t> src;
-          if (cb->offset() == UINT64_MAX) {
-            if (named_data == nullptr || cb->named_key() == nullptr)
-              return bad("value " + std::to_string(id) + ": constant has no named key");
-            auto data = named_data->get(cb->named_key()->string_view());
-            if (!data.ok()) return data.status().with_context("VK00 graph: value " + std::to_string(id));
-            src = *data;
-          } else {
-            if (cb->offset() > blob.constant_bytes.size() || need > blob.constant_bytes.size() - cb->offset())
-              return bad("value " + std::to_string(id) + ": inline constant runs past the blob");
-            src = blob.constant_bytes.subspan(static_cast<size_t>(cb->offset()), static_cast<size_t>(need));
-          }
-          if (src.size() < need)
-            return bad("value " + std::to_string(id) + ": constant holds " + std::to_string(src.size()) +
-                       " bytes, the tensor needs " + std::to_string(need));
-          constant_host_[id].assign(src.begin(), src.begin() + static_cast<long>(need));
+        if (t.is_constant()) {
+          constant_host_[id] = t.constant;
           WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4), "constant"));
           gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
           if (gt.elem == Elem::kPackedBytes) {
             std::vector<uint8_t> padded(static_cast<size_t>(std::max<uint64_t>(bytes, 4)), 0);
-            std::memcpy(padded.data(), src.data(), static_cast<size_t>(need));
+            std::memcpy(padded.data(), t.constant.data(), t.constant.size());
             WICK_RETURN_IF_ERROR(gt.buffer->write(padded.data(), padded.size()));
           } else {
-            std::vector<uint32_t> words = to_words(src, gt.vk_dtype, static_cast<int64_t>(numel));
+            std::vector<uint32_t> words = to_words(t.constant, gt.vk_dtype, static_cast<int64_t>(numel));
             WICK_RETURN_IF_ERROR(gt.buffer->write(words.data(), words.size() * 4));
           }
           constant_total_ += bytes;
@@ -293,7 +229,6 @@ Status Graph::create_values(const VkBlob& blob, const NamedDataMap* named_data) 
         }
         break;
       }
-      default: return bad("value " + std::to_string(id) + " has an unknown type");
     }
   }
   std::map<int, std::shared_ptr<gpu::Buffer>> shared;
@@ -305,52 +240,28 @@ Status Graph::create_values(const VkBlob& blob, const NamedDataMap* named_data) 
   }
   for (GValue& v : values_)
     if (v.kind == GValue::kTensor && !v.tensor.buffer) v.tensor.buffer = shared[v.tensor.mem_obj_id];
-
-  auto ids = [&](const flatbuffers::Vector<uint32_t>* list, std::vector<int32_t>& out, const char* what) -> Status {
-    if (list)
-      for (uint32_t id : *list) {
-        if (id >= n) return bad(std::string(what) + " id " + std::to_string(id) + " out of range");
-        out.push_back(static_cast<int32_t>(id));
-      }
-    return {};
-  };
-  WICK_RETURN_IF_ERROR(ids(graph.input_ids(), input_ids_, "input"));
-  WICK_RETURN_IF_ERROR(ids(graph.output_ids(), output_ids_, "output"));
-  for (int32_t id : output_ids_)
-    if (values_[static_cast<size_t>(id)].kind != GValue::kTensor && values_[static_cast<size_t>(id)].kind != GValue::kSymInt)
-      return bad("output " + std::to_string(id) + " is not a tensor");
+  input_ids_ = plan.input_ids;
+  output_ids_ = plan.output_ids;
   return {};
 }
 
-Status Graph::build_ops(const VkBlob& blob) {
-  const auto* chain = blob.graph->chain();
-  if (chain == nullptr) return {};
+Status Graph::build_ops(const vkgraph::Plan& plan) {
   // Name every unimplemented operator at once, so one load tells the whole story.
   std::string missing;
-  for (const vk::OperatorCall* call : *chain) {
-    std::string name = call && call->name() ? call->name()->str() : "<unnamed>";
-    if (find_op(name) == nullptr && missing.find("'" + name + "'") == std::string::npos)
-      missing += (missing.empty() ? "'" : ", '") + name + "'";
-  }
+  for (const vkgraph::OpCall& call : plan.ops)
+    if (find_op(call.name) == nullptr && missing.find("'" + call.name + "'") == std::string::npos)
+      missing += (missing.empty() ? "'" : ", '") + call.name + "'";
   if (!missing.empty())
     return Status(ErrorCode::kOperatorMissing, "WebGPU delegate: operator(s) not implemented: " + missing);
-  skip_op_.assign(chain->size(), false);
-  if (options_.fuse) plan_fusions(blob);
-  for (flatbuffers::uoffset_t i = 0; i < chain->size(); ++i) {
+  skip_op_.assign(plan.ops.size(), false);
+  if (options_.fuse) plan_fusions(plan);
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
-    const vk::OperatorCall* call = chain->Get(i);
-    current_op_ = call->name()->str();
+    const vkgraph::OpCall& call = plan.ops[i];
+    current_op_ = call.name;
     auto fused = fusions_.find(i);
     current_fusion_ = fused == fusions_.end() ? nullptr : &fused->second;
-    std::vector<int32_t> args;
-    if (call->args())
-      for (int32_t a : *call->args()) {
-        if (a < 0 || static_cast<size_t>(a) >= values_.size())
-          return Status(ErrorCode::kInvalidProgram, "VK00 op " + std::to_string(i) + " (" + current_op_ +
-                                                        "): argument " + std::to_string(a) + " out of range");
-        args.push_back(a);
-      }
-    Status s = find_op(current_op_)(*this, args);
+    Status s = find_op(current_op_)(*this, call.args);
     current_fusion_ = nullptr;
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }

@@ -1,4 +1,4 @@
-// A VK00 graph made runnable on WebGPU.
+// A VK00 plan (vkgraph/vk_plan.h) made runnable on WebGPU.
 //
 // Every tensor lives in a storage buffer sized for its maximum (serialized) shape, one
 // 32-bit word per element: f32 for floating dtypes, i32 for integers and bools (int64
@@ -27,7 +27,7 @@
 #include "gpu/pipeline.h"
 #include "runtime/named_data.h"
 #include "runtime/value.h"
-#include "webgpu/vk_blob.h"
+#include "vkgraph/vk_plan.h"
 
 namespace wick::webgpu {
 
@@ -111,7 +111,10 @@ struct ConvFusion {
 class Graph {
  public:
   static Result<std::unique_ptr<Graph>> build(std::shared_ptr<gpu::Device> device, gpu::PipelineCache* cache,
-                                              const VkBlob& blob, const NamedDataMap* named_data,
+                                              const vkgraph::Plan& plan, const GraphOptions& options);
+  // read_plan + build.
+  static Result<std::unique_ptr<Graph>> build(std::shared_ptr<gpu::Device> device, gpu::PipelineCache* cache,
+                                              const vkgraph::VkBlob& blob, const NamedDataMap* named_data,
                                               const GraphOptions& options);
   // args: the DelegateCall's value indices, graph inputs first, then outputs.
   Status execute(ValueTable& values, std::span<const int32_t> args);
@@ -165,19 +168,19 @@ class Graph {
 
  private:
   Graph() = default;
-  Status create_values(const VkBlob& blob, const NamedDataMap* named_data);
-  Status build_ops(const VkBlob& blob);
+  Status create_values(const vkgraph::Plan& plan);
+  Status build_ops(const vkgraph::Plan& plan);
   Status upload_input(const Tensor& host, int32_t id, const std::string& where);
   Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
   Status add_output_copies();
   // fusion.cpp: marks chain ops to skip (fused or dead) and records conv fusions.
-  void plan_fusions(const VkBlob& blob);
+  void plan_fusions(const vkgraph::Plan& plan);
 
   std::shared_ptr<gpu::Device> device_;
   gpu::PipelineCache* cache_ = nullptr;
   GraphOptions options_;
   std::vector<GValue> values_;
-  std::vector<std::vector<uint8_t>> constant_host_;  // per value id with a constant (else empty)
+  std::vector<std::span<const uint8_t>> constant_host_;  // per value id with a constant (else empty); build time only
   std::vector<int32_t> input_ids_, output_ids_;
   std::map<int32_t, std::vector<uint32_t>> host_inputs_;  // last upload per input tensor id
   // Host-mappable copies of each output, filled by the same submission as the dispatches

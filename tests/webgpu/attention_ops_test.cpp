@@ -110,7 +110,7 @@ class StatefulGraph {
       WICK_ASSIGN_OR_RETURN(device, gpu::Device::create());
       cache = std::make_shared<gpu::PipelineCache>(device);
     }
-    WICK_ASSIGN_OR_RETURN(webgpu::VkBlob parsed, webgpu::parse_vk_blob(aligned_->bytes()));
+    WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob parsed, vkgraph::parse_vk_blob(aligned_->bytes()));
     MapData named(named_);
     WICK_ASSIGN_OR_RETURN(graph_, webgpu::Graph::build(device, cache.get(), parsed, &named, {}));
     return {};

@@ -169,7 +169,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
     WICK_ASSIGN_OR_RETURN(device, gpu::Device::create());
     cache = std::make_shared<gpu::PipelineCache>(device);
   }
-  WICK_ASSIGN_OR_RETURN(webgpu::VkBlob parsed, webgpu::parse_vk_blob(aligned.bytes()));
+  WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob parsed, vkgraph::parse_vk_blob(aligned.bytes()));
   MapData named(named_);
   webgpu::GraphOptions go;
   go.fuse = fuse;

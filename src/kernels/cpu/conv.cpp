@@ -1,5 +1,6 @@
 // aten::convolution.out: 1-D and 2-D, grouped, dilated, strided, and transposed.
 #include <algorithm>
+#include <cmath>
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
@@ -210,6 +211,28 @@ Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
     finish_output(*out, so);
     return {};
   });
+}
+
+// et_vk conv_with_clamp.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride,
+//   SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding,
+//   SymInt groups, Scalar? output_min, Scalar? output_max, *, Tensor(a!) out):
+// a convolution whose result is clamped to [output_min, output_max] (None: unbounded).
+Status et_vk_conv_with_clamp_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "et_vk::conv_with_clamp.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(13));
+  WICK_ASSIGN_OR_RETURN(auto lo, a.optional_scalar(9, "output_min"));
+  WICK_ASSIGN_OR_RETURN(auto hi, a.optional_scalar(10, "output_max"));
+  const int32_t conv_args[] = {args[0], args[1], args[2], args[3], args[4], args[5],
+                               args[6], args[7], args[8], args[11], args[12]};
+  WICK_RETURN_IF_ERROR(convolution_out(values, conv_args).with_context(op));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(11, "out"));
+  if (out->dtype != ScalarType::kFloat) return not_supported(op, "out must be float32");
+  const float l = lo ? static_cast<float>(lo->to_double()) : -INFINITY;
+  const float h = hi ? static_cast<float>(hi->to_double()) : INFINITY;
+  float* y = out->data_as<float>();
+  for (int64_t i = 0, n = out->numel(); i < n; ++i) y[i] = std::min(std::max(y[i], l), h);
+  return {};
 }
 
 }  // namespace wick::cpu

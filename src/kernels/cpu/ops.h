@@ -12,6 +12,7 @@ namespace wick::cpu {
 
 // conv.cpp
 Status convolution_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_conv_with_clamp_out(ValueTable& values, std::span<const int32_t> args);
 
 // creation.cpp
 Status scalar_tensor_out(ValueTable& values, std::span<const int32_t> args);
@@ -95,6 +96,13 @@ Status mm_out(ValueTable& values, std::span<const int32_t> args);
 Status bmm_out(ValueTable& values, std::span<const int32_t> args);
 Status linear_out(ValueTable& values, std::span<const int32_t> args);
 
+// llm_ops.cpp
+Status et_vk_rms_norm_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_apply_rotary_emb_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_apply_rotary_emb_hf_out(ValueTable& values, std::span<const int32_t> args);
+Status llama_sdpa_with_kv_cache_out(ValueTable& values, std::span<const int32_t> args);
+Status llama_update_cache_out(ValueTable& values, std::span<const int32_t> args);
+
 // normalization.cpp
 Status native_batch_norm_legit_no_training_out(ValueTable& values, std::span<const int32_t> args);
 Status native_layer_norm_out(ValueTable& values, std::span<const int32_t> args);
@@ -104,6 +112,9 @@ Status native_group_norm_out(ValueTable& values, std::span<const int32_t> args);
 Status max_pool2d_with_indices_out(ValueTable& values, std::span<const int32_t> args);
 Status avg_pool2d_out(ValueTable& values, std::span<const int32_t> args);
 Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args);
+
+// quantized.cpp
+Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args);
 
 // reduce.cpp
 Status sum_intlist_out(ValueTable& values, std::span<const int32_t> args);

@@ -176,6 +176,15 @@ constexpr KernelEntry kKernels[] = {
     {"aten::zeros_like.out", zeros_like_out},
     {"dim_order_ops::_clone_dim_order.out", clone_dim_order_out},
     {"dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out},
+    // Ops of ExecuTorch's Vulkan flow and llama transforms (llm_ops.cpp, quantized.cpp,
+    // conv.cpp), which the CPU executor of VK00 graphs (vkcpu/) calls by these names.
+    {"et_vk::apply_rotary_emb.out", et_vk_apply_rotary_emb_out},
+    {"et_vk::apply_rotary_emb_hf.out", et_vk_apply_rotary_emb_hf_out},
+    {"et_vk::conv_with_clamp.out", et_vk_conv_with_clamp_out},
+    {"et_vk::linear_q4gsw.out", et_vk_linear_q4gsw_out},
+    {"et_vk::rms_norm.out", et_vk_rms_norm_out},
+    {"llama::sdpa_with_kv_cache.out", llama_sdpa_with_kv_cache_out},
+    {"llama::update_cache.out", llama_update_cache_out},
 };
 
 }  // namespace

@@ -1,0 +1,79 @@
+// et_vk::linear_q4gsw: a linear layer whose weights are 4-bit, symmetric, with one fp32
+// scale per group of `group_size` input features (shared/spec/ops.md §5.1):
+//   weights uint8 [N, K/2], byte j of row n = (q[n, 2j+1] + 8) << 4 | (q[n, 2j] + 8);
+//   scales fp32 [K / group_size, padded N] (transposed), w[n, k] = q[n, k] * scales[k / gs][n].
+#include <algorithm>
+#include <vector>
+
+#include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/ops.h"
+#include "kernels/cpu/thread_pool.h"
+
+namespace wick::cpu {
+
+// linear_q4gsw.out(Tensor self, Tensor weights, Tensor weight_scales, int group_size,
+//   Tensor? bias=None, *, Tensor(a!) out)
+Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "et_vk::linear_q4gsw.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(7));
+  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "self"));
+  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(1, "weights"));
+  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(2, "weight_scales"));
+  WICK_ASSIGN_OR_RETURN(int64_t gs, a.int_arg(3, "group_size"));
+  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(4, "bias"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *x, "self"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *w, "weights"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *sc, "weight_scales"));
+  if (x->dtype != ScalarType::kFloat || sc->dtype != ScalarType::kFloat)
+    return not_supported(op, "self and weight_scales must be float32");
+  if (w->dtype != ScalarType::kByte && w->dtype != ScalarType::kChar)
+    return invalid_arg(op, "weights must be uint8, got " + dtype_str(w->dtype));
+  if (x->dim() < 1 || w->dim() != 2 || sc->dim() != 2)
+    return invalid_arg(op, "expected self [..., K], weights [N, K/2], scales [groups, N]; got " + x->shape_string() +
+                               ", " + w->shape_string() + ", " + sc->shape_string());
+  const int64_t k = x->sizes.back(), n = w->size(0), kp = w->size(1);
+  if (kp != (k + 1) / 2) return invalid_arg(op, "weights " + w->shape_string() + " do not hold K = " + std::to_string(k));
+  if (gs <= 0) return invalid_arg(op, "group_size " + std::to_string(gs));
+  const int64_t groups = sc->size(0), padded_n = sc->size(1);
+  if (groups < (k + gs - 1) / gs || padded_n < n)
+    return invalid_arg(op, "scales " + sc->shape_string() + " do not cover K = " + std::to_string(k) + ", N = " +
+                               std::to_string(n) + " with groups of " + std::to_string(gs));
+  if (bias) {
+    WICK_RETURN_IF_ERROR(check_tensor(op, *bias, "bias"));
+    if (bias->dtype != ScalarType::kFloat || bias->numel() < n)
+      return invalid_arg(op, "bias " + bias->shape_string() + " must be float32 with N = " + std::to_string(n) + " values");
+  }
+  std::vector<int64_t> shape = x->sizes;
+  shape.back() = n;
+  WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
+  if (out->dtype != ScalarType::kFloat) return not_supported(op, "out must be float32");
+  const int64_t m = k == 0 ? 0 : x->numel() / k;
+  const float* xs = x->data_as<float>();
+  const uint8_t* ws = static_cast<const uint8_t*>(w->data);
+  const float* ss = sc->data_as<float>();
+  const float* bs = bias ? bias->data_as<float>() : nullptr;
+  float* ys = out->data_as<float>();
+  // Each output feature's row is dequantized once into a small buffer and dotted with
+  // every input row, so the weights are read once per call whatever M is.
+  parallel_for(n, 8, [&](int64_t begin, int64_t end) {
+    std::vector<float> row(static_cast<size_t>(k));
+    for (int64_t o = begin; o < end; ++o) {
+      const uint8_t* wr = ws + o * kp;
+      for (int64_t j = 0; j < k; ++j) {
+        const int q = ((wr[j / 2] >> ((j & 1) * 4)) & 0xF) - 8;
+        row[static_cast<size_t>(j)] = static_cast<float>(q) * ss[(j / gs) * padded_n + o];
+      }
+      for (int64_t r = 0; r < m; ++r) {
+        const float* xr = xs + r * k;
+        float acc = 0;
+        for (int64_t j = 0; j < k; ++j) acc += xr[j] * row[static_cast<size_t>(j)];
+        ys[r * n + o] = acc + (bs ? bs[o] : 0.0f);
+      }
+    }
+  });
+  return {};
+}
+
+}  // namespace wick::cpu
