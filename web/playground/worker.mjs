@@ -41,7 +41,8 @@ function watchedGpu() {
         device = d;
         self.__playgroundDevice = d;
         d.lost.then((info) => {
-          deviceLost = `the GPU device was lost (${info.reason || 'unknown'}${info.message ? `: ${info.message}` : ''})`;
+          const why = (info.message || '').replace(/\.+$/, '');
+          deviceLost = `the GPU device was lost (${info.reason || 'unknown'}${why ? `: ${why}` : ''})`;
           post({type: 'event', event: 'device-lost', message: deviceLost});
         });
         return d;
