@@ -232,3 +232,14 @@ test('a browser without WebGPU: the page says so, and the rest of it works', asy
   await screenshot(page, 'no_webgpu');
   await page.close();
 });
+
+test('?model2= replaces the second program of a two-program demo (here unverified, which the page says)', async () => {
+  const url = '/fixtures/demos/sam2_tiny_decoder/model.pte';
+  const page = await openPlayground(pg, `?demo=sam&model2=${url}&sha256_2=none`, {waitReady: false});
+  await page.waitForSelector('#demo-sam .model-info');
+  const info = await page.textContent('#demo-sam .model-info');
+  assert.match(info, /^encoder: 1\.9 MiB.*sha256 3637563e0d20… · decoder: size unknown, given by \?model2=, not verified$/);
+  const warn = (await messages(page)).find((m) => m.kind === 'warn');
+  assert.equal(warn.text, `${url} runs without a sha256 check (?sha256_2=none).`);
+  await page.close();
+});
