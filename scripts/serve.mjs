@@ -55,7 +55,7 @@ function resolve(urlPath) {
   }
   const [root, rest] = p.startsWith('/fixtures/') ? [fixturesDir, p.slice('/fixtures/'.length)] : [repoRoot, p];
   const file = path.join(root, rest);
-  if (!file.startsWith(root)) return null;
+  if (file !== root && !file.startsWith(root + path.sep)) return null;  // no way out of the root
   if (fs.existsSync(file) && fs.statSync(file).isDirectory()) {
     const index = path.join(file, 'index.html');
     return fs.existsSync(index) ? index : null;
