@@ -16,19 +16,24 @@ export LD_LIBRARY_PATH=$PWD/.bench
 export PYTHONUNBUFFERED=1
 . .et/env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader
+SHAPE=${SHAPE:-llama3_2_1b}
 D=/tmp/llm
-P=$D/llama.pte
+P=$D/$SHAPE.pte
 mkdir -p $D
 if [ ! -f $P ]; then
-  python3 bench/llm/export_llama.py --shape llama3_2_1b --out $P --ref-dir $D/ref || exit 1
+  /usr/bin/time -f "export: %e s wall, %M KB max RSS" \
+    python3 bench/llm/export_llama.py --shape $SHAPE --out $P --ref-dir $D/ref || exit 1
 fi
+VOCAB=$(python3 -c "import os; print(os.path.getsize('$D/ref/step1_logits.bin') // 4)")
 R=$D/ref
-python3 - <<'EOF'
+VOCAB=$VOCAB python3 - <<'EOF'
 import numpy as np
+import os
+vocab = int(os.environ["VOCAB"])
 for c in (128, 512, 1024, 2047):
     np.array([c], dtype=np.int64).tofile(f"/tmp/llm/pos{c}.bin")
-for s in (128, 512, 1024, 2000):
-    np.random.default_rng(s).integers(0, 128256, (1, s), dtype=np.int64).tofile(f"/tmp/llm/tok{s}.bin")
+for s in (128, 512, 1024, 2047):
+    np.random.default_rng(s).integers(0, vocab, (1, s), dtype=np.int64).tofile(f"/tmp/llm/tok{s}.bin")
 np.array([0], dtype=np.int64).tofile("/tmp/llm/pos0.bin")
 np.array([[17]], dtype=np.int64).tofile("/tmp/llm/tok1.bin")
 EOF
@@ -50,11 +55,11 @@ for i in (0, 1):
     print(f"logits step {i} vs PyTorch eager: max abs diff {err:.3e} (max |ref| {np.abs(ref).max():.3e}), "
           f"argmax {got.argmax()} vs {ref.argmax()}: {'ok' if err <= 1e-3 + 1e-3 * np.abs(ref).max() else 'MISMATCH'}")
 EOF
-  for c in 128 1024 2047; do
+  for c in 128 512 1024 2047; do
     echo "-- decode, 1 token at position $c"
     $W bench $P --input $D/tok1.bin:int64:1,1 --input $D/pos$c.bin:int64:1 --runs 30 --warmup 3 2>&1
   done
-  for s in 128 512 2000; do
+  for s in 128 512 1024 2047; do
     echo "-- prefill, $s tokens at position 0"
     $W bench $P --input $D/tok$s.bin:int64:1,$s --input $D/pos0.bin:int64:1 --runs 3 --warmup 1 2>&1
   done

@@ -79,6 +79,28 @@ from executorch.extension.llm.export.export_passes import RemoveRedundantTranspo
 from torchao.quantization import IntxWeightOnlyConfig, quantize_  # noqa: E402
 from torchao.quantization.granularity import PerGroup  # noqa: E402
 from torchao.utils import unwrap_tensor_subclass  # noqa: E402
+from executorch.examples.models.llama import rope as _rope  # noqa: E402
+
+_orig_get_freqs = _rope.Rope.get_freqs
+
+
+def _get_freqs_by_index(self, input_pos, seq_len):
+    """Rope.get_freqs for the dynamic-shape KV-cache program, as a gather by position.
+
+    ExecuTorch's version narrows the frequency tables at `input_pos[-1].item()`. On torch
+    2.11 (ExecuTorch 1.5 pins 2.13) the Vulkan preprocess re-traces the delegated subgraph
+    without the exported program's runtime asserts, and the slice's bounds check then
+    cannot be decided ("Could not guard on data-dependent expression u + s11 > 2048").
+    Gathering rows input_pos + arange(seq_len) gives the same values with no unbacked
+    symbol; it costs one small index_select per table per forward (not per layer).
+    """
+    if not (self.params.use_kv_cache and self.params.enable_dynamic_shape):
+        return _orig_get_freqs(self, input_pos, seq_len)
+    pos = input_pos[-1:] + torch.arange(seq_len, dtype=input_pos.dtype)
+    return self.freqs_cos.index_select(0, pos), self.freqs_sin.index_select(0, pos)
+
+
+_rope.Rope.get_freqs = _get_freqs_by_index
 
 SHAPES = {
     # meta-llama/Llama-3.2-1B config.json
@@ -99,10 +121,14 @@ def main():
     ap.add_argument("--group-size", type=int, default=64)
     ap.add_argument("--max-context", type=int, default=2048)
     ap.add_argument("--prefill", type=int, default=7, help="tokens in the reference prefill chunk")
+    ap.add_argument("--n-layers", type=int, default=0, help="override the layer count (a quick trial export)")
     a = ap.parse_args()
     torch.manual_seed(0)
     t0 = time.time()
-    args = ModelArgs(**SHAPES[a.shape], max_batch_size=1, max_seq_len=a.max_context, max_context_len=a.max_context,
+    shape = dict(SHAPES[a.shape])
+    if a.n_layers:
+        shape["n_layers"] = a.n_layers
+    args = ModelArgs(**shape, max_batch_size=1, max_seq_len=a.max_context, max_context_len=a.max_context,
                      use_kv_cache=True, enable_dynamic_shape=True, generate_full_logits=False)
     model = construct_transformer(args).eval()
     # Tied embeddings (both shapes tie them): the LM head shares the embedding's weights.

@@ -29,6 +29,7 @@ struct CommandList::Command {
   // kCopy (holds references so the buffers outlive the list's use of them)
   BufferHandle src, dst;
   uint64_t src_offset = 0, dst_offset = 0, bytes = 0;
+  uint64_t src_size = 0, dst_size = 0;  // allocated sizes, for set_copy_bytes
 };
 
 struct CommandList::Timestamps {
@@ -135,6 +136,8 @@ Status CommandList::add_copy(const Buffer& src, uint64_t src_offset, const Buffe
   cmd.src_offset = src_offset;
   cmd.dst_offset = dst_offset;
   cmd.bytes = bytes;
+  cmd.src_size = src.allocated_size();
+  cmd.dst_size = dst.allocated_size();
   commands_.push_back(std::move(cmd));
   return Status::ok_status();
 }
@@ -149,6 +152,19 @@ Status CommandList::set_workgroups(size_t index, uint32_t x, uint32_t y, uint32_
   cmd.x = x;
   cmd.y = y;
   cmd.z = z;
+  return Status::ok_status();
+}
+
+Status CommandList::set_copy_bytes(size_t index, uint64_t bytes) {
+  if (index >= commands_.size() || commands_[index].kind != Command::Kind::kCopy) {
+    return make_error(ErrorCode::kInvalidArgument, "set_copy_bytes: no copy at index " + std::to_string(index));
+  }
+  Command& cmd = commands_[index];
+  if (bytes % 4 || cmd.src_offset + bytes > cmd.src_size || cmd.dst_offset + bytes > cmd.dst_size) {
+    return make_error(ErrorCode::kInvalidArgument, "set_copy_bytes: " + std::to_string(bytes) +
+                                                       " bytes do not fit the copy at index " + std::to_string(index));
+  }
+  cmd.bytes = bytes;
   return Status::ok_status();
 }
 
@@ -207,6 +223,7 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
   uint32_t query = 0;
   for (const Command& c : commands_) {
     if (c.kind == Command::Kind::kCopy) {
+      if (c.bytes == 0) continue;
       end_pass();
       wgpuCommandEncoderCopyBufferToBuffer(encoder.get(), c.src.get(), c.src_offset, c.dst.get(),
                                            c.dst_offset, c.bytes);

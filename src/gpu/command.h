@@ -71,6 +71,8 @@ class CommandList {
                   uint64_t bytes);
   // New workgroup counts for dispatch `index` (0 in any dimension skips it).
   Status set_workgroups(size_t index, uint32_t x, uint32_t y = 1, uint32_t z = 1);
+  // New size of copy `index` (a multiple of 4, within both buffers; 0 skips it).
+  Status set_copy_bytes(size_t index, uint64_t bytes);
 
   size_t size() const;
   void clear();

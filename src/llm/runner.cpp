@@ -92,7 +92,22 @@ Status Runner::check_room(int64_t n) const {
                  " already used");
 }
 
-Result<std::vector<float>> Runner::forward(std::span<const int32_t> tokens, int64_t pos) {
+Status Runner::use_top_k(int k) {
+  // Only programs with a KV cache: their logits' last row is the last token's (a padded
+  // static program's row n-1 need not be the last).
+  if (!sig_.has_position || k > Method::kMaxTopK) k = 0;
+  if (k == top_k_) return {};
+  WICK_RETURN_IF_ERROR(method_->request_output_topk(0, k));
+  top_k_ = k;
+  return {};
+}
+
+Result<int32_t> Runner::sample(Sampler& sampler, const Logits& logits) {
+  if (top_k_ > 0) return sampler.sample_top(logits.top.ids, logits.top.values);
+  return sampler.sample(logits.row, history_);
+}
+
+Result<Runner::Logits> Runner::forward(std::span<const int32_t> tokens, int64_t pos) {
   const int64_t n = static_cast<int64_t>(tokens.size());
   std::vector<int64_t> ids(tokens.begin(), tokens.end());
   int64_t row = n - 1;
@@ -109,6 +124,15 @@ Result<std::vector<float>> Runner::forward(std::span<const int32_t> tokens, int6
     else p.push_back(pos);
     inputs.push_back(Value::make_tensor(int_tensor(sig_.position_dtype, {static_cast<int64_t>(p.size())}, p)));
   }
+  if (top_k_ > 0) {
+    // No copy of the outputs: the sampler reads the top-k only.
+    for (size_t i = 0; i < inputs.size(); ++i) WICK_RETURN_IF_ERROR(method_->set_input(i, inputs[i]));
+    WICK_RETURN_IF_ERROR(method_->execute());
+    WICK_ASSIGN_OR_RETURN(const TopK* top, method_->output_topk(0));
+    Logits out;
+    out.top = *top;
+    return out;
+  }
   WICK_ASSIGN_OR_RETURN(auto outs, method_->forward(inputs));
   const Tensor& logits = outs[0].tensor;
   if (!outs[0].is_tensor() || logits.dtype != ScalarType::kFloat || logits.dim() < 2)
@@ -124,10 +148,18 @@ Result<std::vector<float>> Runner::forward(std::span<const int32_t> tokens, int6
   if (rows == 1 && static_cast<int64_t>(ids.size()) != n)
     return Status(ErrorCode::kNotSupported, "forward: padded tokens but the program returns only the last row of logits");
   const float* p = logits.data_as<float>() + row * vocab;
-  return std::vector<float>(p, p + vocab);
+  Logits out;
+  out.row.assign(p, p + vocab);
+  return out;
 }
 
 Result<std::vector<float>> Runner::prefill(std::span<const int32_t> tokens) {
+  WICK_RETURN_IF_ERROR(use_top_k(0));
+  WICK_ASSIGN_OR_RETURN(Logits l, prefill_logits(tokens));
+  return std::move(l.row);
+}
+
+Result<Runner::Logits> Runner::prefill_logits(std::span<const int32_t> tokens) {
   if (tokens.empty()) return invalid("empty prompt: give at least one token");
   std::vector<int32_t> feed;
   if (pending_) feed.push_back(*pending_);
@@ -137,7 +169,7 @@ Result<std::vector<float>> Runner::prefill(std::span<const int32_t> tokens) {
     for (int32_t id : tokens)
       if (id < 0 || id >= *info_.vocab_size)
         return invalid("token " + std::to_string(id) + " is outside the vocabulary (0.." + std::to_string(*info_.vocab_size - 1) + ")");
-  std::vector<float> logits;
+  Logits logits;
   if (!sig_.has_position) {
     std::vector<int32_t> all = history_;
     all.insert(all.end(), feed.begin(), feed.end());
@@ -160,11 +192,14 @@ Result<GenerationResult> Runner::generate(std::span<const int32_t> prompt, const
   if (config.max_new_tokens == 0 || config.max_new_tokens < -1)
     return invalid("max_new_tokens must be >= 1, or -1 for as many as the context holds");
   WICK_ASSIGN_OR_RETURN(Sampler sampler, Sampler::create(config.sampler));
+  // Greedy and top-k sampling read back only the best logits (on the GPU's side when the
+  // logits come from the WebGPU delegate), not a vocabulary-sized row per token.
+  WICK_RETURN_IF_ERROR(use_top_k(sampler.candidates_needed()));
   stop_requested_ = false;
   GenerationResult res;
   res.prompt_tokens = static_cast<int64_t>(prompt.size()) + (pending_ ? 1 : 0);
   const auto t0 = Clock::now();
-  WICK_ASSIGN_OR_RETURN(std::vector<float> logits, prefill(prompt));
+  WICK_ASSIGN_OR_RETURN(Logits logits, prefill_logits(prompt));
   res.prefill_ms = ms_since(t0);
   const auto t_decode = Clock::now();
   auto finish = [&](StopReason why, std::string message) {
@@ -172,7 +207,7 @@ Result<GenerationResult> Runner::generate(std::span<const int32_t> prompt, const
     res.stop_message = std::move(message);
   };
   while (true) {
-    WICK_ASSIGN_OR_RETURN(int32_t tok, sampler.sample(logits, history_));
+    WICK_ASSIGN_OR_RETURN(int32_t tok, sample(sampler, logits));
     res.tokens.push_back(tok);
     if (res.tokens.size() == 1) res.time_to_first_token_ms = ms_since(t0);
     pending_ = tok;

@@ -84,6 +84,10 @@ class Runner {
   static Result<std::unique_ptr<Runner>> load(Program& program, const RunnerOptions& options = {});
 
   const RunnerInfo& info() const { return info_; }
+  // Whether the last generate() read only the logits' top-k (computed on the GPU when the
+  // logits come from the WebGPU delegate) instead of whole rows.
+  bool sampled_from_top_k() const { return top_k_ > 0; }
+  bool top_k_on_device() const { return top_k_ > 0 && method_->output_topk_on_device(0); }
   int64_t position() const { return pos_; }
   // Tokens the cache can still take (a pending token counts as taken).
   int64_t remaining_context() const;
@@ -108,9 +112,18 @@ class Runner {
 
  private:
   Runner() = default;
-  // One forward call on tokens [start, start+n) of `seq` at position `pos`; returns the
-  // logits row of the last (or, without KV cache, of position n-1).
-  Result<std::vector<float>> forward(std::span<const int32_t> tokens, int64_t pos);
+  // What one forward call leaves for the sampler: the whole logits row of the last token
+  // (or, without KV cache, of position n-1), or only its best entries when top_k_ > 0.
+  struct Logits {
+    std::vector<float> row;
+    TopK top;
+  };
+  // One forward call on `tokens` at position `pos`.
+  Result<Logits> forward(std::span<const int32_t> tokens, int64_t pos);
+  Result<Logits> prefill_logits(std::span<const int32_t> tokens);
+  // Asks the method for the top-k of the logits (0: the whole row) when it changes.
+  Status use_top_k(int k);
+  Result<int32_t> sample(Sampler& sampler, const Logits& logits);
   Status check_room(int64_t n) const;
 
   std::unique_ptr<Method> method_;
@@ -119,6 +132,7 @@ class Runner {
   int64_t pos_ = 0;
   std::optional<int32_t> pending_;  // sampled last, not yet fed
   std::vector<int32_t> history_;    // every token fed so far (repetition penalty; no-KV re-feed)
+  int top_k_ = 0;                   // > 0: forward() reads back only the logits' top-k
   std::atomic<bool> stop_requested_{false};
 };
 

@@ -93,6 +93,35 @@ Result<int32_t> Sampler::sample(std::span<const float> logits, std::span<const i
     std::sort(cand_.begin(), cand_.end(), better);
   }
 
+  return draw();
+}
+
+int Sampler::candidates_needed() const {
+  if (config_.repetition_penalty != 1.0f) return 0;
+  if (greedy()) return 1;
+  return config_.top_k;
+}
+
+Result<int32_t> Sampler::sample_top(std::span<const int32_t> ids, std::span<const float> values) {
+  const int need = candidates_needed();
+  if (need == 0) return bad("this configuration needs the whole logits row, not its top entries");
+  if (ids.size() != values.size() || ids.empty())
+    return bad("expected the " + std::to_string(need) + " best logits, got " + std::to_string(ids.size()));
+  for (size_t i = 0; i < values.size(); ++i)
+    if (std::isnan(values[i])) return bad("logit " + std::to_string(ids[i]) + " is NaN");
+  if (greedy()) return ids[0];
+  cand_.clear();
+  for (size_t i = 0; i < std::min(ids.size(), static_cast<size_t>(need)); ++i)
+    if (values[i] != -INFINITY) cand_.emplace_back(values[i] / config_.temperature, ids[i]);
+  if (cand_.empty()) return bad("every logit is -inf");
+  // Same order as sample(): by the divided logit, ties by id.
+  std::sort(cand_.begin(), cand_.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  return draw();
+}
+
+int32_t Sampler::draw() {
+  size_t keep;
   // Softmax over the survivors, in double so long tails still sum exactly enough.
   const double top = cand_[0].first;
   double sum = 0;

@@ -50,11 +50,22 @@ class Sampler {
   // logits are an error; -inf is a masked-out token.
   Result<int32_t> sample(std::span<const float> logits, std::span<const int32_t> history = {});
 
+  // How many of the best logits sample_top() needs to give exactly what sample() gives on
+  // the whole row: 1 for greedy, top_k for top-k sampling; 0 when it needs the whole row
+  // (no top_k, or a repetition penalty, which can reorder tokens outside any top set).
+  int candidates_needed() const;
+  // The next token from the row's best entries, best first (ties: lower id first), as
+  // Method::request_output_topk gives them: at least candidates_needed() of them.
+  Result<int32_t> sample_top(std::span<const int32_t> ids, std::span<const float> values);
+
   const SamplerConfig& config() const { return config_; }
   bool greedy() const { return config_.temperature == 0.0f; }
 
  private:
   explicit Sampler(const SamplerConfig& config) : config_(config), rng_(config.seed) {}
+  // Softmax over cand_ (sorted best first, logits already divided by the temperature),
+  // then top-p, min-p and the seeded draw.
+  int32_t draw();
   SamplerConfig config_;
   Rng rng_;
   std::vector<float> scratch_;                   // penalised logits

@@ -34,6 +34,18 @@ class DelegateInstance {
   virtual ~DelegateInstance() = default;
   // args: value indices, the lowered module's inputs followed by its outputs.
   virtual Status execute(ValueTable& values, std::span<const int32_t> args) = 0;
+  // Top-k of output `value`'s last row (see Method::request_output_topk), computed by the
+  // delegate in later execute()s instead of reading the output back. `args` as for
+  // execute(). kNotSupported where it cannot (the method then computes it on the host).
+  virtual Status request_output_topk(std::span<const int32_t> args, int32_t value, int k) {
+    (void)args, (void)value, (void)k;
+    return Status(ErrorCode::kNotSupported, "this delegate has no top-k of its outputs");
+  }
+  // The last execute()'s result for a value request_output_topk() accepted.
+  virtual const TopK* output_topk(std::span<const int32_t> args, int32_t value) const {
+    (void)args, (void)value;
+    return nullptr;
+  }
 };
 
 class Backend {
@@ -43,12 +55,6 @@ class Backend {
   virtual Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) = 0;
 };
 
-// Global registry keyed by backend id. Registering an id again replaces the old one.
-void register_backend(std::shared_ptr<Backend> backend);
-void unregister_backend(std::string_view id);
-std::shared_ptr<Backend> find_backend(std::string_view id);
-
-}  // namespace wick
 // Which executor runs the parts ExecuTorch's Vulkan partitioner lowered ("VulkanBackend"
 // delegates): WebGPU, the CPU executor of VK00 graphs, or auto (WebGPU when an adapter
 // exists, else the CPU). backends/choice.h registers the one chosen.
@@ -57,3 +63,9 @@ enum class DelegateTarget { kAuto, kWebGpu, kCpu };
 Result<DelegateTarget> parse_delegate_target(std::string_view name);
 const char* delegate_target_name(DelegateTarget target);
 
+// Global registry keyed by backend id. Registering an id again replaces the old one.
+void register_backend(std::shared_ptr<Backend> backend);
+void unregister_backend(std::string_view id);
+std::shared_ptr<Backend> find_backend(std::string_view id);
+
+}  // namespace wick

@@ -1,4 +1,5 @@
 // Method execution: input checks, the instruction loop, output copies.
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -28,6 +29,13 @@ Method::Method() : impl_(std::make_unique<Impl>()) {}
 Method::~Method() = default;
 
 const MethodMeta& Method::meta() const { return impl_->meta; }
+
+void Method::set_profiling(bool on) {
+  impl_->profiling = on;
+  impl_->profile.clear();
+}
+
+const std::vector<InstructionTime>& Method::last_profile() const { return impl_->profile; }
 
 Status Method::set_input(size_t index, const Value& input) {
   Impl& m = *impl_;
@@ -87,7 +95,13 @@ Status Method::set_input(size_t index, const Value& input) {
 Status Method::execute() {
   Impl& m = *impl_;
   uint64_t executed = 0;
-  for (const std::vector<Instruction>& chain : m.chains) {
+  using Clock = std::chrono::steady_clock;
+  m.profile.clear();
+  auto timed = [&](size_t chain, size_t pc, const std::string& name, Clock::time_point t0) {
+    m.profile.push_back({chain, pc, name, std::chrono::duration<double, std::milli>(Clock::now() - t0).count()});
+  };
+  for (size_t ci = 0; ci < m.chains.size(); ++ci) {
+    const std::vector<Instruction>& chain = m.chains[ci];
     size_t pc = 0;
     while (pc < chain.size()) {
       if (++executed > kMaxInstructions)
@@ -98,14 +112,18 @@ Status Method::execute() {
       };
       switch (in.kind) {
         case Instruction::kKernel: {
+          const Clock::time_point t0 = m.profiling ? Clock::now() : Clock::time_point{};
           Status s = in.kernel(m.values, in.args);
           if (!s.ok()) return fail(s);
+          if (m.profiling) timed(ci, pc, in.name, t0);
           ++pc;
           break;
         }
         case Instruction::kDelegate: {
+          const Clock::time_point t0 = m.profiling ? Clock::now() : Clock::time_point{};
           Status s = m.delegates[static_cast<size_t>(in.a)]->execute(m.values, in.args);
           if (!s.ok()) return fail(s);
+          if (m.profiling) timed(ci, pc, in.name, t0);
           ++pc;
           break;
         }
@@ -142,7 +160,7 @@ Status Method::execute() {
       }
     }
   }
-  return {};
+  return finish_output_topk(m);
 }
 
 Result<Value> Method::output(size_t index) const {

@@ -32,6 +32,20 @@ struct Method::Impl {
   std::vector<int32_t> inputs, outputs;
   std::vector<std::vector<Instruction>> chains;
   std::vector<std::unique_ptr<DelegateInstance>> delegates;
+  // Per output: a top-k request (Method::request_output_topk), served by the delegate
+  // that writes the output when it can, else on the host.
+  struct TopKRequest {
+    int k = 0;
+    DelegateInstance* delegate = nullptr;
+    std::vector<int32_t> delegate_args;
+    TopK host;
+  };
+  std::vector<TopKRequest> topk;
+  bool profiling = false;
+  std::vector<InstructionTime> profile;  // of the last execute(), when profiling
 };
+
+// output_topk.cpp: after an execute(), the host top-k of requested outputs no delegate serves.
+Status finish_output_topk(Method::Impl& m);
 
 }  // namespace wick

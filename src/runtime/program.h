@@ -93,6 +93,13 @@ class Program {
   friend class Method;
 };
 
+// One kernel or delegate call of the last execute(), when profiling is on.
+struct InstructionTime {
+  size_t chain = 0, pc = 0;  // where it is in the execution plan
+  std::string name;          // operator ("aten::add.out") or "delegate BackendId"
+  double ms = 0;             // host wall time of the call
+};
+
 class Method {
  public:
   ~Method();
@@ -105,6 +112,20 @@ class Method {
   Status set_input(size_t index, const Value& input);
   Status execute();
   Result<Value> output(size_t index) const;  // a copy that owns its storage
+  // Top-k of float output `index`'s last row (an LLM's logits), for a sampler. Where the
+  // output comes straight from a delegate that can (WebGPU), later execute()s compute it
+  // there and skip reading the output back: its tensor then has the current shape but
+  // stale data. Otherwise execute() computes it on the host. k in 1..kMaxTopK; 0 stops.
+  static constexpr int kMaxTopK = 64;
+  Status request_output_topk(size_t index, int k);
+  // The last execute()'s top-k of output `index` (error if none was requested).
+  Result<const TopK*> output_topk(size_t index) const;
+  // Whether output `index`'s top-k is computed by its delegate (for tests and profiles).
+  bool output_topk_on_device(size_t index) const;
+  // Per-instruction wall times (kernels and delegate calls) of each later execute(), for
+  // `wick run --profile` on the CPU backend. Off by default: the clock is then never read.
+  void set_profiling(bool on);
+  const std::vector<InstructionTime>& last_profile() const;
 
   struct Impl;
 

@@ -65,6 +65,13 @@ struct Value {
   static Value make_tensor(Tensor t) { Value x; x.tag = ValueTag::kTensor; x.tensor = std::move(t); return x; }
 };
 
+// The k largest entries of one row of a float tensor, best first (ties: lower index
+// first, as torch.topk): what an LLM sampler needs instead of the whole logits row.
+struct TopK {
+  std::vector<int32_t> ids;
+  std::vector<float> values;
+};
+
 // The value table of one method, with typed accessors that return errors
 // naming the value instead of crashing on a wrong type.
 class ValueTable {

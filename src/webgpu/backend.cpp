@@ -42,7 +42,24 @@ class WebGpuDelegate : public DelegateInstance {
     return s;
   }
 
+  Status request_output_topk(std::span<const int32_t> args, int32_t value, int k) override {
+    WICK_ASSIGN_OR_RETURN(size_t j, output_slot(args, value));
+    return graph_->request_output_topk(j, k);
+  }
+  const TopK* output_topk(std::span<const int32_t> args, int32_t value) const override {
+    auto j = output_slot(args, value);
+    return j.ok() ? graph_->output_topk(*j) : nullptr;
+  }
+
  private:
+  // Which graph output `value` is: outputs are the last num_outputs() of `args`.
+  Result<size_t> output_slot(std::span<const int32_t> args, int32_t value) const {
+    const size_t n = graph_->num_outputs();
+    for (size_t j = 0; j < n && j < args.size(); ++j)
+      if (args[args.size() - n + j] == value) return j;
+    return Status(ErrorCode::kNotFound, "value " + std::to_string(value) + " is not an output of this WebGPU delegate");
+  }
+
   std::shared_ptr<gpu::Device> device_;
   std::shared_ptr<gpu::PipelineCache> cache_;
   std::unique_ptr<Graph> graph_;

@@ -279,9 +279,40 @@ Status Graph::add_output_copies() {
     WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create(device_, bytes, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
                                                                "output staging"));
     staging_.push_back(std::make_unique<gpu::Buffer>(std::move(buf)));
-    WICK_RETURN_IF_ERROR(commands_->add_copy(*v.tensor.buffer, 0, *staging_.back(), 0, (bytes + 3) / 4 * 4));
+    WICK_ASSIGN_OR_RETURN(size_t copy, add_copy(*v.tensor.buffer, *staging_.back(), (bytes + 3) / 4 * 4));
+    staging_copy_.resize(staging_.size());
+    staging_bytes_.resize(staging_.size());
+    staging_copy_.back() = copy;
+    staging_bytes_.back() = (bytes + 3) / 4 * 4;
   }
   return {};
+}
+
+Result<size_t> Graph::add_copy(const gpu::Buffer& src, const gpu::Buffer& dst, uint64_t bytes) {
+  WICK_RETURN_IF_ERROR(commands_->add_copy(src, 0, dst, 0, bytes));
+  return commands_->size() - 1;
+}
+
+Status Graph::request_output_topk(size_t output, int k) {
+  if (output >= output_ids_.size())
+    return Status(ErrorCode::kInvalidArgument, "top-k: the graph has " + std::to_string(output_ids_.size()) + " outputs, not " +
+                                                   std::to_string(output + 1));
+  const GValue& v = values_[static_cast<size_t>(output_ids_[output])];
+  if (v.kind != GValue::kTensor || !staging_[output])
+    return Status(ErrorCode::kNotSupported, "top-k: graph output " + std::to_string(output) + " is not a tensor");
+  topk_.resize(output_ids_.size());
+  topk_result_.resize(output_ids_.size());
+  if (!topk_[output]) {
+    if (k == 0) return {};
+    WICK_ASSIGN_OR_RETURN(topk_[output], OutputTopK::create(*this, v.tensor, output));
+  }
+  WICK_RETURN_IF_ERROR(topk_[output]->enable(k));
+  return commands_->set_copy_bytes(staging_copy_[output], k ? 0 : staging_bytes_[output]);
+}
+
+const TopK* Graph::output_topk(size_t output) const {
+  if (output >= topk_.size() || !topk_[output] || topk_[output]->k() == 0) return nullptr;
+  return &topk_result_[output];
 }
 
 // ---- accessors ----
@@ -480,6 +511,8 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
     }
   }
   for (auto& step : steps_) WICK_RETURN_IF_ERROR(step());
+  for (auto& t : topk_)
+    if (t) WICK_RETURN_IF_ERROR(t->prepare());
   gpu::SubmitOptions so;
   so.timestamps = options_.profile;
   auto stats = commands_->submit(so);
@@ -490,6 +523,7 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
     for (size_t k = 0; k < stats->labels.size(); ++k)
       profile_.push_back(ProfileEntry{stats->labels[k], "", 0, 0, 0, stats->has_gpu_times ? stats->gpu_ns[k] : 0});
   }
+  for (auto& check : after_submit_) WICK_RETURN_IF_ERROR(check().with_context("WebGPU delegate"));
   for (size_t j = 0; j < output_ids_.size(); ++j) {
     const GValue& gv = values_[static_cast<size_t>(output_ids_[j])];
     WICK_ASSIGN_OR_RETURN(Value * hv, values.at(args[input_ids_.size() + j]));
@@ -499,6 +533,13 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
       continue;
     }
     if (!hv->is_tensor()) return Status(ErrorCode::kInvalidProgram, where + ": host value is not a tensor");
+    if (j < topk_.size() && topk_[j] && topk_[j]->k() > 0) {
+      // Only the top-k was read back: the host tensor gets the shape, not the data.
+      Status s = hv->tensor.resize(gv.tensor.dims);
+      if (!s.ok()) return s.with_context(where);
+      WICK_RETURN_IF_ERROR(topk_[j]->read(topk_result_[j]).with_context(where));
+      continue;
+    }
     WICK_RETURN_IF_ERROR(download_output(gv.tensor, *staging_[j], hv->tensor, where));
   }
   return device_->check().with_context("WebGPU delegate");

@@ -28,6 +28,7 @@
 #include "runtime/named_data.h"
 #include "runtime/value.h"
 #include "vkgraph/vk_plan.h"
+#include "webgpu/output_topk.h"
 
 namespace wick::webgpu {
 
@@ -151,6 +152,10 @@ class Graph {
   Status set_workgroups(size_t dispatch, uint32_t x, uint32_t y = 1, uint32_t z = 1);
   // Registers the op's per-execution step (shape propagation + params). It also runs once now.
   Status add_step(std::function<Status()> prepare);
+  // Registers a check run after each execution's submission, before the outputs are read;
+  // its error fails that execution. For ops whose shaders report trouble in a small buffer
+  // copied back by add_copy (out-of-range indices computed on the GPU: ops/indexing).
+  void add_after_submit(std::function<Status()> check) { after_submit_.push_back(std::move(check)); }
 
   // Memory report (bytes): tensors if each had its own buffer vs the shared plan.
   uint64_t naive_activation_bytes() const { return naive_bytes_; }
@@ -160,11 +165,21 @@ class Graph {
   // Host-side timings of the last submit (encode, submit, wait for the GPU).
   const gpu::SubmitStats& last_submit() const { return last_submit_; }
   size_t dispatch_count() const { return commands_->size(); }
+  size_t num_outputs() const { return output_ids_.size(); }
   // Chain ops folded into a convolution, and ops left out because nothing used their result.
   size_t fused_op_count() const { return fused_ops_; }
   size_t dead_op_count() const { return dead_ops_; }
   // The fusion planned for the op being built (a convolution), or null.
   const ConvFusion* conv_fusion() const { return current_fusion_; }
+
+  // ---- top-k of an output's last row on the GPU (output_topk.h) ----
+  // k in 1..kMaxOutputTopK: later executions compute it and skip that output's readback
+  // (its host tensor gets the current shape, not the data); k = 0 reads it back again.
+  Status request_output_topk(size_t output, int k);
+  const TopK* output_topk(size_t output) const;  // of the last execution, or null
+  // A buffer copy recorded after the dispatches so far; returns its command index.
+  Result<size_t> add_copy(const gpu::Buffer& src, const gpu::Buffer& dst, uint64_t bytes);
+  gpu::CommandList& commands() { return *commands_; }
 
  private:
   Graph() = default;
@@ -186,8 +201,13 @@ class Graph {
   // Host-mappable copies of each output, filled by the same submission as the dispatches
   // so a call costs one GPU round trip.
   std::vector<std::unique_ptr<gpu::Buffer>> staging_;
+  std::vector<size_t> staging_copy_;     // command index of each output's staging copy
+  std::vector<uint64_t> staging_bytes_;  // and its size
+  std::vector<std::unique_ptr<OutputTopK>> topk_;  // per output, created on first request
+  std::vector<TopK> topk_result_;
   std::unique_ptr<gpu::CommandList> commands_;
   std::vector<std::function<Status()>> steps_;
+  std::vector<std::function<Status()>> after_submit_;
   std::vector<std::string> dispatch_ops_;  // op name per dispatch
   std::string current_op_;
   std::vector<bool> skip_op_;               // per chain op

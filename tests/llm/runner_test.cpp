@@ -127,6 +127,8 @@ TEST_P(RunnerFixture, GreedyMatchesStepByStepArgmax) {
   auto r = runner->generate(kPrompt, greedy(4));
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_EQ(r->tokens, want) << f.rel;
+  // Greedy without a penalty reads back the argmax only, computed on the GPU.
+  EXPECT_TRUE(runner->top_k_on_device()) << f.rel;
   EXPECT_EQ(r->stop, StopReason::kMaxNewTokens);
   EXPECT_EQ(r->prompt_tokens, 5);
   EXPECT_EQ(runner->position(), 5 + 3);  // the 4th token is sampled, not yet fed

@@ -189,7 +189,11 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
     table.values.push_back(Value::make_tensor(std::move(t)));
     args.push_back(static_cast<int32_t>(table.values.size()) - 1);
   }
+  for (const auto& [j, k] : output_topk) WICK_RETURN_IF_ERROR(graph->request_output_topk(j, k));
   WICK_RETURN_IF_ERROR(graph->execute(table, args));
+  topk_results.clear();
+  for (const auto& [j, k] : output_topk)
+    if (const TopK* t = graph->output_topk(j)) topk_results[j] = *t;
   std::vector<Value> outs(table.values.begin() + static_cast<long>(inputs.size()), table.values.end());
   return outs;
 }

@@ -47,6 +47,10 @@ class VkGraphBuilder {
 
   bool fuse = true;           // GraphOptions::fuse for run()
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
+  // Graph output index -> k: run() asks the graph for the top-k of that output's last row
+  // (Graph::request_output_topk) and stores it in topk_results[output index].
+  std::map<size_t, int> output_topk;
+  std::map<size_t, TopK> topk_results;
 
  private:
   struct V;
