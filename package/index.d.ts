@@ -165,6 +165,8 @@ export interface ExecuTorch {
   initWebGPU(options?: {gpu?: unknown}): Promise<WebGpuInfo>;
   /** The device's description once initWebGPU has resolved, else null. */
   readonly webgpu: WebGpuInfo | null;
+  /** Who runs "VulkanBackend" delegates once chosen, else null. */
+  readonly delegateBackend: 'webgpu' | 'cpu' | null;
   /** Emscripten's in-memory file system. */
   FS: any;
 }
@@ -173,6 +175,10 @@ export interface CreateOptions {
   /** A GPU object to use instead of navigator.gpu. In Node, by default create([]) of
    *  npm 'webgpu' when it is installed; null: none. */
   gpu?: unknown;
+  /** Who runs "VulkanBackend" delegates, chosen at the first method that has them:
+   *  'webgpu' (default), 'cpu' (the CPU executor of VK00 graphs: such methods then run
+   *  synchronously) or 'auto' (WebGPU when an adapter opens, else the CPU). */
+  backend?: 'webgpu' | 'cpu' | 'auto';
   /** Hex sha256 the .wasm must have. */
   wasmSha256?: string;
   /** Progress of the .wasm download. */

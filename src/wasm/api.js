@@ -278,13 +278,37 @@ var WickApi = (function() {
     });
   }
 
-  // Before loading a method that runs on WebGPU: opens the device unless initWebGPU did.
-  // Inside a job.
-  function ensureGpu(where) {
-    if (gpuState) return Promise.resolve();
-    return openGpu(where).then(function() {}, function(e) {
-      throw error(where, 'the method has WebGPU (VulkanBackend) parts, and WebGPU did not start: ' +
-                  e.message.replace(/^[^:]*: /, ''), e.code || 'NotFound');
+  // Who runs "VulkanBackend" delegates (wick_vulkan_target): 0 not chosen, 1 WebGPU, 2 the
+  // CPU executor of VK00 graphs. Chosen at the first method that has them, from
+  // Module.backend (createExecuTorch({backend}) or a page's `var Module = {backend}`):
+  // 'webgpu' (the default), 'cpu' or 'auto' (WebGPU when an adapter opens, else the CPU).
+  var TARGET_NAMES = ['', 'webgpu', 'cpu'];
+  var PREFERENCES = {auto: 0, webgpu: 1, cpu: 2};
+  function vulkanTarget() {
+    return typeof Module._wick_vulkan_target === 'function' ? Module._wick_vulkan_target() : gpuState ? 1 : 0;
+  }
+  function preference(where) {
+    var wanted = Module.backend === undefined || Module.backend === null ? 'webgpu' : Module.backend;
+    if (!Object.prototype.hasOwnProperty.call(PREFERENCES, wanted)) {
+      throw error(where, "backend must be 'webgpu', 'cpu' or 'auto', not " + describe(wanted), 'InvalidArgument');
+    }
+    return wanted;
+  }
+
+  // Before loading a method that has "VulkanBackend" delegates: serves them as
+  // Module.backend says, unless done. Inside a job.
+  function ensureDelegates(where) {
+    if (vulkanTarget()) return Promise.resolve();
+    var wanted = preference(where);
+    if (wanted === 'webgpu') {
+      return openGpu(where).then(function() {}, function(e) {
+        throw error(where, 'the method has WebGPU (VulkanBackend) parts, and WebGPU did not start: ' +
+                    e.message.replace(/^[^:]*: /, ''), e.code || 'NotFound');
+      });
+    }
+    return Promise.resolve(Calls.callInJob(where, 'wick_use_backend', [PREFERENCES[wanted]])).then(function(t) {
+      if (!t) throw Calls.runtimeError(where);
+      if (t === 1) gpuState = json(Calls.callNow(where, 'wick_device_json', []), where);
     });
   }
 
@@ -293,10 +317,14 @@ var WickApi = (function() {
   // when the runtime is idle, as in ExecuTorch's CPU build. A build whose C API says
   // (wick_vulkan_target() == 2) that those delegates run on the CPU executor of VK00
   // graphs (issue 12) makes them synchronous too; without that export, WebGPU.
-  var VULKAN_ON_CPU = 2;
+  // With Module.backend 'cpu', the choice is made right there (it never waits).
   function needsGpu(meta) {
     if (meta.backends.indexOf('VulkanBackend') < 0) return false;
-    return !(typeof Module._wick_vulkan_target === 'function' && Module._wick_vulkan_target() === VULKAN_ON_CPU);
+    var target = vulkanTarget();
+    if (!target && Module.backend === 'cpu' && Calls.idle()) {
+      target = Calls.runNow(function() { return Calls.callNow('Module.backend', 'wick_use_backend', [2]); });
+    }
+    return target !== 2;
   }
 
   // ----- results -----
@@ -504,7 +532,7 @@ var WickApi = (function() {
     } else {
       loaded = Calls.runExclusive(function() {
         self._live(where);
-        return andThen(gpu ? ensureGpu(where) : undefined, function() { return self._loadInJob(name, where); });
+        return andThen(gpu ? ensureDelegates(where) : undefined, function() { return self._loadInJob(name, where); });
       });
     }
     slot = {};
@@ -697,9 +725,11 @@ var WickApi = (function() {
 
   return {Module: EtModule, Tensor: Tensor, ScalarType: ScalarType, Tag: Tag,
           initWebGPU: initWebGPU, gpu: function() { return gpuState; },
+          delegateBackend: function() { return TARGET_NAMES[vulkanTarget()] || null; },
           ErrorCode: Calls.ERRORS,
-          // For llm.js: its calls that may suspend join the one queue (one Asyncify stack).
-          runExclusive: Calls.runExclusive, serialized: Calls.runExclusive};
+          // For llm.js: its calls that may suspend join the one queue (one Asyncify stack),
+          // and its programs' "VulkanBackend" delegates are served as Module's (in a job).
+          runExclusive: Calls.runExclusive, serialized: Calls.runExclusive, ensureDelegates: ensureDelegates};
 })();
 
 Module['Module'] = WickApi.Module;
@@ -709,3 +739,5 @@ Module['Tag'] = WickApi.Tag;
 Module['ErrorCode'] = WickApi.ErrorCode;
 Module['initWebGPU'] = WickApi.initWebGPU;
 Object.defineProperty(Module, 'webgpu', {get: WickApi.gpu});
+// Who runs "VulkanBackend" delegates once chosen: 'webgpu' or 'cpu' (null before).
+Object.defineProperty(Module, 'delegateBackend', {get: WickApi.delegateBackend});

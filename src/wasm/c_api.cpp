@@ -1,13 +1,14 @@
-// The C functions that the JavaScript API (src/wasm/api.js) calls, through ccall.
+// The C functions that the JavaScript API (src/wasm/api.js) calls (src/wasm/runtime_calls.js).
 //
 // Programs and methods are integer handles. Every function that can fail returns 0 (or
 // a null pointer) and leaves "Code: message" in wick_last_error(). Only plain numbers
 // and pointers cross: shapes are int32 arrays, int64 scalars come as two int32 halves,
 // structured answers (metadata, device info, output shapes) are JSON strings.
 //
-// wick_init_webgpu, wick_method_load and wick_method_execute may wait on the GPU; in
-// the browser that suspends the wasm stack (Asyncify), so JavaScript calls them with
-// ccall(..., {async: true}) and never two at once (api.js queues them).
+// wick_init_webgpu, wick_use_backend, wick_method_load and wick_method_execute may wait
+// on the GPU; in the browser that suspends the wasm stack (Asyncify), so JavaScript calls
+// them one at a time, in one queue, as it does every call that touches a loaded method.
+// The rest never wait and may be called while another call is suspended.
 //
 // Nothing here may throw: the build does not catch C++ exceptions, so one would reach
 // JavaScript as a bare number. Strings from the program (method names, operator names)
@@ -30,6 +31,9 @@
 #include "gpu/device.h"
 #include "runtime/program.h"
 #include "webgpu/backend.h"
+#ifdef WICK_HAVE_VKCPU  // the CPU executor of VK00 graphs is linked (cmake/vkgraph.cmake)
+#include "backends/choice.h"
+#endif
 
 namespace {
 
@@ -50,6 +54,7 @@ std::map<int, MethodSlot>& methods() {
   return *m;
 }
 int next_handle = 1;
+int vulkan_target = 0;  // who serves "VulkanBackend" delegates: 0 not chosen, 1 WebGPU, 2 the CPU
 std::string last_error;
 std::string last_json;  // the buffer behind the most recent JSON answer
 
@@ -115,7 +120,34 @@ EMSCRIPTEN_KEEPALIVE const char* wick_last_error() { return last_error.c_str(); 
 EMSCRIPTEN_KEEPALIVE int wick_init_webgpu() {
   wick::Status status = wick::webgpu::register_webgpu_backend();
   if (!status.ok()) return fail(status);
+  vulkan_target = 1;
   return 1;
+}
+
+// Who serves "VulkanBackend" delegates: 0 not chosen yet, 1 WebGPU, 2 the CPU executor
+// of VK00 graphs. With 2, methods run without waiting on a GPU (api.js: synchronously).
+EMSCRIPTEN_KEEPALIVE int wick_vulkan_target() { return vulkan_target; }
+
+// Chooses it: preference 0 auto (WebGPU when an adapter opens, else the CPU), 1 WebGPU,
+// 2 the CPU. The target chosen (1 or 2), or 0. Auto and WebGPU may wait on the GPU.
+EMSCRIPTEN_KEEPALIVE int wick_use_backend(int preference) {
+#ifdef WICK_HAVE_VKCPU
+  if (preference < 0 || preference > 2) {
+    return fail(wick::ErrorCode::kInvalidArgument, "backend preference " + std::to_string(preference) +
+                                                       " is not 0 (auto), 1 (webgpu) or 2 (cpu)");
+  }
+  const wick::DelegateTarget wanted = preference == 1   ? wick::DelegateTarget::kWebGpu
+                                      : preference == 2 ? wick::DelegateTarget::kCpu
+                                                        : wick::DelegateTarget::kAuto;
+  auto choice = wick::use_backend(wanted);
+  if (!choice.ok()) return fail(choice.status());
+  vulkan_target = choice->target == wick::DelegateTarget::kWebGpu ? 1 : 2;
+  return vulkan_target;
+#else
+  if (preference == 1) return wick_init_webgpu();
+  return fail(wick::ErrorCode::kNotSupported,
+              "this build of Wick has no CPU executor for VulkanBackend delegates");
+#endif
 }
 
 // {"adapter": {...}, "features": [...], "limits": {...}} of the backend's device.

@@ -98,3 +98,47 @@ test('a bad program shows in the mv2 page\'s own error text (loading is lazy, lo
                log.join('\n'));
   await page.close();
 });
+
+test('with the one-line configuration `var Module = {backend: \'cpu\'}` the unmodified mv2 page classifies a photo', async () => {
+  // The line a page adds before the library script: the Vulkan-lowered program then runs
+  // on the CPU executor of VK00 graphs, synchronously, as the page expects.
+  const {page, log, errors, pick} = await openDemo(() => { window.Module = {backend: 'cpu'}; });
+  await pick('#upload_model_button', MODEL, 'mobilenet_v3_small.pte');
+  await page.waitForFunction(() => document.getElementById('model_text').textContent !== 'No model uploaded',
+                             null, {timeout: 60000});
+  assert.equal(await page.textContent('#model_text'), 'Uploaded model: mobilenet_v3_small.pte', log.join('\n'));
+  await pick('#upload_image_button', PHOTO, 'cat.png');
+  await page.waitForFunction(() => document.getElementById('class_text').textContent !== '', null, {timeout: 60000})
+    .catch(() => { throw new Error(`no class shown\n${log.join('\n')}`); });
+  assert.deepEqual(errors, []);
+  const shown = await page.textContent('#class_text');
+  // The same program, through Wick in the same page: on the fixture's input it matches
+  // PyTorch's output (the manifest's tolerance), and on the page's own pixels (the
+  // canvas, preprocessed as demo.js does) its top class is the one the page shows.
+  const check = await page.evaluate(async ([model]) => {
+    const et = window.Module;
+    const bytes = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+    const m = et.Module.load(await bytes(model));
+    const x = new Float32Array((await bytes('/fixtures/models/mobilenet_v3_small/case0_input0.bin')).buffer);
+    const ref = new Float32Array((await bytes('/fixtures/models/mobilenet_v3_small/case0_output0.bin')).buffer);
+    const y = m.forward(et.Tensor.fromArray([1, 3, 224, 224], x))[0].data;
+    let worst = 0;
+    // The manifest's tolerance: abs(y - ref) <= 2e-3 + 2e-3 * abs(ref).
+    for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(y[i] - ref[i]) - 2e-3 * Math.abs(ref[i]));
+    const px = document.getElementById('canvas').getContext('2d').getImageData(0, 0, 224, 224).data;
+    const chw = new Float32Array(3 * 224 * 224);
+    for (let c = 0; c < 3; c++) for (let i = 0; i < 224 * 224; i++) chw[c * 224 * 224 + i] = px[4 * i + c] / 255;
+    const logits = m.forward(et.Tensor.fromArray([1, 3, 224, 224], chw))[0].data;
+    let top = 0;
+    for (let i = 1; i < logits.length; i++) if (logits[i] > logits[top]) top = i;
+    const sorted = Array.from(logits).sort((a, b) => b - a);
+    return {worst, top: _IMAGENET_CATEGORIES[top], gap: sorted[0] - sorted[1], backend: et.delegateBackend};
+  }, [MODEL]);
+  assert.equal(check.backend, 'cpu');
+  assert.ok(check.worst <= 2e-3, `fixture input: worst excess over atol+rtol*|ref| ${check.worst}`);
+  assert.equal(shown, check.top, `gap between the top two logits: ${check.gap}`);
+  const dir = path.join(repoRoot, 'out/screenshots');
+  fs.mkdirSync(dir, {recursive: true});
+  await page.screenshot({path: path.join(dir, 'executorch_mv2_page.png'), fullPage: true});
+  await page.close();
+});
