@@ -130,6 +130,17 @@ install_npm_packages() {
   echo "$want" > node_modules/.wick-installed
 }
 
+# The playground's sample photos (Debian python3-skimage, pinned and sha256-checked by the
+# script); the playground's browser tests use them.
+playground_photos() {
+  if [[ -f web/playground/photos/astronaut.png && -f web/playground/photos/chelsea.png &&
+        -f web/playground/photos/coffee.png ]]; then
+    echo "playground photos: present"
+    return 0
+  fi
+  bash web/playground/photos.sh
+}
+
 build() {
   wick_configure_main
   cmake --build build -j "$WICK_JOBS"
@@ -147,6 +158,7 @@ wick_stage "apt packages (pinned)" install_packages
 wick_stage "node/npm and Vulkan driver check" check_node
 wick_stage "Dawn from npm (scripts/fetch_dawn.sh)" scripts/fetch_dawn.sh
 wick_stage "npm packages" install_npm_packages
+wick_stage "playground photos (web/playground/photos.sh)" playground_photos
 [[ $DEPS_ONLY -eq 1 ]] && exit 0
 wick_stage "configure + build build/" build
 wick_stage "main job: 4x upscale of examples/esrgan/input.png" upscale
