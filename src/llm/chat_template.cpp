@@ -632,7 +632,8 @@ struct Renderer {
   Value slice(const Value& obj, const Value* a, const Value* b, const Value* c) {
     int64_t step = c && c->as_int() ? *c->as_int() : 1;
     if (step == 0) return fail("slice step 0"), Value{};
-    size_t n = obj.as_list() ? obj.as_list()->size() : obj.as_str() ? obj.as_str()->size() : 0;
+    // Signed: with a 32-bit size_t (Wasm), `step > 0 ? n : -1` would make -1 4294967295.
+    const int64_t n = static_cast<int64_t>(obj.as_list() ? obj.as_list()->size() : obj.as_str() ? obj.as_str()->size() : 0);
     if (!obj.as_list() && !obj.as_str()) return fail("slice of a value that is not a list or string"), Value{};
     auto clampi = [&](const Value* v, int64_t def) {
       if (!v || !v->as_int()) return def;
