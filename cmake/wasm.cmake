@@ -26,9 +26,10 @@ function(_wick_add_wasm_bundle)
     message(FATAL_ERROR "wasm: the WebGPU delegate (wick_webgpu) was not configured")
   endif()
   set(_dir "${PROJECT_SOURCE_DIR}/src/wasm")
-  add_executable(wick_wasm "${_dir}/c_api.cpp")
+  # c_api_llm.cpp + llm.js: the LLM layer (src/llm) behind et.LLM.
+  add_executable(wick_wasm "${_dir}/c_api.cpp" "${_dir}/c_api_llm.cpp")
   set_target_properties(wick_wasm PROPERTIES OUTPUT_NAME wick SUFFIX ".js")
-  target_link_libraries(wick_wasm PRIVATE wick_webgpu wick_gpu wick_runtime)
+  target_link_libraries(wick_wasm PRIVATE wick_llm wick_webgpu wick_gpu wick_runtime)
   target_link_options(wick_wasm PRIVATE
     -sMODULARIZE=1 -sEXPORT_NAME=createExecuTorch -sENVIRONMENT=web,worker,node
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=4GB
@@ -45,8 +46,9 @@ function(_wick_add_wasm_bundle)
     "SHELL:--minify 0"
     "SHELL:--post-js ${_dir}/tensor_data.js" "SHELL:--post-js ${_dir}/runtime_calls.js"
     "SHELL:--post-js ${_dir}/api.js"
+    "SHELL:--post-js ${_dir}/llm.js"
     "SHELL:--extern-post-js ${_dir}/export_global.js")
   set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS
-    "${_dir}/tensor_data.js" "${_dir}/runtime_calls.js" "${_dir}/api.js" "${_dir}/export_global.js")
+    "${_dir}/tensor_data.js" "${_dir}/runtime_calls.js" "${_dir}/api.js" "${_dir}/llm.js" "${_dir}/export_global.js")
 endfunction()
 cmake_language(DEFER CALL _wick_add_wasm_bundle)
