@@ -169,6 +169,9 @@ export interface ExecuTorch {
   readonly delegateBackend: 'webgpu' | 'cpu' | null;
   /** Emscripten's in-memory file system. */
   FS: any;
+  /** LLM generation (see the LLM section below). */
+  LLM: LLMStatic;
+  Tokenizer: TokenizerStatic;
 }
 
 export interface CreateOptions {
@@ -200,3 +203,144 @@ export interface FetchOptions {
   fetch?: typeof fetch;
 }
 export function fetchVerified(url: string | URL, options?: FetchOptions): Promise<Uint8Array>;
+
+// ----- LLM generation (src/wasm/llm.js) -----
+
+/** tokenizer.json / tokenizer_config.json: a URL, a path (Node; a folder means its
+ *  tokenizer.json), the JSON text itself, a parsed object, bytes or a Blob. */
+export type JsonSource = string | URL | object | Uint8Array | ArrayBuffer | Blob;
+/** A .pte: a URL, a path (Node), bytes or a Blob. */
+export type BytesSource = string | URL | Uint8Array | ArrayBuffer | Blob;
+
+export interface ChatMessage { role: string; content: string; }
+
+export interface StreamDecoder {
+  /** The complete UTF-8 text this id finishes (maybe ''). */
+  push(id: number): string;
+  /** What is left (an incomplete tail becomes U+FFFD). */
+  flush(): string;
+  delete(): void;
+}
+
+export interface Tokenizer {
+  readonly vocabSize: number;
+  readonly eosIds: number[];
+  readonly bosId: number | undefined;
+  readonly hasChatTemplate: boolean;
+  /** As Hugging Face's encode; addSpecialTokens (default true) adds e.g. Llama 3's BOS. */
+  encode(text: string, options?: {addSpecialTokens?: boolean}): number[];
+  decode(ids: ArrayLike<number>, options?: {skipSpecialTokens?: boolean}): string;
+  /** The config's chat_template rendered as transformers renders it. */
+  applyChatTemplate(messages: ChatMessage[], options?: {addGenerationPrompt?: boolean; enableThinking?: boolean}): string;
+  streamDecoder(options?: {skipSpecialTokens?: boolean}): StreamDecoder;
+  tokenToId(token: string): number | undefined;
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+export interface TokenizerStatic {
+  load(tokenizer: JsonSource, tokenizerConfig?: JsonSource): Promise<Tokenizer>;
+  fromJSON(tokenizerJson: string, tokenizerConfigJson?: string): Tokenizer;
+}
+
+export interface LLMLoadOptions {
+  tokenizer?: JsonSource;
+  tokenizerConfig?: JsonSource;
+  /** KV cache length; needed when the program has no get_max_context_len/get_max_seq_len. */
+  maxContextLen?: number;
+  /** Tokens per prefill call (0: as many as the program takes). */
+  prefillChunk?: number;
+  method?: string;
+  /** Replace the program's (or the tokenizer's) EOS ids. */
+  eosIds?: number[];
+  name?: string;
+}
+
+export interface GenerateOptions {
+  /** Default: until EOS or the context is full (-1). */
+  maxNewTokens?: number;
+  /** Argmax (the default when no sampling option is given). */
+  greedy?: boolean;
+  /** 0 is greedy; topK/topP/minP/seed without it mean temperature 1. */
+  temperature?: number;
+  topK?: number;
+  topP?: number;
+  minP?: number;
+  repetitionPenalty?: number;
+  seed?: number | bigint;
+  ignoreEos?: boolean;
+  /** Aborting stops before the next token; the generation ends with stopReason 'cancelled'. */
+  signal?: AbortSignal;
+  /** Qwen3's enable_thinking (default true). */
+  enableThinking?: boolean;
+  /** A system message put first (a string prompt then becomes a chat). */
+  system?: string;
+  /** A string prompt as one user message of the chat template. */
+  chat?: boolean;
+  /** For a string prompt: default true at the start of a conversation. */
+  addSpecialTokens?: boolean;
+}
+
+export interface GenerationPiece {
+  /** Complete UTF-8 text ('' for an EOS). */
+  text: string;
+  /** The ids that made it. */
+  tokens: number[];
+}
+
+export interface GenerationStats {
+  stopReason: 'eos' | 'max_new_tokens' | 'context_full' | 'cancelled';
+  stopMessage: string;
+  /** Tokens prefilled by this turn (the previous turn's last token included). */
+  promptTokens: number;
+  generatedTokens: number;
+  /** Tokens in the KV cache afterwards. */
+  position: number;
+  timeToFirstTokenMs: number;
+  prefillMs: number;
+  decodeMs: number;
+  prefillTokensPerS: number;
+  decodeTokensPerS: number;
+}
+
+export interface Generation extends AsyncIterableIterator<GenerationPiece> {
+  /** Every generated id so far (an EOS that stopped it included). */
+  readonly tokens: number[];
+  readonly text: string;
+  /** Set once the generation is over. */
+  readonly stats: GenerationStats | null;
+  /** Runs to the end. */
+  result(): Promise<{text: string; tokens: number[]; stats: GenerationStats}>;
+  /** Stops before the next token. */
+  cancel(): Promise<void>;
+}
+
+export interface LLMInfo {
+  maxContextLen: number;
+  maxSeqLen: number;
+  prefillChunk: number;
+  useKvCache: boolean;
+  dynamicShape: boolean;
+  eosIds: number[];
+  bosId: number | null;
+  vocabSize: number | null;
+  /** Tokens of the conversation in the KV cache. */
+  position: number;
+  remainingContext: number;
+  name: string;
+}
+
+export interface LLM {
+  readonly tokenizer: Tokenizer | null;
+  readonly info: LLMInfo;
+  /** prompt: raw text, the whole chat as messages, or token ids. */
+  generate(prompt: string | ChatMessage[] | ArrayLike<number>, options?: GenerateOptions): Generation;
+  /** A new conversation. */
+  reset(): void;
+  delete(): void;
+  isDeleted(): boolean;
+}
+
+export interface LLMStatic {
+  load(pte: BytesSource, options?: LLMLoadOptions): Promise<LLM>;
+}
