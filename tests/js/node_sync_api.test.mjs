@@ -49,3 +49,20 @@ test("a WebGPU program's Promise, used as its outputs, throws a message that say
   m.delete();
   assert.throws(() => m.getMethods(), (e) => e.code === 'InvalidState' && /deleted/.test(e.message));
 });
+
+test("backend 'cpu': a Vulkan-lowered program runs synchronously on the CPU executor; a bad backend name is an error", async () => {
+  const {createExecuTorch} = await import('../../package/index.mjs');
+  const et = await createExecuTorch({backend: 'cpu', gpu: null});
+  const {bytes, x, ref} = await mlp('models/mlp');
+  const m = et.Module.load(bytes);
+  assert.equal(et.delegateBackend, null);
+  assert.equal(m.getMethodMeta('forward').runsOnGpu, false);
+  assert.equal(et.delegateBackend, 'cpu');
+  const out = m.forward(et.Tensor.fromArray([4, 64], x));
+  assert.ok(Array.isArray(out) && near(out[0].data, ref));
+  assert.equal(et.webgpu, null);
+  const bad = await createExecuTorch({backend: 'vulkan', gpu: null});
+  const b = bad.Module.load(bytes);
+  await assert.rejects(b.forward(bad.Tensor.fromArray([4, 64], x)), (e) => e.code === 'InvalidArgument' &&
+    /backend must be 'webgpu', 'cpu' or 'auto', not "vulkan"/.test(e.message));
+});
