@@ -4,6 +4,7 @@
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
+#include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu {
 namespace {
@@ -34,40 +35,114 @@ inline void valid_range(int64_t offset, int64_t stride, int64_t size, int64_t ou
   if (lo > hi) lo = hi;
 }
 
+// The plain direct convolution, one output plane at a time (any type; float takes
+// conv2d_blocked below unless its groups have fewer than 4 output channels).
 template <class T>
-void conv2d(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& g) {
+void conv2d_planes(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& g, int64_t n, int64_t oc) {
   const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
   const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_h * g.out_w;
-  for (int64_t n = 0; n < g.batch; ++n) {
-    for (int64_t oc = 0; oc < g.out_c; ++oc) {
-      const int64_t grp = oc / out_cg;
-      T* o = out + (n * g.out_c + oc) * out_plane;
-      std::fill(o, o + out_plane, bias ? bias[oc] : T(0));
-      for (int64_t icg = 0; icg < in_cg; ++icg) {
-        const T* x = in + (n * g.in_c + grp * in_cg + icg) * in_plane;
-        const T* wk = w + (oc * in_cg + icg) * g.k_h * g.k_w;
-        for (int64_t kh = 0; kh < g.k_h; ++kh) {
-          int64_t oh_lo, oh_hi;
-          valid_range(kh * g.dil_h - g.pad_h, g.stride_h, g.in_h, g.out_h, oh_lo, oh_hi);
-          for (int64_t kw = 0; kw < g.k_w; ++kw) {
-            const T wv = wk[kh * g.k_w + kw];
-            const int64_t off_w = kw * g.dil_w - g.pad_w;
-            int64_t ow_lo, ow_hi;
-            valid_range(off_w, g.stride_w, g.in_w, g.out_w, ow_lo, ow_hi);
-            for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
-              const T* xrow = x + (oh * g.stride_h + kh * g.dil_h - g.pad_h) * g.in_w;
-              T* orow = o + oh * g.out_w;
-              if (g.stride_w == 1) {
-                for (int64_t ow = ow_lo; ow < ow_hi; ++ow) orow[ow] += wv * xrow[ow + off_w];
-              } else {
-                for (int64_t ow = ow_lo; ow < ow_hi; ++ow) orow[ow] += wv * xrow[ow * g.stride_w + off_w];
-              }
-            }
+  const int64_t grp = oc / out_cg;
+  T* o = out + (n * g.out_c + oc) * out_plane;
+  std::fill(o, o + out_plane, bias ? bias[oc] : T(0));
+  for (int64_t icg = 0; icg < in_cg; ++icg) {
+    const T* x = in + (n * g.in_c + grp * in_cg + icg) * in_plane;
+    const T* wk = w + (oc * in_cg + icg) * g.k_h * g.k_w;
+    for (int64_t kh = 0; kh < g.k_h; ++kh) {
+      int64_t oh_lo, oh_hi;
+      valid_range(kh * g.dil_h - g.pad_h, g.stride_h, g.in_h, g.out_h, oh_lo, oh_hi);
+      for (int64_t kw = 0; kw < g.k_w; ++kw) {
+        const T wv = wk[kh * g.k_w + kw];
+        const int64_t off_w = kw * g.dil_w - g.pad_w;
+        int64_t ow_lo, ow_hi;
+        valid_range(off_w, g.stride_w, g.in_w, g.out_w, ow_lo, ow_hi);
+        for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
+          const T* xrow = x + (oh * g.stride_h + kh * g.dil_h - g.pad_h) * g.in_w;
+          T* orow = o + oh * g.out_w;
+          if (g.stride_w == 1) {
+            for (int64_t ow = ow_lo; ow < ow_hi; ++ow) orow[ow] += wv * xrow[ow + off_w];
+          } else {
+            for (int64_t ow = ow_lo; ow < ow_hi; ++ow) orow[ow] += wv * xrow[ow * g.stride_w + off_w];
           }
         }
       }
     }
   }
+}
+
+template <class T>
+void conv2d(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& g) {
+  parallel_for(g.batch * g.out_c, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) conv2d_planes(in, w, bias, out, g, i / g.out_c, i % g.out_c);
+  });
+}
+
+// fp32 convolution with a 4 (output channels) x 8 (output columns) register block: the
+// 32 sums stay in registers while every input channel and kernel tap is added, each input
+// value loaded once for 4 channels. Weights are repacked so a tap's 4 weights are adjacent.
+constexpr int64_t kOcBlock = 4, kOwBlock = 8;
+
+void conv2d_blocked(const float* in, const float* w, const float* bias, float* out, const ConvGeometry& g) {
+  const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
+  const int64_t taps = g.k_h * g.k_w;
+  const int64_t blocks_per_group = (out_cg + kOcBlock - 1) / kOcBlock;
+  const int64_t n_blocks = g.groups * blocks_per_group;
+  // packed[block][ic][tap][4], zero for channels past the group's end.
+  std::vector<float> packed(static_cast<size_t>(n_blocks * in_cg * taps * kOcBlock), 0.0f);
+  for (int64_t grp = 0; grp < g.groups; ++grp)
+    for (int64_t ocg = 0; ocg < out_cg; ++ocg) {
+      const int64_t oc = grp * out_cg + ocg, blk = grp * blocks_per_group + ocg / kOcBlock, j = ocg % kOcBlock;
+      for (int64_t ic = 0; ic < in_cg; ++ic)
+        for (int64_t t = 0; t < taps; ++t)
+          packed[static_cast<size_t>(((blk * in_cg + ic) * taps + t) * kOcBlock + j)] = w[(oc * in_cg + ic) * taps + t];
+    }
+  const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_h * g.out_w;
+  const int64_t rows = g.batch * n_blocks * g.out_h;
+  parallel_for(rows, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t oh = r % g.out_h, blk = (r / g.out_h) % n_blocks, n = r / (g.out_h * n_blocks);
+      const int64_t grp = blk / blocks_per_group, oc0 = grp * out_cg + (blk % blocks_per_group) * kOcBlock;
+      const int64_t n_oc = std::min(kOcBlock, grp * out_cg + out_cg - oc0);
+      const float* xg = in + (n * g.in_c + grp * in_cg) * in_plane;
+      const float* wb = packed.data() + blk * in_cg * taps * kOcBlock;
+      for (int64_t ow0 = 0; ow0 < g.out_w; ow0 += kOwBlock) {
+        float acc[kOcBlock][kOwBlock];
+        for (int64_t j = 0; j < kOcBlock; ++j)
+          for (int64_t t = 0; t < kOwBlock; ++t) acc[j][t] = bias && j < n_oc ? bias[oc0 + j] : 0.0f;
+        for (int64_t ic = 0; ic < in_cg; ++ic) {
+          const float* xc = xg + ic * in_plane;
+          const float* wc = wb + ic * taps * kOcBlock;
+          for (int64_t kh = 0; kh < g.k_h; ++kh) {
+            const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+            if (ih < 0 || ih >= g.in_h) continue;
+            const float* xr = xc + ih * g.in_w;
+            for (int64_t kw = 0; kw < g.k_w; ++kw) {
+              const int64_t iw0 = ow0 * g.stride_w - g.pad_w + kw * g.dil_w;
+              const bool inside = g.stride_w == 1 && iw0 >= 0 && iw0 + kOwBlock <= g.in_w && ow0 + kOwBlock <= g.out_w;
+              float xv[kOwBlock];
+              if (inside) {
+                for (int64_t t = 0; t < kOwBlock; ++t) xv[t] = xr[iw0 + t];
+              } else {
+                for (int64_t t = 0; t < kOwBlock; ++t) {
+                  const int64_t iw = iw0 + t * g.stride_w;
+                  xv[t] = iw >= 0 && iw < g.in_w && ow0 + t < g.out_w ? xr[iw] : 0.0f;
+                }
+              }
+              const float* wt = wc + (kh * g.k_w + kw) * kOcBlock;
+              for (int64_t j = 0; j < kOcBlock; ++j) {
+                const float wv = wt[j];
+                for (int64_t t = 0; t < kOwBlock; ++t) acc[j][t] += wv * xv[t];
+              }
+            }
+          }
+        }
+        const int64_t n_ow = std::min(kOwBlock, g.out_w - ow0);
+        for (int64_t j = 0; j < n_oc; ++j) {
+          float* orow = out + (n * g.out_c + oc0 + j) * out_plane + oh * g.out_w + ow0;
+          for (int64_t t = 0; t < n_ow; ++t) orow[t] = acc[j][t];
+        }
+      }
+    }
+  });
 }
 
 // Transposed convolution scatters each input pixel through the kernel; weight is
@@ -207,7 +282,12 @@ Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
     const CT* b = bias ? elements_as<CT>(*bias, sb) : nullptr;
     CT* y = output_as<CT>(*out, so);
     if (transposed) conv_transpose2d(x, w, b, y, g);
-    else conv2d(x, w, b, y, g);
+    else if constexpr (std::is_same_v<CT, float>) {
+      if (g.out_c / g.groups >= kOcBlock) conv2d_blocked(x, w, b, y, g);
+      else conv2d(x, w, b, y, g);
+    } else {
+      conv2d(x, w, b, y, g);
+    }
     finish_output(*out, so);
     return {};
   });

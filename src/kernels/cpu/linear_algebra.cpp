@@ -3,16 +3,18 @@
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
+#include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu {
 namespace {
 
 // c[m, n] = sum_k a[m, k] * b[k, n], with c zeroed first. Row-times-row order keeps the
 // inner loop contiguous in b and c so it vectorises.
+// Rows [r0, r1) of c.
 template <class T>
-void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
-  std::fill(c, c + m * n, T(0));
-  for (int64_t i = 0; i < m; ++i) {
+void gemm_rows(const T* a, const T* b, T* c, int64_t k, int64_t n, int64_t r0, int64_t r1) {
+  std::fill(c + r0 * n, c + r1 * n, T(0));
+  for (int64_t i = r0; i < r1; ++i) {
     T* crow = c + i * n;
     for (int64_t p = 0; p < k; ++p) {
       const T av = a[i * k + p];
@@ -20,6 +22,39 @@ void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
       for (int64_t j = 0; j < n; ++j) crow[j] = wrap_add(crow[j], wrap_mul(av, brow[j]));
     }
   }
+}
+
+// `batch` products of [m, k] x [k, n], rows spread over the thread pool.
+template <class T>
+void batched_gemm(const T* a, const T* b, T* c, int64_t batch, int64_t m, int64_t k, int64_t n) {
+  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(k * n, 1));
+  parallel_for(batch * m, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end;) {
+      const int64_t bi = r / m, i0 = r % m, i1 = std::min(m, i0 + (end - r));
+      gemm_rows(a + bi * m * k, b + bi * k * n, c + bi * m * n, k, n, i0, i1);
+      r += i1 - i0;
+    }
+  });
+}
+
+// y[m, o] = x[m, :] . w[o, :] for fp32: weight rows are read in place (no transpose) by
+// 8 running sums per dot product, output features spread over the thread pool.
+void linear_f32(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n) {
+  parallel_for(n, 4, [&](int64_t begin, int64_t end) {
+    for (int64_t o = begin; o < end; ++o) {
+      const float* wr = w + o * k;
+      for (int64_t i = 0; i < m; ++i) {
+        const float* xr = x + i * k;
+        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        int64_t p = 0;
+        for (; p + 8 <= k; p += 8)
+          for (int t = 0; t < 8; ++t) acc[t] += xr[p + t] * wr[p + t];
+        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+        for (; p < k; ++p) sum += xr[p] * wr[p];
+        y[i * n + o] = sum;
+      }
+    }
+  });
 }
 
 Status check_matrix_inputs(const char* op, std::initializer_list<std::pair<const Tensor*, const char*>> ts,
@@ -70,7 +105,7 @@ Status batched_addmm(const char* op, const Tensor* self, const Tensor& m1, const
     const CT* a = elements_as<CT>(m1, s1);
     const CT* b = elements_as<CT>(m2, s2);
     CT* c = output_as<CT>(out, so);
-    for (int64_t i = 0; i < batch; ++i) gemm(a + i * m * k, b + i * k * n, c + i * m * n, m, k, n);
+    batched_gemm(a, b, c, batch, m, k, n);
     const CT al = alpha.as<CT>();
     const bool use_self = self != nullptr && beta.to_double() != 0.0;
     if (!use_self) {
@@ -186,11 +221,15 @@ Status linear_out(ValueTable& values, std::span<const int32_t> args) {
     const CT* x = elements_as<CT>(*input, si);
     const CT* w = elements_as<CT>(*weight, sw);
     CT* y = output_as<CT>(*out, so);
-    // Transposing the weight once keeps the gemm inner loop contiguous.
-    std::vector<CT> wt(static_cast<size_t>(in_f * out_f));
-    for (int64_t o = 0; o < out_f; ++o)
-      for (int64_t i = 0; i < in_f; ++i) wt[static_cast<size_t>(i * out_f + o)] = w[o * in_f + i];
-    gemm(x, wt.data(), y, m, in_f, out_f);
+    if constexpr (std::is_same_v<CT, float>) {
+      linear_f32(x, w, y, m, in_f, out_f);
+    } else {
+      // Transposing the weight once keeps the gemm inner loop contiguous.
+      std::vector<CT> wt(static_cast<size_t>(in_f * out_f));
+      for (int64_t o = 0; o < out_f; ++o)
+        for (int64_t i = 0; i < in_f; ++i) wt[static_cast<size_t>(i * out_f + o)] = w[o * in_f + i];
+      batched_gemm(x, wt.data(), y, 1, m, in_f, out_f);
+    }
     if (bias) {
       const CT* b = elements_as<CT>(*bias, sb);
       std::array<std::vector<int64_t>, 1> st{broadcast_strides(bias->sizes, shape)};

@@ -61,14 +61,20 @@ Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args)
     std::vector<float> row(static_cast<size_t>(k));
     for (int64_t o = begin; o < end; ++o) {
       const uint8_t* wr = ws + o * kp;
-      for (int64_t j = 0; j < k; ++j) {
-        const int q = ((wr[j / 2] >> ((j & 1) * 4)) & 0xF) - 8;
-        row[static_cast<size_t>(j)] = static_cast<float>(q) * ss[(j / gs) * padded_n + o];
+      for (int64_t j0 = 0; j0 < k; j0 += gs) {
+        const float scale = ss[(j0 / gs) * padded_n + o];
+        const int64_t j1 = std::min(k, j0 + gs);
+        for (int64_t j = j0; j < j1; ++j)
+          row[static_cast<size_t>(j)] = static_cast<float>(((wr[j / 2] >> ((j & 1) * 4)) & 0xF) - 8) * scale;
       }
       for (int64_t r = 0; r < m; ++r) {
         const float* xr = xs + r * k;
-        float acc = 0;
-        for (int64_t j = 0; j < k; ++j) acc += xr[j] * row[static_cast<size_t>(j)];
+        float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        int64_t j = 0;
+        for (; j + 8 <= k; j += 8)
+          for (int t = 0; t < 8; ++t) part[t] += xr[j + t] * row[static_cast<size_t>(j + t)];
+        float acc = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+        for (; j < k; ++j) acc += xr[j] * row[static_cast<size_t>(j)];
         ys[r * n + o] = acc + (bs ? bs[o] : 0.0f);
       }
     }
