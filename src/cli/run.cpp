@@ -16,7 +16,7 @@ namespace {
 struct RunOptions {
   std::string model;
   std::string method = "forward";
-  std::string backend = "webgpu";
+  std::string backend = "auto";
   std::string output_dir;
   bool profile = false;
   bool npy = false;  // --output-format npy: output_N.npy instead of raw output_N.bin
@@ -133,11 +133,7 @@ Status write_outputs(const std::vector<Value>& outputs, const std::string& dir, 
 
 Result<std::unique_ptr<Method>> open_method(const RunOptions& o) {
   WICK_ASSIGN_OR_RETURN(auto program, Program::load_file(o.model));
-  auto method = program->load_method(o.method);
-  if (!method.ok() && o.backend == "cpu" && method.status().code() == ErrorCode::kNotFound &&
-      method.status().message().find("backend") != std::string::npos)
-    return method.status().with_context("(the cpu backend runs no delegates; try --backend webgpu)");
-  return method;
+  return program->load_method(o.method);
 }
 
 }  // namespace
@@ -147,6 +143,8 @@ int run(const std::vector<std::string>& args) {
   if (!parse(args, o, false)) return 2;
   if (o.output_dir.empty()) return fail("missing --output-dir DIR");
   if (!select_backend(o.backend, o.profile)) return 1;
+  std::printf("%s\n", backend_line().c_str());
+  const bool on_cpu = chosen_backend() == "cpu";
   auto method = open_method(o);
   if (!method.ok()) return fail(method.status().to_string());
   for (size_t s = 0; s < o.steps.size(); ++s) {
@@ -158,7 +156,7 @@ int run(const std::vector<std::string>& args) {
     if (!outputs.ok()) return fail(outputs.status().to_string());
     // The WebGPU delegate times its dispatches (print_profile below); the CPU path has no
     // per-op hooks, so --profile there gives the step's wall time and the ops it ran.
-    if (o.profile && o.backend == "cpu") {
+    if (o.profile && on_cpu) {
       std::printf("step %zu: forward %.3f ms wall on the cpu backend\n", s, ms);
       for (const auto& op : (*method)->meta().operators) std::printf("  operator %s\n", op.c_str());
     }
@@ -168,7 +166,7 @@ int run(const std::vector<std::string>& args) {
     // Say where the results went: a silent success looked like nothing happened.
     std::printf("wrote %zu output%s (%s) and outputs.json to %s\n", outputs->size(), outputs->size() == 1 ? "" : "s",
                 o.npy ? ".npy" : "raw .bin", dir.c_str());
-    if (o.profile && o.backend != "cpu") print_profile();
+    if (o.profile) print_profile();
   }
   return 0;
 }
@@ -200,7 +198,7 @@ int bench(const std::vector<std::string>& args) {
   }
   std::sort(ms.begin(), ms.end());
   std::printf("%s (%s, backend %s): median %.3f ms, min %.3f ms, max %.3f ms over %d runs (%d warm-up)\n",
-              o.model.c_str(), o.method.c_str(), o.backend.c_str(), ms[ms.size() / 2], ms.front(), ms.back(),
+              o.model.c_str(), o.method.c_str(), chosen_backend().c_str(), ms[ms.size() / 2], ms.front(), ms.back(),
               o.runs, o.warmup);
   print_backend_summary();
   return 0;

@@ -82,6 +82,8 @@ test('the unmodified mv2 page loads the program through the global Module and sa
     return sum / (224 * 224 * 3);
   });
   assert.ok(drawn > 20 && drawn < 235, `mean pixel value ${drawn}: the photo was not drawn`);
+  // (That the runtime keeps answering after calls made during a load is
+  // concurrency_cases.mjs's job: a mobilenet forward on SwiftShader takes too long here.)
   const dir = path.join(repoRoot, 'out/screenshots');
   fs.mkdirSync(dir, {recursive: true});
   await page.screenshot({path: path.join(dir, 'executorch_mv2_page_webgpu.png'), fullPage: true});
