@@ -20,6 +20,9 @@ struct RunOptions {
   std::string output_dir;
   bool profile = false;
   bool npy = false;  // --output-format npy: output_N.npy instead of raw output_N.bin
+  // --output FILE, once per output in order: FILE.npy is written as .npy, any other name
+  // as raw bytes (the fixtures' .bin), so the name says the format.
+  std::vector<std::string> output_files;
   int runs = 20, warmup = 3;
   std::vector<std::vector<std::string>> steps{{}};  // input specs per call
 };
@@ -62,6 +65,7 @@ bool parse(const std::vector<std::string>& args, RunOptions& o, bool bench) {
     if (a == "--method") { if (!next(o.method)) return false; }
     else if (a == "--backend") { if (!next(o.backend)) return false; }
     else if (a == "--output-dir" && !bench) { if (!next(o.output_dir)) return false; }
+    else if (a == "--output" && !bench) { if (!next(tmp)) return false; o.output_files.push_back(tmp); }
     else if (a == "--input") { if (!next(tmp)) return false; o.steps.back().push_back(tmp); }
     else if (a == "--step") o.steps.emplace_back();
     else if (a == "--output-format" && !bench) {
@@ -131,6 +135,42 @@ Status write_outputs(const std::vector<Value>& outputs, const std::string& dir, 
   return {};
 }
 
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// --output FILE...: one file per output; the extension picks the format.
+Status write_output_files(const std::vector<Value>& outputs, const std::vector<std::string>& files) {
+  if (files.size() != outputs.size())
+    return Status(ErrorCode::kInvalidArgument, std::to_string(files.size()) + " --output file(s) for " +
+                                                   std::to_string(outputs.size()) + " output(s): give one per output");
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string& file = files[i];
+    if (std::filesystem::is_directory(file))
+      return Status(ErrorCode::kInvalidArgument, file + ": is a directory, expected an output file");
+    if (!outputs[i].is_tensor())
+      return Status(ErrorCode::kInvalidArgument, "output " + std::to_string(i) + " is a " +
+                                                     value_tag_name(outputs[i].tag) + ", not a tensor; use --output-dir");
+    WICK_RETURN_IF_ERROR(ends_with(file, ".npy") ? write_npy(file, outputs[i].tensor)
+                                                 : write_raw_tensor(file, outputs[i].tensor));
+  }
+  return {};
+}
+
+// --profile on the CPU backend: every kernel and delegate call of the step with its wall
+// time, in execution order, then the total.
+void print_cpu_profile(const Method& method, size_t step, double ms) {
+  const auto& times = method.last_profile();
+  std::printf("step %zu: forward %.3f ms wall on the cpu backend, %zu calls\n", step, ms, times.size());
+  std::printf("  %5s  %10s  %s\n", "instr", "ms", "op");
+  double sum = 0;
+  for (const InstructionTime& t : times) {
+    std::printf("  %5zu  %10.3f  %s\n", t.pc, t.ms, t.name.c_str());
+    sum += t.ms;
+  }
+  std::printf("  %5s  %10.3f  (sum of calls; the rest of the step is input and output copies)\n", "total", sum);
+}
+
 Result<std::unique_ptr<Method>> open_method(const RunOptions& o) {
   WICK_ASSIGN_OR_RETURN(auto program, Program::load_file(o.model));
   return program->load_method(o.method);
@@ -141,12 +181,14 @@ Result<std::unique_ptr<Method>> open_method(const RunOptions& o) {
 int run(const std::vector<std::string>& args) {
   RunOptions o;
   if (!parse(args, o, false)) return 2;
-  if (o.output_dir.empty()) return fail("missing --output-dir DIR");
+  if (o.output_dir.empty() && o.output_files.empty()) return fail("missing --output-dir DIR or --output FILE");
+  if (!o.output_files.empty() && o.steps.size() > 1) return fail("--output FILE takes one step; use --output-dir with --step");
   if (!select_backend(o.backend, o.profile)) return 1;
   std::printf("%s\n", backend_line().c_str());
   const bool on_cpu = chosen_backend() == "cpu";
   auto method = open_method(o);
   if (!method.ok()) return fail(method.status().to_string());
+  if (o.profile && on_cpu) (*method)->set_profiling(true);
   for (size_t s = 0; s < o.steps.size(); ++s) {
     auto inputs = read_inputs(o.steps[s]);
     if (!inputs.ok()) return fail(inputs.status().to_string());
@@ -154,18 +196,23 @@ int run(const std::vector<std::string>& args) {
     auto outputs = (*method)->forward(*inputs);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!outputs.ok()) return fail(outputs.status().to_string());
-    // The WebGPU delegate times its dispatches (print_profile below); the CPU path has no
-    // per-op hooks, so --profile there gives the step's wall time and the ops it ran.
-    if (o.profile && on_cpu) {
-      std::printf("step %zu: forward %.3f ms wall on the cpu backend\n", s, ms);
-      for (const auto& op : (*method)->meta().operators) std::printf("  operator %s\n", op.c_str());
+    // The WebGPU delegate times its dispatches (print_profile below); on the CPU the
+    // method times each instruction.
+    if (o.profile && on_cpu) print_cpu_profile(**method, s, ms);
+    if (!o.output_files.empty()) {
+      Status w = write_output_files(*outputs, o.output_files);
+      if (!w.ok()) return fail(w.to_string());
+      for (const std::string& file : o.output_files)
+        std::printf("wrote %s (%s)\n", file.c_str(), ends_with(file, ".npy") ? ".npy" : "raw bytes");
     }
-    std::string dir = o.steps.size() == 1 ? o.output_dir : o.output_dir + "/step_" + std::to_string(s);
-    Status w = write_outputs(*outputs, dir, o.npy);
-    if (!w.ok()) return fail(w.to_string());
-    // Say where the results went: a silent success looked like nothing happened.
-    std::printf("wrote %zu output%s (%s) and outputs.json to %s\n", outputs->size(), outputs->size() == 1 ? "" : "s",
-                o.npy ? ".npy" : "raw .bin", dir.c_str());
+    if (!o.output_dir.empty()) {
+      std::string dir = o.steps.size() == 1 ? o.output_dir : o.output_dir + "/step_" + std::to_string(s);
+      Status w = write_outputs(*outputs, dir, o.npy);
+      if (!w.ok()) return fail(w.to_string());
+      // Say where the results went: a silent success looked like nothing happened.
+      std::printf("wrote %zu output%s (%s) and outputs.json to %s\n", outputs->size(),
+                  outputs->size() == 1 ? "" : "s", o.npy ? ".npy" : "raw .bin", dir.c_str());
+    }
     if (o.profile) print_profile();
   }
   return 0;

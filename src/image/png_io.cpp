@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "format/pte_file.h"  // read_file_bytes
+
 namespace wick::image {
 
 namespace {
@@ -101,15 +103,9 @@ Result<RgbImage> decode_png(std::span<const uint8_t> bytes, const std::string& n
 }
 
 Result<RgbImage> read_png(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return Status(ErrorCode::kNotFound, path + ": cannot open: " + std::strerror(errno));
-  std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
-  bool read_error = std::ferror(f) != 0;
-  std::fclose(f);
-  if (read_error) return Status(ErrorCode::kInvalidArgument, path + ": read error");
+  // read_file_bytes asks the file system first, so a directory, a device or a FIFO is named
+  // as such (fopen + fread on a directory only said "read error").
+  WICK_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read_file_bytes(path));
   return decode_png(bytes, path);
 }
 

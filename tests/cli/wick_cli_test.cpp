@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "pte_patch.h"
@@ -165,14 +166,46 @@ TEST(WickCli, RunWritesNpyOnRequestAndSaysSo) {
   ASSERT_EQ(v->tensor.sizes, want.sizes);
   ASSERT_EQ(v->tensor.dtype, want.dtype);
   EXPECT_TRUE(test::values_close(*v, f.cases[0].outputs[0], f.atol, f.rtol));
-  // --profile on the cpu backend once printed nothing: now each step's wall time and ops.
+  // --profile on the cpu backend once printed nothing: now each step's wall time and each
+  // instruction's, by op name.
   r = sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output-dir " + dir + " --profile");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("step 0: forward "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("operator aten::addmm.out"), std::string::npos) << r.out;
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(r.out, m, std::regex(R"(\n +\d+ +\d+\.\d{3}  aten::addmm\.out\n)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, m, std::regex(R"(\n +total +\d+\.\d{3}  )"))) << r.out;
   std::filesystem::remove_all(dir);
   EXPECT_NE(sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output-dir " + dir +
                " --output-format png").code, 0);
+}
+
+// --output FILE picks the format by its extension: .npy as NumPy, anything else raw.
+TEST(WickCli, RunOutputFileExtensionPicksTheFormat) {
+  test::Fixture f;
+  ASSERT_TRUE(test::load_fixture("cpu/mlp_cpu", &f));
+  std::string dir = tmpdir("outfile");
+  std::filesystem::create_directories(dir);
+  const Tensor& want = f.cases[0].outputs[0].tensor;
+  CliResult r = sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output " + dir + "/y.npy");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("wrote " + dir + "/y.npy (.npy)"), std::string::npos) << r.out;
+  auto v = read_npy(dir + "/y.npy");
+  ASSERT_TRUE(v.ok()) << v.status().to_string();
+  EXPECT_TRUE(test::values_close(*v, f.cases[0].outputs[0], f.atol, f.rtol));
+  r = sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output " + dir + "/y.bin");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto raw = read_raw_tensor(dir + "/y.bin", want.dtype, want.sizes);
+  ASSERT_TRUE(raw.ok()) << raw.status().to_string();
+  EXPECT_TRUE(test::values_close(*raw, f.cases[0].outputs[0], f.atol, f.rtol));
+  for (const auto& [args, expect] : std::vector<std::pair<std::string, std::string>>{
+           {" --output " + dir + "/a.npy --output " + dir + "/b.npy", "2 --output file(s) for 1 output(s)"},
+           {" --output " + dir, dir + ": is a directory"},
+           {"", "missing --output-dir DIR or --output FILE"}}) {
+    r = sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + args);
+    EXPECT_NE(r.code, 0) << args;
+    EXPECT_NE(r.out.find(expect), std::string::npos) << args << ": " << r.out;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // wick_upscale's checks that need no GPU: each fails fast with a one-line reason. The

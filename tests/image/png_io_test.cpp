@@ -121,6 +121,19 @@ TEST(PngIo, MissingFileIsNotFound) {
   EXPECT_NE(r.status().message().find("no_such_file.png"), std::string::npos);
 }
 
+// A directory or a non-regular file once gave a bare "read error" (fopen succeeds on a
+// directory; fread fails): each is now named.
+TEST(PngIo, DirectoryOrDeviceIsNamed) {
+  auto dir = read_png(esrgan_dir());
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.status().message().find(esrgan_dir() + ": is a directory"), std::string::npos)
+      << dir.status().to_string();
+  auto dev = read_png("/dev/null");
+  ASSERT_FALSE(dev.ok());
+  EXPECT_NE(dev.status().message().find("/dev/null: not a regular file"), std::string::npos)
+      << dev.status().to_string();
+}
+
 TEST(PngIo, NotAPngIsAnError) {
   std::vector<uint8_t> text = {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '\n'};
   auto r = decode_png(text, "hello.txt");
