@@ -184,6 +184,10 @@ def lower(model, example, dynamic, log):
             info["lower_seconds"] = round(time.time() - t0, 2)
             info["partitioner_options"] = options
             info["outside_delegates"] = outside_delegates(edge)
+            if info["outside_delegates"] and options is not attempts[-1]:
+                errors.append({"options": options, "error": f"left outside the delegate: {info['outside_delegates']}"})
+                log(f"  VulkanPartitioner({options}) left {info['outside_delegates']} outside; next options")
+                continue
             program = edge.to_executorch()
             info["lowering_errors"] = errors
             return ep, program.buffer, info

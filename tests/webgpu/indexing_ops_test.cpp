@@ -1,6 +1,8 @@
 // embedding / index_select / index.Tensor / gather against direct CPU lookups. Values
-// are copied, so comparisons are exact. An out-of-range index in a graph-input index
-// tensor is an error naming the op and the index, as PyTorch raises one.
+// are copied, so comparisons are exact. An out-of-range index is an error naming the op
+// and the index, as PyTorch raises one: checked on the host for graph-input and constant
+// index tensors, and by a flag the shader sets and the delegate reads back after the run
+// for indices computed on the GPU.
 #include <gtest/gtest.h>
 
 #include "single_op.h"
@@ -182,6 +184,74 @@ TEST(WebGpuIndexingOp, IndexSelectOutOfRangeIsAnError) {
                   Value::make_tensor(int_tensor({2}, {4, 5}))});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("aten.index_select.default: index 5 is out of bounds for dim 1 of size 5"),
+            std::string::npos)
+      << r.status().to_string();
+}
+
+// embedding(w, ids + offsets): the index tensor is computed on the GPU by aten.add.Tensor,
+// so no host check sees it; only the shader's flag can. Once returned zeros and success.
+Result<std::vector<Value>> run_computed_embedding(const Tensor& w, const std::vector<int64_t>& ids,
+                                                  const std::vector<int64_t>& offsets) {
+  const int64_t n = static_cast<int64_t>(ids.size());
+  test::VkGraphBuilder b;
+  int ii = b.input(ScalarType::kLong, {n});
+  int sum = b.tensor(ScalarType::kLong, {n});
+  b.op("aten.add.Tensor", {ii, b.constant(int_tensor({n}, offsets)), b.int_value(1), sum});
+  int out = b.tensor(ScalarType::kFloat, {n, w.sizes[1]});
+  b.op("aten.embedding.default", {b.constant(w), sum, b.int_value(-1), b.bool_value(false), b.bool_value(false), out});
+  b.output(out);
+  return b.run({Value::make_tensor(int_tensor({n}, ids))});
+}
+
+TEST(WebGpuIndexingOp, ComputedIndexOutOfRangeIsAnError) {
+  std::mt19937 rng(45);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {100, 8}, rng);
+  auto good = run_computed_embedding(w, {0, 1, 2, 3}, {5, 0, 90, 96});
+  ASSERT_TRUE(good.ok()) << good.status().to_string();
+  const int64_t rows[4] = {5, 1, 92, 99};
+  for (int64_t j = 0; j < 4; ++j)
+    for (int64_t d = 0; d < 8; ++d)
+      ASSERT_EQ((*good)[0].tensor.data_as<float>()[j * 8 + d], w.data_as<float>()[rows[j] * 8 + d]);
+  for (int64_t bad : {int64_t{1000000}, int64_t{100}, int64_t{-1}}) {
+    auto r = run_computed_embedding(w, {0, 1, 2, 3}, {0, 0, bad - 2, 0});
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find("aten.embedding.default: index " + std::to_string(bad) +
+                                        " is out of bounds for dim 0 of size 100"),
+              std::string::npos)
+        << r.status().to_string();
+    EXPECT_NE(r.status().message().find("computed on the GPU"), std::string::npos) << r.status().to_string();
+  }
+}
+
+// gather with an index computed on the GPU (idx + 0), past the end of dim 1.
+TEST(WebGpuIndexingOp, ComputedGatherIndexOutOfRangeIsAnError) {
+  test::VkGraphBuilder b;
+  int xi = b.input(ScalarType::kFloat, {2, 3});
+  int ii = b.input(ScalarType::kLong, {2, 2});
+  int sum = b.tensor(ScalarType::kLong, {2, 2});
+  b.op("aten.add.Tensor", {ii, b.constant(int_tensor({2, 2}, {0, 0, 0, 1})), b.int_value(1), sum});
+  int out = b.tensor(ScalarType::kFloat, {2, 2});
+  b.op("aten.gather.default", {xi, b.int_value(1), sum, b.bool_value(false), out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(Tensor::make_owned(ScalarType::kFloat, {2, 3})),
+                  Value::make_tensor(int_tensor({2, 2}, {0, 2, 1, 2}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("aten.gather.default: index 3 is out of bounds for dim 1 of size 3"),
+            std::string::npos)
+      << r.status().to_string();
+}
+
+// A constant index tensor is checked on the host when the graph is built.
+TEST(WebGpuIndexingOp, ConstantIndexOutOfRangeIsAnError) {
+  test::VkGraphBuilder b;
+  int xi = b.input(ScalarType::kFloat, {4, 3});
+  int out = b.tensor(ScalarType::kFloat, {2, 3});
+  b.op("aten.index_select.default", {xi, b.int_value(0), b.constant(int_tensor({2}, {1, 4})), out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(Tensor::make_owned(ScalarType::kFloat, {4, 3}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("aten.index_select.default: index 4 is out of bounds for dim 0 of size 4"),
             std::string::npos)
       << r.status().to_string();
 }

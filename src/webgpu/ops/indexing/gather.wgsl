@@ -1,5 +1,7 @@
 // aten.gather: out has the index's shape; out[c] = src[c with c[dim] = index[c]].
-// Out-of-range indices give 0. Rank up to 8; words are copied as-is.
+// Out-of-range indices give 0 and are counted in flags[0], one of them kept in flags[1]
+// (read back by the host when the indices were computed on the GPU; see index_rows.wgsl).
+// Rank up to 8; words are copied as-is.
 struct Params {
   total: u32, rank: u32, dim: u32, src_size: u32,  // src_size: the source's size along dim
   index_dims: array<vec4<u32>, 2>,
@@ -10,6 +12,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> index: array<i32>;
 @group(0) @binding(2) var<storage, read_write> out: array<u32>;
 @group(0) @binding(3) var<uniform> p: Params;
+@group(0) @binding(4) var<storage, read_write> flags: array<atomic<i32>, 2>;
 
 override wg_size: u32 = 256;
 
@@ -20,6 +23,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let idx = index[o];
   if (idx < 0 || u32(idx) >= p.src_size) {
     out[o] = 0u;
+    atomicAdd(&flags[0], 1);
+    atomicStore(&flags[1], idx);
     return;
   }
   var rem = o;

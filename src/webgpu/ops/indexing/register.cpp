@@ -1,13 +1,21 @@
 // Indexing: embedding, index_select, index.Tensor (one index tensor) -> index_rows.wgsl;
 // gather -> gather.wgsl.
 //
-// Out-of-range indices are an error, as in PyTorch. When the index tensor is a graph input
-// (token ids, the common case) its values are on the host already: each execute checks them
-// there before the dispatch, at the cost of one pass over the indices and no GPU readback.
-// Indices computed on the GPU by an earlier op are not checked (that would need a readback
-// or an error-flag buffer read after the submit); the shaders then write 0 for them rather
-// than read outside the source buffer.
+// Out-of-range indices are an error naming the op and the index, as in PyTorch. Where the
+// check happens depends on where the index tensor comes from:
+//   - a graph input (token ids, the common case): its values are on the host already, and
+//     each execute checks them there before the dispatch (one pass, no readback);
+//   - a constant: checked on the host once, against each execute's source size;
+//   - computed on the GPU by an earlier op (dfine's gather after topk, SAM2's embedding
+//     after clamp, Whisper's positional embedding after arange): the shader counts the
+//     indices out of range into a two-word flag buffer (count, one offending index), which
+//     the graph copies back in the same submission as the outputs and checks after it
+//     (Graph::add_copy, Graph::add_after_submit). Cost: one 8-byte clear before and one small readback
+//     after each execute of such a graph, none for the others.
+// The shaders write 0 for an out-of-range index rather than read outside the source.
 #include <array>
+#include <cstring>
+#include <memory>
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
@@ -43,22 +51,100 @@ Status check_index(const char* name, const GpuTensor* index) {
   return {};
 }
 
-// The host values of graph input `index_id` each lie in [-size, size) when `wrap` (negatives
-// count from the end) or in [0, size) otherwise; anything else names the op and the index.
-// An index that is no graph input cannot be checked here (see the top of the file). The
-// step that calls this adds the op name to the message.
-Status check_host_indices(const Graph& g, int64_t index_id, int64_t count, int64_t size, bool wrap,
-                          const std::string& what) {
+std::string out_of_bounds(int64_t idx, int64_t size, const std::string& what) {
+  return "index " + std::to_string(idx) + " is out of bounds for " + what + " of size " + std::to_string(size);
+}
+
+bool in_range(int64_t idx, int64_t size, bool wrap) { return idx < size && idx >= (wrap ? -size : 0); }
+
+// Where an index tensor's values come from, and for constants the values themselves.
+struct IndexSource {
+  enum Kind { kGraphInput, kConstant, kComputed } kind = kComputed;
+  std::vector<int64_t> constant;  // kConstant: the values, read at build time
+  gpu::Buffer* flags = nullptr;   // the shader's [count, index] out-of-range flags
+};
+
+Result<std::shared_ptr<IndexSource>> index_source(Graph& g, int64_t index_id, const GpuTensor* index,
+                                                  const char* name) {
+  auto src = std::make_shared<IndexSource>();
+  WICK_ASSIGN_OR_RETURN(src->flags, g.scratch(8, std::string(name) + " index flags"));
+  if (index->constant_id >= 0) {
+    WICK_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes, g.constant_bytes(index_id, name));
+    const bool wide = index->vk_dtype == vk::VkDataType::INT64;
+    const size_t n = bytes.size() / (wide ? 8 : 4);
+    for (size_t k = 0; k < n; ++k) {
+      if (wide) {
+        int64_t v;
+        std::memcpy(&v, bytes.data() + 8 * k, 8);
+        src->constant.push_back(v);
+      } else {
+        int32_t v;
+        std::memcpy(&v, bytes.data() + 4 * k, 4);
+        src->constant.push_back(v);
+      }
+    }
+    src->kind = IndexSource::kConstant;
+  } else if (g.host_input_word(index_id, 0).ok()) {
+    src->kind = IndexSource::kGraphInput;
+  }
+  return src;
+}
+
+// The host-side check of one execute (graph inputs and constants), before the dispatch:
+// each of the `count` indices must lie in [-size, size) when `wrap` (negatives count from
+// the end) or in [0, size). The step that calls this adds the op name to the message.
+Status check_host_indices(const Graph& g, int64_t index_id, const IndexSource& src, int64_t count, int64_t size,
+                          bool wrap, const std::string& what) {
+  if (src.kind == IndexSource::kComputed) return {};
   for (int64_t k = 0; k < count; ++k) {
-    Result<int64_t> v = g.host_input_word(index_id, k);
-    if (!v.ok()) return {};  // not a graph input
-    const int64_t idx = *v;
-    if (idx >= size || idx < (wrap ? -size : 0))
-      return Status(ErrorCode::kInvalidArgument, "index " + std::to_string(idx) +
-                                                     " is out of bounds for " + what + " of size " +
-                                                     std::to_string(size));
+    int64_t idx = 0;
+    if (src.kind == IndexSource::kConstant) {
+      if (static_cast<size_t>(k) >= src.constant.size()) break;
+      idx = src.constant[static_cast<size_t>(k)];
+    } else {
+      Result<int64_t> v = g.host_input_word(index_id, k);
+      if (!v.ok()) return {};
+      idx = *v;
+    }
+    if (!in_range(idx, size, wrap)) return Status(ErrorCode::kInvalidArgument, out_of_bounds(idx, size, what));
   }
   return {};
+}
+
+// For computed indices: clear the flags before each execute (in the step) and check them
+// after it. `size` and `what` are read when the check runs (the step keeps them current).
+struct FlagCheck {
+  int64_t size = 0;
+  std::string what;
+};
+
+// The flags go to a mappable copy after the op's dispatch (same submission) and are read
+// once the submission is done.
+Status watch_flags(Graph& g, const char* name, const std::shared_ptr<IndexSource>& src,
+                   const std::shared_ptr<FlagCheck>& check) {
+  if (src->kind != IndexSource::kComputed) return {};
+  WICK_ASSIGN_OR_RETURN(gpu::Buffer staging,
+                        gpu::Buffer::create(g.device_ptr(), 8, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
+                                            std::string(name) + " index flags readback"));
+  auto readback = std::make_shared<gpu::Buffer>(std::move(staging));
+  WICK_RETURN_IF_ERROR(g.add_copy(*src->flags, *readback, 8).status());
+  const std::string op = name;
+  g.add_after_submit([op, check, readback]() -> Status {
+    uint32_t words[2] = {0, 0};
+    WICK_RETURN_IF_ERROR(readback->read(words, sizeof words));
+    if (words[0] == 0) return {};
+    const int64_t idx = static_cast<int32_t>(words[1]);
+    return Status(ErrorCode::kInvalidArgument,
+                  op + ": " + out_of_bounds(idx, check->size, check->what) + " (the index was computed on the GPU; " +
+                      std::to_string(words[0]) + " out of range)");
+  });
+  return {};
+}
+
+Status clear_flags(const IndexSource& src) {
+  if (src.kind != IndexSource::kComputed) return {};
+  const uint32_t zero[2] = {0, 0};
+  return src.flags->write(zero, sizeof zero);
 }
 
 Status check_words(const char* name, const GpuTensor* src, const GpuTensor* out) {
@@ -75,10 +161,14 @@ Status build_rows(Graph& g, const char* name, GpuTensor* src, int64_t index_id, 
   WICK_RETURN_IF_ERROR(check_words(name, src, out));
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("index_rows").set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowsParams), name));
+  WICK_ASSIGN_OR_RETURN(std::shared_ptr<IndexSource> source, index_source(g, index_id, index, name));
+  auto flag_check = std::make_shared<FlagCheck>();
   gpu::Dispatch d;
   d.pipeline = pipeline;
-  d.bindings = {{0, src->buffer.get()}, {1, index->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()}};
+  d.bindings = {{0, src->buffer.get()}, {1, index->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()},
+                {4, source->flags}};
   WICK_ASSIGN_OR_RETURN(size_t at, g.add_dispatch(std::move(d)));
+  WICK_RETURN_IF_ERROR(watch_flags(g, name, source, flag_check));
   return g.add_step([=, &g]() -> Status {
     const auto& sd = src->dims;
     if (dim < 0 || dim >= static_cast<int64_t>(sd.size()))
@@ -100,8 +190,11 @@ Status build_rows(Graph& g, const char* name, GpuTensor* src, int64_t index_id, 
     if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
       return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result " + shape_to_string(shape) +
                                                      " does not fit the output " + shape_to_string(out->max_dims));
-    WICK_RETURN_IF_ERROR(check_host_indices(g, index_id, count, sd.empty() ? 1 : sd[static_cast<size_t>(dim)],
-                                            wrap, "dim " + std::to_string(dim)));
+    const int64_t size = sd.empty() ? 1 : sd[static_cast<size_t>(dim)];
+    flag_check->size = size;
+    flag_check->what = "dim " + std::to_string(dim);
+    WICK_RETURN_IF_ERROR(check_host_indices(g, index_id, *source, count, size, wrap, flag_check->what));
+    WICK_RETURN_IF_ERROR(clear_flags(*source));
     out->dims = shape;
     RowsParams p{};
     p.total = static_cast<uint32_t>(outer * count * inner);
@@ -175,10 +268,14 @@ Status gather(Graph& g, const std::vector<int32_t>& args) {
     return Status(ErrorCode::kInvalidProgram, std::string(name) + ": dim out of range or rank above 8");
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("gather").set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(GatherParams), name));
+  WICK_ASSIGN_OR_RETURN(std::shared_ptr<IndexSource> source, index_source(g, args[2], index, name));
+  auto flag_check = std::make_shared<FlagCheck>();
   gpu::Dispatch d;
   d.pipeline = pipeline;
-  d.bindings = {{0, self->buffer.get()}, {1, index->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()}};
+  d.bindings = {{0, self->buffer.get()}, {1, index->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()},
+                {4, source->flags}};
   WICK_ASSIGN_OR_RETURN(size_t at, g.add_dispatch(std::move(d)));
+  WICK_RETURN_IF_ERROR(watch_flags(g, name, source, flag_check));
   return g.add_step([=, &g]() -> Status {
     std::vector<int64_t> sd = self->dims, id = index->dims;
     if (sd.empty()) sd = {1};
@@ -193,8 +290,11 @@ Status gather(Graph& g, const std::vector<int32_t>& args) {
     if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
       return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result " + shape_to_string(shape) +
                                                      " does not fit the output " + shape_to_string(out->max_dims));
-    WICK_RETURN_IF_ERROR(check_host_indices(g, args[2], shape_numel(id), sd[static_cast<size_t>(dim)], false,
-                                            "dim " + std::to_string(dim)));
+    flag_check->size = sd[static_cast<size_t>(dim)];
+    flag_check->what = "dim " + std::to_string(dim);
+    WICK_RETURN_IF_ERROR(check_host_indices(g, args[2], *source, shape_numel(id), flag_check->size, false,
+                                            flag_check->what));
+    WICK_RETURN_IF_ERROR(clear_flags(*source));
     out->dims = shape;
     GatherParams p{};
     p.total = static_cast<uint32_t>(shape_numel(shape));
