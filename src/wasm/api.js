@@ -255,12 +255,14 @@ var WickApi = (function() {
 
   // Opens the device; inside a job. In Node, without a GPU object given, the package
   // entry's findGpu hook (package/index.mjs) offers Dawn's binding, npm 'webgpu'.
-  function openGpu(where) {
+  function findGpu() {
     var noNavigatorGpu = typeof navigator === 'undefined' || !navigator.gpu;
     var found = !Module.gpu && noNavigatorGpu && typeof Module.findGpu === 'function'
               ? Promise.resolve(Module.findGpu()) : Promise.resolve(null);
-    return found.then(function(gpu) {
-      if (gpu) Module.gpu = gpu;
+    return found.then(function(gpu) { if (gpu) Module.gpu = gpu; });
+  }
+  function openGpu(where) {
+    return findGpu().then(function() {
       return Calls.callInJob(where, 'wick_init_webgpu', []);
     }).then(function(ok) {
       if (!ok) throw Calls.runtimeError(where);
@@ -306,18 +308,20 @@ var WickApi = (function() {
                     e.message.replace(/^[^:]*: /, ''), e.code || 'NotFound');
       });
     }
-    return Promise.resolve(Calls.callInJob(where, 'wick_use_backend', [PREFERENCES[wanted]])).then(function(t) {
+    return (wanted === 'auto' ? findGpu() : Promise.resolve()).then(function() {
+      return Calls.callInJob(where, 'wick_use_backend', [PREFERENCES[wanted]]);
+    }).then(function(t) {
       if (!t) throw Calls.runtimeError(where);
       if (t === 1) gpuState = json(Calls.callNow(where, 'wick_device_json', []), where);
     });
   }
 
   // Whether running the method waits on the GPU: it has "VulkanBackend" delegates and
-  // they run on WebGPU. Such a method runs asynchronously; any other runs synchronously
-  // when the runtime is idle, as in ExecuTorch's CPU build. A build whose C API says
-  // (wick_vulkan_target() == 2) that those delegates run on the CPU executor of VK00
-  // graphs (issue 12) makes them synchronous too; without that export, WebGPU.
-  // With Module.backend 'cpu', the choice is made right there (it never waits).
+  // they run on WebGPU (or who runs them is not chosen yet). Such a method runs
+  // asynchronously; any other runs synchronously when the runtime is idle, as in
+  // ExecuTorch's CPU build, and so do Vulkan-lowered ones once the CPU executor of VK00
+  // graphs serves them (wick_vulkan_target() == 2: backend 'cpu', or 'auto' without an
+  // adapter). With Module.backend 'cpu', the choice is made right here (it never waits).
   function needsGpu(meta) {
     if (meta.backends.indexOf('VulkanBackend') < 0) return false;
     var target = vulkanTarget();

@@ -66,3 +66,16 @@ test("backend 'cpu': a Vulkan-lowered program runs synchronously on the CPU exec
   await assert.rejects(b.forward(bad.Tensor.fromArray([4, 64], x)), (e) => e.code === 'InvalidArgument' &&
     /backend must be 'webgpu', 'cpu' or 'auto', not "vulkan"/.test(e.message));
 });
+
+test("backend 'auto' without any GPU falls back to the CPU executor: the first run waits for the choice, later ones are synchronous", async () => {
+  const {createExecuTorch} = await import('../../package/index.mjs');
+  const et = await createExecuTorch({backend: 'auto', gpu: null});
+  const {bytes, x, ref} = await mlp('models/mlp');
+  const m = et.Module.load(bytes);
+  const first = m.forward(et.Tensor.fromArray([4, 64], x));
+  assert.ok(first instanceof Promise);
+  assert.ok(near((await first)[0].data, ref));
+  assert.equal(et.delegateBackend, 'cpu');
+  const second = m.forward(et.Tensor.fromArray([4, 64], x));
+  assert.ok(Array.isArray(second) && near(second[0].data, ref));
+});
