@@ -147,6 +147,9 @@ async function load(spec, progress, signal) {
   let module;
   try {
     module = et.Module.load(got.bytes, {name: what});
+    // Module.load is lazy, as ExecuTorch's is: reading the methods parses the file now,
+    // so a file that is not a program gets this message, not a GPU one.
+    module.getMethods();
   } catch (e) {
     throw new PlaygroundError('program', `${what} is not a program Wick can run: ${e.message}`);
   }
