@@ -184,7 +184,6 @@ int run(const std::vector<std::string>& args) {
   if (o.output_dir.empty() && o.output_files.empty()) return fail("missing --output-dir DIR or --output FILE");
   if (!o.output_files.empty() && o.steps.size() > 1) return fail("--output FILE takes one step; use --output-dir with --step");
   if (!select_backend(o.backend, o.profile)) return 1;
-  std::printf("%s\n", backend_line().c_str());
   const bool on_cpu = chosen_backend() == "cpu";
   auto method = open_method(o);
   if (!method.ok()) return fail(method.status().to_string());
@@ -196,6 +195,8 @@ int run(const std::vector<std::string>& args) {
     auto outputs = (*method)->forward(*inputs);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!outputs.ok()) return fail(outputs.status().to_string());
+    // Which executor ran the delegated parts (once it has: a failure stays one line).
+    if (s == 0) std::printf("%s\n", backend_line().c_str());
     // The WebGPU delegate times its dispatches (print_profile below); on the CPU the
     // method times each instruction.
     if (o.profile && on_cpu) print_cpu_profile(**method, s, ms);
