@@ -187,6 +187,24 @@ Result<Runner::Logits> Runner::prefill_logits(std::span<const int32_t> tokens) {
   return logits;
 }
 
+Result<int32_t> Runner::step(std::span<const int32_t> tokens, Sampler& sampler) {
+  if (tokens.empty() && !pending_) return invalid("empty prompt: give at least one token");
+  WICK_RETURN_IF_ERROR(use_top_k(sampler.candidates_needed()));
+  Result<Logits> logits = Logits{};
+  if (tokens.empty()) {
+    const int32_t feed = *pending_;
+    pending_.reset();
+    logits = prefill_logits(std::span<const int32_t>(&feed, 1));
+    if (!logits.ok()) pending_ = feed;  // still not in the cache
+  } else {
+    logits = prefill_logits(tokens);
+  }
+  if (!logits.ok()) return logits.status();
+  WICK_ASSIGN_OR_RETURN(int32_t tok, sample(sampler, *logits));
+  pending_ = tok;
+  return tok;
+}
+
 Result<GenerationResult> Runner::generate(std::span<const int32_t> prompt, const GenerationConfig& config,
                                           const TokenCallback& on_token) {
   if (config.max_new_tokens == 0 || config.max_new_tokens < -1)

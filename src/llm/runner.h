@@ -102,6 +102,14 @@ class Runner {
   Result<GenerationResult> generate(std::span<const int32_t> prompt, const GenerationConfig& config,
                                     const TokenCallback& on_token = {});
 
+  // One token of a generation driven from outside (the Wasm API streams one per call):
+  // feeds `tokens` (after a pending token), or with none the pending token alone (a decode
+  // step), samples one from the last logits, as generate() does (the top-k only when
+  // `sampler` needs no more), and leaves it pending. generate()'s stop conditions are the
+  // caller's.
+  Result<int32_t> step(std::span<const int32_t> tokens, Sampler& sampler);
+  bool has_pending() const { return pending_.has_value(); }
+
   // Starts a new conversation (position 0). The cache need not be cleared: attention
   // reads only positions below the current one.
   void reset();

@@ -9,8 +9,9 @@
 // Generation is one token per call, so that JavaScript can stream each piece and stop
 // between any two: wick_llm_start() takes the prompt and the settings, each
 // wick_llm_step() prefills (first call) or feeds back the previous token, then samples
-// one. It follows llm::Runner::generate()'s loop and its multi-turn rule: the token
-// sampled last is not in the KV cache yet; the next turn feeds it before its prompt.
+// one (llm::Runner::step: greedy and top-k read back only the best logits). It follows
+// Runner::generate()'s loop, stop conditions and multi-turn rule: the token sampled last
+// is not in the KV cache yet; the next turn feeds it before its prompt.
 // wick_llm_runner_load and wick_llm_step wait on the GPU (Asyncify): JavaScript calls
 // them with ccall(..., {async: true}), through api.js's queue.
 #include <emscripten/emscripten.h>
@@ -70,7 +71,7 @@ struct StreamSlot {
 struct Generation {
   wick::llm::GenerationConfig config;
   std::optional<wick::llm::Sampler> sampler;
-  std::vector<int32_t> prompt;  // to prefill on the first step (a pending token first)
+  std::vector<int32_t> prompt;  // to prefill on the first step (the runner feeds a pending token first)
   bool started = false;         // the prefill ran
   bool done = false;
   wick::llm::GenerationResult result;
@@ -80,8 +81,6 @@ struct Generation {
 struct RunnerSlot {
   std::shared_ptr<wick::Program> program;  // the runner's method lives in it
   std::unique_ptr<wick::llm::Runner> runner;
-  std::optional<int32_t> pending;   // sampled last, not fed yet
-  std::vector<int32_t> history;     // every token fed (the repetition penalty's view)
   std::optional<Generation> gen;
 };
 
@@ -156,13 +155,9 @@ void check_stop(RunnerSlot& s, int32_t tok) {
   }
 }
 
-// Feeds `tokens` and samples one from the last logits; the sampled token becomes pending.
+// Feeds `tokens` (none: the pending token) and samples one, which becomes pending.
 wick::Result<int32_t> feed_and_sample(RunnerSlot& s, const std::vector<int32_t>& tokens) {
-  WICK_ASSIGN_OR_RETURN(std::vector<float> logits, s.runner->prefill(tokens));
-  s.history.insert(s.history.end(), tokens.begin(), tokens.end());
-  s.pending.reset();
-  WICK_ASSIGN_OR_RETURN(int32_t tok, s.gen->sampler->sample(logits, s.history));
-  s.pending = tok;
+  WICK_ASSIGN_OR_RETURN(int32_t tok, s.runner->step(tokens, *s.gen->sampler));
   s.gen->result.tokens.push_back(tok);
   return tok;
 }
@@ -353,7 +348,7 @@ EMSCRIPTEN_KEEPALIVE int wick_llm_runner_load(int program, const char* options_j
   auto runner = wick::llm::Runner::load(*keep, o);
   if (!runner.ok()) return fail(runner.status());
   const int handle = next_handle++;
-  runners()[handle] = RunnerSlot{keep, std::move(runner).value(), std::nullopt, {}, std::nullopt};
+  runners()[handle] = RunnerSlot{keep, std::move(runner).value(), std::nullopt};
   return handle;
 }
 
@@ -378,7 +373,7 @@ EMSCRIPTEN_KEEPALIVE const char* wick_llm_runner_info(int handle) {
                           {"bosId", bos},
                           {"vocabSize", vocab},
                           {"position", position},
-                          {"remainingContext", i.max_context_len - position - (s->pending ? 1 : 0)}});
+                          {"remainingContext", s->runner->remaining_context()}});
 }
 
 EMSCRIPTEN_KEEPALIVE int wick_llm_set_eos_ids(int handle, const int32_t* ids, int count) {
@@ -420,7 +415,7 @@ EMSCRIPTEN_KEEPALIVE int wick_llm_start(int handle, const int32_t* prompt, int c
   if (!sampler.ok()) return fail(sampler.status());
   g.sampler.emplace(std::move(sampler).value());
   const wick::llm::RunnerInfo& info = s->runner->info();
-  const int64_t used = s->runner->position() + (s->pending ? 1 : 0);
+  const int64_t used = info.max_context_len - s->runner->remaining_context();
   if (used + count > info.max_context_len)
     return fail("prompt of " + std::to_string(count) + " tokens does not fit in the context: " +
                 std::to_string(info.max_context_len) + " tokens, " + std::to_string(used) + " already used");
@@ -429,9 +424,8 @@ EMSCRIPTEN_KEEPALIVE int wick_llm_start(int handle, const int32_t* prompt, int c
       if (prompt[i] < 0 || prompt[i] >= *info.vocab_size)
         return fail("token " + std::to_string(prompt[i]) + " is outside the vocabulary (0.." +
                     std::to_string(*info.vocab_size - 1) + ")");
-  if (s->pending) g.prompt.push_back(*s->pending);
-  g.prompt.insert(g.prompt.end(), prompt, prompt + count);
-  g.result.prompt_tokens = static_cast<int64_t>(g.prompt.size());
+  g.prompt.assign(prompt, prompt + count);
+  g.result.prompt_tokens = count + (s->runner->has_pending() ? 1 : 0);
   s->gen = std::move(g);
   return 1;
 }
@@ -458,7 +452,7 @@ EMSCRIPTEN_KEEPALIVE int wick_llm_step(int handle) {
     g.result.prefill_ms = ms_between(t, Clock::now());
     g.result.time_to_first_token_ms = g.result.prefill_ms;
   } else {
-    tok = feed_and_sample(*s, {*s->pending});
+    tok = feed_and_sample(*s, {});
     g.result.decode_ms += ms_between(t, Clock::now());
   }
   if (!tok.ok()) {
@@ -504,13 +498,8 @@ EMSCRIPTEN_KEEPALIVE int wick_llm_prefill(int handle, const int32_t* ids, int co
   if (!s) return 0;
   if (count <= 0 || !ids) return fail("empty prompt: give at least one token");
   if (s->gen && !s->gen->done) return fail("a generation is running: finish or cancel it first");
-  std::vector<int32_t> feed;
-  if (s->pending) feed.push_back(*s->pending);
-  feed.insert(feed.end(), ids, ids + count);
-  auto logits = s->runner->prefill(feed);
+  auto logits = s->runner->prefill(std::span<const int32_t>(ids, static_cast<size_t>(count)));
   if (!logits.ok()) return fail(logits.status());
-  s->history.insert(s->history.end(), feed.begin(), feed.end());
-  s->pending.reset();
   return 1;
 }
 
@@ -519,8 +508,6 @@ EMSCRIPTEN_KEEPALIVE int wick_llm_reset(int handle) {
   auto* s = find(runners(), handle, "runner");
   if (!s) return 0;
   s->runner->reset();
-  s->pending.reset();
-  s->history.clear();
   s->gen.reset();
   return 1;
 }

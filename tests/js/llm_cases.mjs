@@ -22,10 +22,10 @@ export const TOKENIZER_DIRS = {
 // (allowed with greedy) makes the sequence vary, so that a wrong step shows.
 // 'on the st' encodes to ids below the fixture's vocabulary of 512.
 export const LLM_CASES = [
-  {name: 'qwen3_tiny_kv, token prompt', fixture: 'qwen3', prompt: [17, 301, 42, 5, 99], maxNewTokens: 4, repetitionPenalty: 5},
-  {name: 'qwen3_tiny_kv, text prompt', fixture: 'qwen3', prompt: 'on the st', maxNewTokens: 4, repetitionPenalty: 5},
-  {name: 'llama_q4gsw_kv', fixture: 'q4gsw', prompt: [17, 301, 42, 5, 99], maxNewTokens: 4},
-  {name: 'llama_et_kv_sdpa', fixture: 'sdpa', prompt: [17, 301, 42, 5, 99], maxNewTokens: 4},
+  {name: 'qwen3_tiny_kv, token prompt', fixture: 'qwen3', prompt: [17, 301, 42, 5, 99], maxNewTokens: 3, repetitionPenalty: 5},
+  {name: 'qwen3_tiny_kv, text prompt', fixture: 'qwen3', prompt: 'on the st', maxNewTokens: 3, repetitionPenalty: 5},
+  {name: 'llama_q4gsw_kv', fixture: 'q4gsw', prompt: [17, 301, 42, 5, 99], maxNewTokens: 3},
+  {name: 'llama_et_kv_sdpa', fixture: 'sdpa', prompt: [17, 301, 42, 5, 99], maxNewTokens: 3},
 ];
 
 // The options of LLM.generate for a case (greedy, as the native run).

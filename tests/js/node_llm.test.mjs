@@ -85,6 +85,39 @@ test('Module calls run between the tokens of a generation, and neither disturbs 
   assert.deepEqual(got.tokens, (await natives[c.name]).tokens);
 });
 
+test('a chat: messages through a chat template, then the whole chat again with a new turn', async () => {
+  // A template whose text stays inside the fixture's 512 ids (the real ones' special
+  // tokens do not): "Q: ...\nA:".
+  const tpl = "{% for m in messages %}{{ 'Q' if m.role == 'user' else 'A' }}:{{ m.content }}\n{% endfor %}" +
+              "{% if add_generation_prompt %}A:{% endif %}";
+  const chat = await et.LLM.load(fixturePte(qwen.rel), {tokenizer: path.join(tokenizerDir('qwen3'), 'tokenizer.json'),
+                                                        tokenizerConfig: {chat_template: tpl}, maxContextLen: qwen.context});
+  try {
+    const m1 = [{role: 'user', content: ' on the st'}];
+    const ids1 = chat.tokenizer.encode(chat.tokenizer.applyChatTemplate(m1), {addSpecialTokens: false});
+    assert.deepEqual(ids1, [48, 25, 389, 279, 357, 198, 32, 25]);
+    const g1 = await chat.generate(m1, {greedy: true, maxNewTokens: 3, ...penalty}).result();
+    assert.deepEqual(g1.tokens, (await nativeGenerate({fixture: 'qwen3', prompt: ids1, maxNewTokens: 3, ...penalty})).tokens);
+    // The next turn passes the whole chat: only what follows the tokens the LLM holds is
+    // prefilled when the rendering starts with them, else the chat restarts. Either way
+    // the tokens are those of the whole rendering as one prompt. (The assistant turn is
+    // a fixed text: the tiny model's own would re-encode to ids outside its vocabulary.)
+    const m2 = [...m1, {role: 'assistant', content: ' the st'}, {role: 'user', content: ' in the'}];
+    const ids2 = chat.tokenizer.encode(chat.tokenizer.applyChatTemplate(m2), {addSpecialTokens: false});
+    const held = [...ids1, ...g1.tokens];
+    const extends_ = held.every((id, i) => ids2[i] === id);
+    const g2 = await chat.generate(m2, {greedy: true, maxNewTokens: 3, ...penalty}).result();
+    assert.equal(g2.stats.promptTokens, extends_ ? ids2.length - held.length + 1 : ids2.length);
+    assert.equal(g2.stats.position, ids2.length + 2);
+    assert.deepEqual(g2.tokens, (await nativeGenerate({fixture: 'qwen3', prompt: ids2, maxNewTokens: 3, ...penalty})).tokens);
+    // A chat that does not extend the held tokens restarts from position 0.
+    const g3 = await chat.generate([{role: 'user', content: ' the'}], {greedy: true, maxNewTokens: 1}).result();
+    assert.equal(g3.stats.position, g3.stats.promptTokens);
+  } finally {
+    chat.delete();
+  }
+});
+
 test('a chat (messages) whose ids are outside the tiny vocabulary is a clear error', () => {
   llm.reset();
   // <|im_start|> is 151644; the fixture's vocabulary is 512.
@@ -143,13 +176,14 @@ test('bad prompts and options are clear errors', async () => {
   assert.throws(() => llm.generate({text: 'x'}), /the prompt must be a string, an array of \{role, content\} messages or token ids/);
   const running = llm.generate([1], {greedy: true, maxNewTokens: 2});
   assert.throws(() => llm.generate([2]), /a generation is running on this LLM/);
-  await running.result();
+  await running.cancel();
   // Seeded sampling is reproducible.
   llm.reset();
-  const a = await llm.generate([1, 2, 3], {temperature: 1, topK: 40, seed: 7, maxNewTokens: 4}).result();
+  const a = await llm.generate([1, 2, 3], {temperature: 1, topK: 40, seed: 7, maxNewTokens: 3}).result();
   llm.reset();
-  const b = await llm.generate([1, 2, 3], {temperature: 1, topK: 40, seed: 7, maxNewTokens: 4}).result();
+  const b = await llm.generate([1, 2, 3], {temperature: 1, topK: 40, seed: 7, maxNewTokens: 3}).result();
   assert.deepEqual(a.tokens, b.tokens);
+  assert.equal(a.tokens.length, 3);
 });
 
 test('LLM.load takes bytes and a tokenizer folder too', async () => {
