@@ -147,6 +147,7 @@ stage deps - "deps (setup.sh --deps-only)" deps
 stage build - "build/: configure + build" build_main
 stage unit build "build/: unit tests (ctest)" unit
 stage e2e build "build/: upscale the bundled photo" e2e
+stage py - "scripts/convert: model converter tests (python3 unittest)" python3 -m unittest discover -s scripts/convert -p 'test_*.py'
 stage asan-build - "build-asan/: configure + build wick_tests" build_asan
 stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
 stage fuzz-build - "build-fuzz/: configure + build pte_reader_fuzzer" build_fuzz

@@ -63,6 +63,15 @@ EOF
     echo "-- prefill, $s tokens at position 0"
     $W bench $P --input $D/tok$s.bin:int64:1,$s --input $D/pos0.bin:int64:1 --runs 3 --warmup 1 2>&1
   done
+  echo "-- wick generate: 128 prompt tokens, 128 new tokens, greedy (sampling included)"
+  $W generate $P --prompt-tokens $(python3 -c "print(','.join(str(i) for i in range(1000, 1128)))") \
+     --max-new-tokens 128 --greedy --ignore-eos --json 2>&1 | python3 -c "
+import sys, json
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith('{'):
+        j = json.loads(line); j.pop('tokens', None); print('  ', json.dumps(j))
+    elif line: print('  ', line)"
   echo "-- profile: one decode step at position 128"
   $W run $P --input $D/tok1.bin:int64:1,1 --input $D/pos128.bin:int64:1 --profile --output-dir $D/prof > $D/prof.txt 2>&1
   grep '^total' $D/prof.txt

@@ -1,9 +1,14 @@
 #include "webgpu/graph.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <cstring>
 #include <map>
 
+#include "webgpu/memory_plan.h"
 #include "webgpu/op_registry.h"
+#include "webgpu/ops/shape/copy.h"
 
 namespace wick::webgpu {
 
@@ -231,6 +236,9 @@ Status Graph::create_values(const vkgraph::Plan& plan) {
       }
     }
   }
+  input_ids_ = plan.input_ids;
+  output_ids_ = plan.output_ids;
+  WICK_RETURN_IF_ERROR(plan_transient_buffers(plan, shared_sizes));
   std::map<int, std::shared_ptr<gpu::Buffer>> shared;
   for (auto& [mem_id, bytes] : shared_sizes) {
     WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4),
@@ -240,8 +248,81 @@ Status Graph::create_values(const vkgraph::Plan& plan) {
   }
   for (GValue& v : values_)
     if (v.kind == GValue::kTensor && !v.tensor.buffer) v.tensor.buffer = shared[v.tensor.mem_obj_id];
-  input_ids_ = plan.input_ids;
-  output_ids_ = plan.output_ids;
+  return {};
+}
+
+// memory_plan.h: Wick's own plan for the exporter's shareable intermediates, so flat
+// copies alias their inputs. Graphs with convolutions keep the exporter's plan (fusion.cpp
+// moves fused convs' outputs between buffers with that plan in mind).
+Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes) {
+  if (!options_.alias_views) return {};
+  for (const vkgraph::OpCall& call : plan.ops)
+    if (call.name.find("conv") != std::string::npos) return {};
+  const size_t n = values_.size();
+  std::vector<int> index(n, -1);  // value id -> planned tensor
+  std::vector<size_t> ids;
+  std::vector<PlannedTensor> tensors;
+  auto is_io = [&](size_t id) {
+    return std::find(input_ids_.begin(), input_ids_.end(), static_cast<int32_t>(id)) != input_ids_.end() ||
+           std::find(output_ids_.begin(), output_ids_.end(), static_cast<int32_t>(id)) != output_ids_.end();
+  };
+  for (size_t id = 0; id < n; ++id) {
+    const GValue& v = values_[id];
+    if (v.kind != GValue::kTensor || v.tensor.constant_id >= 0 || v.tensor.mem_obj_id < 0 || is_io(id)) continue;
+    index[id] = static_cast<int>(tensors.size());
+    ids.push_back(id);
+    PlannedTensor t;
+    t.bytes = static_cast<uint64_t>(std::max<int64_t>(v.tensor.max_numel(), 1)) * 4;
+    t.first = SIZE_MAX;
+    tensors.push_back(t);
+  }
+  if (tensors.empty()) return {};
+  // Lifetimes from the chain: every argument appearance (ValueList members included) is a
+  // use; the first is the producer (the chain is in execution order).
+  auto touch = [&](int32_t id, size_t at) {
+    if (id < 0 || static_cast<size_t>(id) >= n || index[static_cast<size_t>(id)] < 0) return;
+    PlannedTensor& t = tensors[static_cast<size_t>(index[static_cast<size_t>(id)])];
+    t.first = std::min(t.first, at);
+    t.last = std::max(t.last, at);
+  };
+  std::vector<std::pair<size_t, size_t>> aliases;
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    const vkgraph::OpCall& call = plan.ops[i];
+    for (int32_t id : call.args) {
+      touch(id, i);
+      if (id >= 0 && static_cast<size_t>(id) < n && values_[static_cast<size_t>(id)].kind == GValue::kValueList)
+        for (int32_t item : values_[static_cast<size_t>(id)].items) touch(item, i);
+    }
+    if (auto io = flat_copy_args(call.name, call.args.size())) {
+      const int32_t src = call.args[io->first], dst = call.args[io->second];
+      if (src < 0 || dst < 0 || static_cast<size_t>(src) >= n || static_cast<size_t>(dst) >= n) continue;
+      const int a = index[static_cast<size_t>(src)], b = index[static_cast<size_t>(dst)];
+      if (a >= 0 && b >= 0 && values_[static_cast<size_t>(src)].tensor.elem == values_[static_cast<size_t>(dst)].tensor.elem)
+        aliases.emplace_back(static_cast<size_t>(a), static_cast<size_t>(b));
+    }
+  }
+  for (PlannedTensor& t : tensors)
+    if (t.first == SIZE_MAX) t.first = t.last = 0;  // never used: any buffer will do
+  const MemoryPlan mp = plan_memory(tensors, aliases);
+  aliased_ops_ = mp.aliased;
+  std::vector<std::shared_ptr<gpu::Buffer>> slots;
+  for (size_t s = 0; s < mp.slot_bytes.size(); ++s) {
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(mp.slot_bytes[s], 4),
+                                                                       "planned " + std::to_string(s)));
+    slots.push_back(std::make_shared<gpu::Buffer>(std::move(buf)));
+    planned_bytes_ += mp.slot_bytes[s];
+  }
+  for (size_t k = 0; k < ids.size(); ++k) values_[ids[k]].tensor.buffer = slots[static_cast<size_t>(mp.slot[k])];
+  // The exporter's shared objects now hold only the I/O tensors that were planned into them.
+  std::map<int, uint64_t> io_sizes;
+  for (size_t id = 0; id < n; ++id) {
+    const GValue& v = values_[id];
+    if (v.kind == GValue::kTensor && v.tensor.constant_id < 0 && v.tensor.mem_obj_id >= 0 && !v.tensor.buffer) {
+      uint64_t& b = io_sizes[v.tensor.mem_obj_id];
+      b = std::max(b, static_cast<uint64_t>(std::max<int64_t>(v.tensor.max_numel(), 1)) * 4);
+    }
+  }
+  shared_sizes = std::move(io_sizes);
   return {};
 }
 

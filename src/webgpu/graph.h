@@ -86,6 +86,7 @@ struct ProfileEntry {
 struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
+  bool alias_views = true;  // flat copies (views, clones) share their input's buffer when safe
 };
 
 // Elementwise steps a convolution applies to its result before storing it (after bias
@@ -171,6 +172,8 @@ class Graph {
   size_t dead_op_count() const { return dead_ops_; }
   // The fusion planned for the op being built (a convolution), or null.
   const ConvFusion* conv_fusion() const { return current_fusion_; }
+  // Flat copies (views, clones) whose output shares its input's buffer (memory_plan.h).
+  size_t aliased_op_count() const { return aliased_ops_; }
 
   // ---- top-k of an output's last row on the GPU (output_topk.h) ----
   // k in 1..kMaxOutputTopK: later executions compute it and skip that output's readback
@@ -188,6 +191,7 @@ class Graph {
   Status upload_input(const Tensor& host, int32_t id, const std::string& where);
   Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
   Status add_output_copies();
+  Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
   // fusion.cpp: marks chain ops to skip (fused or dead) and records conv fusions.
   void plan_fusions(const vkgraph::Plan& plan);
 
@@ -219,7 +223,8 @@ class Graph {
     size_t busy_until;  // chain op index after which it is free
   };
   std::vector<FusionSlot> fusion_slots_;
-  size_t fused_ops_ = 0, dead_ops_ = 0;
+  size_t fused_ops_ = 0, dead_ops_ = 0, aliased_ops_ = 0;
+
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;
   std::vector<ProfileEntry> profile_;

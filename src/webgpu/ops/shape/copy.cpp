@@ -180,4 +180,26 @@ Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTenso
   return add_strided_copy(g, name, src, dst, plan_flat);
 }
 
+std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs) {
+  struct Entry {
+    std::string_view op;
+    size_t nargs, in, out;
+  };
+  static constexpr Entry kFlat[] = {
+      {"aten.view_copy.default", 3, 0, 2},
+      {"aten.clone.default", 3, 0, 2},
+      {"aten.alias_copy.default", 2, 0, 1},
+      {"dim_order_ops._clone_dim_order.default", 4, 0, 3},
+      {"dim_order_ops._to_dim_order_copy.default", 8, 0, 7},
+      {"aten._to_copy.default", 8, 0, 7},
+      {"aten.squeeze_copy.dims", 3, 0, 2},
+      {"aten.squeeze_copy.dim", 3, 0, 2},
+      {"aten.squeeze_copy.default", 2, 0, 1},
+      {"aten.unsqueeze_copy.default", 3, 0, 2},
+  };
+  for (const Entry& e : kFlat)
+    if (e.op == op && e.nargs == nargs) return std::make_pair(e.in, e.out);
+  return std::nullopt;
+}
+
 }  // namespace wick::webgpu

@@ -4,7 +4,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -44,5 +47,12 @@ Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTenso
 Status set_output_dims(const std::string& name, GpuTensor* out, const std::vector<int64_t>& shape);
 
 Status check_word_tensor(const std::string& name, const GpuTensor* t);
+
+// For the ops whose builders above are flat copies (view_copy, clone, alias_copy,
+// _clone_dim_order, _to_copy / _to_dim_order_copy, squeeze_copy, unsqueeze_copy): the
+// argument positions of the input and the output, so the memory plan can give both one
+// buffer (memory_plan.h; a copy between different word kinds still converts). nullopt
+// for every other op or an unexpected argument count.
+std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs);
 
 }  // namespace wick::webgpu
