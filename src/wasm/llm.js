@@ -363,7 +363,8 @@ var WickLlm = (function() {
       return new LLM(runner, tokenizer, name);
     }).catch(function(e) {
       if (program) Module._wick_llm_program_free(program);
-      if (tokenizer) tokenizer.delete();
+      // Also when the model failed first and the tokenizer is still loading.
+      tokenizerP.then(function(t) { if (t) t.delete(); }, function() {});
       throw e;
     });
   };
