@@ -71,7 +71,8 @@ void conv2d_planes(const T* in, const T* w, const T* bias, T* out, const ConvGeo
 
 template <class T>
 void conv2d(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& g) {
-  parallel_for(g.batch * g.out_c, 1, [&](int64_t begin, int64_t end) {
+  const int64_t plane_cost = std::max<int64_t>(1, g.out_h * g.out_w * (g.in_c / g.groups) * g.k_h * g.k_w);
+  parallel_for(g.batch * g.out_c, std::max<int64_t>(1, 65536 / plane_cost), [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) conv2d_planes(in, w, bias, out, g, i / g.out_c, i % g.out_c);
   });
 }
@@ -97,7 +98,9 @@ void conv2d_blocked(const float* in, const float* w, const float* bias, float* o
     }
   const int64_t in_plane = g.in_h * g.in_w, out_plane = g.out_h * g.out_w;
   const int64_t rows = g.batch * n_blocks * g.out_h;
-  parallel_for(rows, 1, [&](int64_t begin, int64_t end) {
+  // Chunks of at least ~64k multiply-adds: smaller ones cost more to hand out than they save.
+  const int64_t row_cost = std::max<int64_t>(1, g.out_w * kOcBlock * in_cg * taps);
+  parallel_for(rows, std::max<int64_t>(1, 65536 / row_cost), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t oh = r % g.out_h, blk = (r / g.out_h) % n_blocks, n = r / (g.out_h * n_blocks);
       const int64_t grp = blk / blocks_per_group, oc0 = grp * out_cg + (blk % blocks_per_group) * kOcBlock;

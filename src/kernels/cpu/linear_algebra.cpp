@@ -27,7 +27,7 @@ void gemm_rows(const T* a, const T* b, T* c, int64_t k, int64_t n, int64_t r0, i
 // `batch` products of [m, k] x [k, n], rows spread over the thread pool.
 template <class T>
 void batched_gemm(const T* a, const T* b, T* c, int64_t batch, int64_t m, int64_t k, int64_t n) {
-  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(k * n, 1));
+  const int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(k * n, 1));
   parallel_for(batch * m, grain, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end;) {
       const int64_t bi = r / m, i0 = r % m, i1 = std::min(m, i0 + (end - r));
@@ -40,7 +40,7 @@ void batched_gemm(const T* a, const T* b, T* c, int64_t batch, int64_t m, int64_
 // y[m, o] = x[m, :] . w[o, :] for fp32: weight rows are read in place (no transpose) by
 // 8 running sums per dot product, output features spread over the thread pool.
 void linear_f32(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n) {
-  parallel_for(n, 4, [&](int64_t begin, int64_t end) {
+  parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>(m * k, 1)), [&](int64_t begin, int64_t end) {
     for (int64_t o = begin; o < end; ++o) {
       const float* wr = w + o * k;
       for (int64_t i = 0; i < m; ++i) {

@@ -205,7 +205,8 @@ Status llama_sdpa_with_kv_cache_out(ValueTable& values, std::span<const int32_t>
   const float* vs = vc->data_as<float>();
   float* ys = out->data_as<float>();
   const int64_t group = hq / hkv, row = hkv * d;
-  parallel_for(s_len * hq, 1, [&](int64_t begin, int64_t end) {
+  const int64_t head_cost = std::max<int64_t>(1, 2 * (start_pos + s_len) * d);
+  parallel_for(s_len * hq, std::max<int64_t>(1, 65536 / head_cost), [&](int64_t begin, int64_t end) {
     std::vector<float> p(static_cast<size_t>(start_pos + s_len));
     for (int64_t t = begin; t < end; ++t) {
       const int64_t s = t / hq, h = t % hq, kvh = h / group;

@@ -57,7 +57,7 @@ Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args)
   float* ys = out->data_as<float>();
   // Each output feature's row is dequantized once into a small buffer and dotted with
   // every input row, so the weights are read once per call whatever M is.
-  parallel_for(n, 8, [&](int64_t begin, int64_t end) {
+  parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>((m + 1) * k, 1)), [&](int64_t begin, int64_t end) {
     std::vector<float> row(static_cast<size_t>(k));
     for (int64_t o = begin; o < end; ++o) {
       const uint8_t* wr = ws + o * kp;

@@ -97,9 +97,12 @@ void set_num_threads(int n) { requested().store(std::max(n, 0)); }
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
-  int64_t chunks = std::min<int64_t>(num_threads(), (n + grain - 1) / grain);
+  const int threads = num_threads();
+  // A few chunks per thread, taken in turn by whoever is free: on a shared machine a worker
+  // may not be scheduled for a while, and the caller then simply does its chunks too.
+  int64_t chunks = std::min<int64_t>(int64_t{threads} * 4, (n + grain - 1) / grain);
 #ifdef WICK_CPU_THREADS
-  if (t_in_chunk) chunks = 1;
+  if (t_in_chunk || threads <= 1) chunks = 1;
 #else
   chunks = 1;
 #endif
@@ -108,34 +111,41 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
     return;
   }
 #ifdef WICK_CPU_THREADS
-  Pool& pool = Pool::get();
-  pool.ensure_workers(static_cast<int>(chunks - 1));
-  struct Join {
+  struct Job {
+    std::atomic<int64_t> next{0};
+    int64_t chunks = 0, n = 0;
     std::mutex m;
     std::condition_variable cv;
-    int64_t left;
+    int64_t done = 0;  // chunks finished, under m
   };
-  auto join = std::make_shared<Join>();
-  join->left = chunks - 1;
-  const int64_t step = n / chunks, extra = n % chunks;
-  auto bounds = [&](int64_t c) {
-    const int64_t b = c * step + std::min(c, extra);
-    return std::pair<int64_t, int64_t>{b, b + step + (c < extra ? 1 : 0)};
+  auto job = std::make_shared<Job>();
+  job->chunks = chunks;
+  job->n = n;
+  const std::function<void(int64_t, int64_t)>* body = &fn;
+  // Runs chunks until none is left. `body` is only touched for a chunk taken here, and
+  // the caller waits for every chunk, so a late worker never sees a dangling function.
+  auto work = [job, body]() {
+    int64_t finished = 0;
+    for (int64_t c; (c = job->next.fetch_add(1)) < job->chunks;) {
+      const int64_t b = job->n * c / job->chunks, e = job->n * (c + 1) / job->chunks;
+      (*body)(b, e);
+      ++finished;
+    }
+    if (finished) {
+      std::lock_guard<std::mutex> lock(job->m);
+      job->done += finished;
+      if (job->done == job->chunks) job->cv.notify_one();
+    }
   };
-  for (int64_t c = 1; c < chunks; ++c) {
-    auto [b, e] = bounds(c);
-    pool.post([&fn, b, e, join] {
-      fn(b, e);
-      std::lock_guard<std::mutex> lock(join->m);
-      if (--join->left == 0) join->cv.notify_one();
-    });
-  }
-  auto [b0, e0] = bounds(0);
+  Pool& pool = Pool::get();
+  const int helpers = static_cast<int>(std::min<int64_t>(threads - 1, chunks - 1));
+  pool.ensure_workers(helpers);
+  for (int i = 0; i < helpers; ++i) pool.post(work);
   t_in_chunk = true;
-  fn(b0, e0);
+  work();
   t_in_chunk = false;
-  std::unique_lock<std::mutex> lock(join->m);
-  join->cv.wait(lock, [&] { return join->left == 0; });
+  std::unique_lock<std::mutex> lock(job->m);
+  job->cv.wait(lock, [&] { return job->done == job->chunks; });
 #endif
 }
 
