@@ -63,7 +63,41 @@ Result<std::unique_ptr<CpuGraph>> CpuGraph::build(const vkgraph::Plan& plan) {
   return g;
 }
 
+namespace {
+
+// What one CPU graph may allocate (its tensors at their upper bounds, with shared memory
+// counted once, and constants converted to another dtype): sizes in a file are untrusted,
+// so a hostile graph gets an error instead of an allocation failure. The same bound as the
+// default MemoryLimits::max_planned_bytes of a method.
+constexpr uint64_t kMaxGraphBytes = uint64_t{8} << 30;
+
+Status check_graph_bytes(const vkgraph::Plan& plan) {
+  uint64_t total = 0;
+  std::map<int, uint64_t> shared;
+  for (const vkgraph::ValueDecl& d : plan.values) {
+    if (d.kind != ValueKind::kTensor) continue;
+    const vkgraph::TensorDecl& td = d.tensor;
+    const uint64_t bytes = bytes_for(cpu_dtype(td.dtype), td.dims);
+    if (td.is_constant()) {
+      if (stored_dtype(td.dtype) != cpu_dtype(td.dtype)) total += bytes;
+    } else if (td.mem_obj_id >= 0) {
+      shared[td.mem_obj_id] = std::max(shared[td.mem_obj_id], bytes);
+    } else {
+      total += bytes;
+    }
+    if (total > kMaxGraphBytes) break;
+  }
+  for (auto& [id, bytes] : shared) total += bytes;
+  if (total > kMaxGraphBytes)
+    return Status(ErrorCode::kOutOfResources, "CPU delegate: the graph's tensors need " + std::to_string(total) +
+                                                  " bytes, over the limit of " + std::to_string(kMaxGraphBytes));
+  return {};
+}
+
+}  // namespace
+
 Status CpuGraph::create_values(const vkgraph::Plan& plan) {
+  WICK_RETURN_IF_ERROR(check_graph_bytes(plan));
   plan_values_ = plan.values;
   const size_t n = plan.values.size();
   values_.values.resize(n);
