@@ -224,4 +224,8 @@ else()
     add_executable(wick_gpu_bench "${_wick_root}/bench/gpu_dispatch_bench.cpp")
     target_link_libraries(wick_gpu_bench PRIVATE wick_gpu)
   endif()
+  # Kernel research benches (bench/kernels/README.md).
+  if(EXISTS "${_wick_root}/bench/kernels/CMakeLists.txt")
+    include("${_wick_root}/bench/kernels/CMakeLists.txt")
+  endif()
 endif()

@@ -145,6 +145,45 @@ TEST(WebGpuMatmulOp, MmBmmAddmmRandomShapes) {
   }
 }
 
+// Shapes on both sides of each kernel choice (register.cpp): N <= 16 -> matmul_direct with
+// 64x16 tiles, K <= 64 -> matmul_direct with 32x32 tiles, else matmul_tiled; M, N one past a
+// tile edge, for bmm (b batched, [K, N]) and linear (b shared, [N, K]: the transposed read).
+TEST(WebGpuMatmulOp, KernelChoiceBoundaries) {
+  std::mt19937 rng(17);
+  struct C { int64_t batch, m, k, n; };
+  const std::vector<C> cases = {
+      {2, 65, 300, 16}, {3, 129, 37, 1}, {1, 63, 65, 17},  {2, 33, 64, 33}, {1, 97, 1, 31},
+      {3, 31, 17, 65},  {1, 65, 65, 65}, {2, 1, 64, 16},   {1, 150, 16, 150}, {2, 70, 150, 9},
+  };
+  for (const C& c : cases) {
+    Tensor a = test::random_tensor(ScalarType::kFloat, {c.batch, c.m, c.k}, rng);
+    Tensor bt = test::random_tensor(ScalarType::kFloat, {c.batch, c.k, c.n}, rng);
+    const std::string dims = "[" + std::to_string(c.batch) + "," + std::to_string(c.m) + "," + std::to_string(c.k) +
+                             "] x N=" + std::to_string(c.n);
+    {
+      test::VkGraphBuilder b;
+      int ai = b.input(ScalarType::kFloat, {c.batch, c.m, c.k});
+      int bi = b.input(ScalarType::kFloat, {c.batch, c.k, c.n});
+      int out = b.tensor(ScalarType::kFloat, {c.batch, c.m, c.n});
+      b.op("aten.bmm.default", {ai, bi, out});
+      b.output(out);
+      auto r = b.run({Value::make_tensor(a), Value::make_tensor(bt)});
+      ASSERT_TRUE(r.ok()) << dims << ": " << r.status().to_string();
+      check_matmul((*r)[0].tensor, a, bt, nullptr, c.batch, c.m, c.k, c.n, false, true, 1, 1, "bmm " + dims);
+    }
+    Tensor w = test::random_tensor(ScalarType::kFloat, {c.n, c.k}, rng);
+    Tensor bias = test::random_tensor(ScalarType::kFloat, {c.n}, rng);
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, {c.batch, c.m, c.k});
+    int out = b.tensor(ScalarType::kFloat, {c.batch, c.m, c.n});
+    b.op("aten.linear.default", {xi, b.constant(w), b.constant(bias), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(a)});
+    ASSERT_TRUE(r.ok()) << dims << ": " << r.status().to_string();
+    check_matmul((*r)[0].tensor, a, w, &bias, 1, c.batch * c.m, c.k, c.n, true, false, 1, 1, "linear " + dims);
+  }
+}
+
 TEST(WebGpuMatmulOp, DegenerateDimsGiveEmptyOrBias) {
   std::mt19937 rng(9);
   // M = 0: empty output.

@@ -1,6 +1,8 @@
-// aten.linear / mm / bmm / addmm -> matmul_tiled.wgsl (64x64 register-blocked tiles) and
-// matmul_gemv.wgsl (live M == 1: LLM decode). Both dispatches are recorded; the prepare
-// step picks one by the live M and gives the other a zero grid.
+// aten.linear / mm / bmm / addmm -> matmul_tiled.wgsl (64x64 register-blocked tiles through
+// shared memory, for long K), matmul_direct.wgsl (no shared memory: short K, e.g. attention
+// scores q @ k^T with K = head dim, or narrow N, e.g. probs @ v) and matmul_gemv.wgsl (live
+// M == 1: LLM decode). All dispatches are recorded; the prepare step picks one by the live
+// shape and gives the others a zero grid. Measurements: bench/kernels/matmul/README.md.
 #include <algorithm>
 
 #include "webgpu/graph.h"
@@ -21,6 +23,13 @@ static_assert(sizeof(MatmulParams) == 64);
 enum class Kind { kLinear, kMm, kBmm, kAddmm };
 
 constexpr uint32_t kTile = 64;
+// matmul_direct: 4x4 outputs per thread; 8x8 threads (32x32 tile) or, for N <= 16, 4x16
+// threads (64 rows by 16 columns, so no column of the tile is wasted).
+constexpr uint32_t kDirectSquare = 32;
+constexpr uint32_t kNarrowN = 16;
+constexpr uint32_t kNarrowRows = 64;
+// Up to this K the direct kernel wins (no reuse across K tiles to pay for the barriers).
+constexpr int64_t kDirectMaxK = 64;
 constexpr uint32_t kGemvColsTrans = 4;
 constexpr uint32_t kGemvColsPlain = 64;
 
@@ -53,6 +62,10 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
 
   WICK_ASSIGN_OR_RETURN(auto tiled, g.pipeline(gpu::PipelineKey("matmul_tiled").set("trans_b", trans_b ? 1 : 0)));
   WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey("matmul_gemv").set("trans_b", trans_b ? 1 : 0)));
+  WICK_ASSIGN_OR_RETURN(auto direct, g.pipeline(gpu::PipelineKey("matmul_direct").set("trans_b", trans_b ? 1 : 0)
+                                                    .set("wg_x", 8).set("wg_y", 8)));
+  WICK_ASSIGN_OR_RETURN(auto narrow, g.pipeline(gpu::PipelineKey("matmul_direct").set("trans_b", trans_b ? 1 : 0)
+                                                    .set("wg_x", 4).set("wg_y", 16)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(MatmulParams), name));
   auto bindings = [&](std::shared_ptr<const gpu::ComputePipeline> pl) {
     gpu::Dispatch d;
@@ -63,6 +76,8 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   };
   WICK_ASSIGN_OR_RETURN(size_t tiled_index, g.add_dispatch(bindings(tiled)));
   WICK_ASSIGN_OR_RETURN(size_t gemv_index, g.add_dispatch(bindings(gemv)));
+  WICK_ASSIGN_OR_RETURN(size_t direct_index, g.add_dispatch(bindings(direct)));
+  WICK_ASSIGN_OR_RETURN(size_t narrow_index, g.add_dispatch(bindings(narrow)));
 
   return g.add_step([=, &g]() -> Status {
     int64_t m = 0, n = 0, k = 0, batch = 1;
@@ -126,22 +141,30 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
                                  : 65535;
     if (batch > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": batch too large");
     const uint32_t z = static_cast<uint32_t>(batch);
-    if (m == 0 || n == 0 || batch == 0) {
-      WICK_RETURN_IF_ERROR(g.set_workgroups(tiled_index, 0, 0, 0));
-      return g.set_workgroups(gemv_index, 0, 0, 0);
-    }
+    // One kernel gets the grid, the others none.
+    auto only = [&](size_t chosen, uint32_t x, uint32_t y) -> Status {
+      for (size_t i : {tiled_index, gemv_index, direct_index, narrow_index})
+        if (i != chosen) WICK_RETURN_IF_ERROR(g.set_workgroups(i, 0, 0, 0));
+      return g.set_workgroups(chosen, x, y, z);
+    };
+    if (m == 0 || n == 0 || batch == 0) return only(tiled_index, 0, 0);
     if (m == 1) {
       const uint64_t groups = ceil_div(static_cast<uint64_t>(n), trans_b ? kGemvColsTrans : kGemvColsPlain);
       const uint64_t y = (groups + max_dim - 1) / max_dim;
       const uint64_t x = (groups + y - 1) / y;
       if (y > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": N too large");
-      WICK_RETURN_IF_ERROR(g.set_workgroups(tiled_index, 0, 0, 0));
-      return g.set_workgroups(gemv_index, static_cast<uint32_t>(x), static_cast<uint32_t>(y), z);
+      return only(gemv_index, static_cast<uint32_t>(x), static_cast<uint32_t>(y));
     }
-    const uint32_t gx = ceil_div(static_cast<uint64_t>(n), kTile), gy = ceil_div(static_cast<uint64_t>(m), kTile);
+    size_t chosen = tiled_index;
+    uint64_t tm = kTile, tn = kTile;
+    if (n <= kNarrowN) {
+      chosen = narrow_index, tm = kNarrowRows, tn = kNarrowN;
+    } else if (k <= kDirectMaxK) {
+      chosen = direct_index, tm = kDirectSquare, tn = kDirectSquare;
+    }
+    const uint64_t gx = ceil_div(static_cast<uint64_t>(n), tn), gy = ceil_div(static_cast<uint64_t>(m), tm);
     if (gx > max_dim || gy > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": matrix too large");
-    WICK_RETURN_IF_ERROR(g.set_workgroups(gemv_index, 0, 0, 0));
-    return g.set_workgroups(tiled_index, gx, gy, z);
+    return only(chosen, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy));
   });
 }
 

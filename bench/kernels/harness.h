@@ -1,0 +1,98 @@
+// Shared helpers for the kernel benches in bench/kernels/<family>/ (llm.c style: a CPU
+// reference, numbered WGSL variants read from disk, a correctness check and a timing).
+// Each bench is one binary: `build/wick_kernel_bench_<family> [variant...]`.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/buffer.h"
+#include "gpu/command.h"
+#include "gpu/device.h"
+#include "gpu/pipeline.h"
+
+namespace wick::bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline void die(const Status& s, const char* what) {
+  std::fprintf(stderr, "error (%s): %s\n", what, s.to_string().c_str());
+  std::exit(1);
+}
+
+template <typename T>
+T take(Result<T> r, const char* what) {
+  if (!r.ok()) die(r.status(), what);
+  return std::move(r).value();
+}
+
+inline void check(const Status& s, const char* what) {
+  if (!s.ok()) die(s, what);
+}
+
+// The variant's WGSL, read from the source tree (WICK_KERNEL_BENCH_DIR is set by CMake).
+inline std::string read_variant(const std::string& family, const std::string& file) {
+  const std::string path = std::string(WICK_KERNEL_BENCH_DIR) + "/" + family + "/" + file;
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+    std::exit(1);
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+inline gpu::Buffer storage(const std::shared_ptr<gpu::Device>& dev, const std::vector<float>& data, const char* label) {
+  auto b = take(gpu::Buffer::create_storage(dev, std::max<uint64_t>(16, data.size() * 4), label), label);
+  if (!data.empty()) check(b.write(data.data(), data.size() * 4), label);
+  return b;
+}
+
+inline std::vector<float> read_back(const gpu::Buffer& b, size_t n) {
+  std::vector<float> v(n);
+  check(b.read(v.data(), n * 4), "read back");
+  return v;
+}
+
+inline double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
+  double m = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double d = std::fabs(double(a[i]) - double(b[i]));
+    if (std::isnan(d)) return INFINITY;
+    m = std::max(m, d);
+  }
+  return m;
+}
+
+// Median wall time (ms) of `reps` submit+wait of the list, after one warm-up run.
+inline double time_list(gpu::CommandList& list, int reps) {
+  check(list.submit().status(), "warm-up");
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto start = Clock::now();
+    check(list.submit().status(), "submit");
+    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace wick::bench

@@ -1,0 +1,85 @@
+// c[b] = alpha * (a[b] @ op(b[b])) + beta * bias for short K or narrow N, fp32: no shared
+// memory and no barriers. wg_x * wg_y threads, 4x4 outputs each (8x8: a 32x32 tile; 4x16: 64
+// rows by 16 columns for N <= 16), each thread reading its 4 rows of a and 4 columns of op(b)
+// straight from memory (caches do the reuse). Out-of-range rows and columns are clamped on
+// load and masked on store. Named accumulators, no private arrays: indexed private arrays
+// live in memory on SwiftShader's JIT. Research: bench/kernels/matmul/ (v5).
+// Same Params and bindings as matmul_tiled.wgsl. Workgroups: x over N tiles, y over M, z batch.
+struct Params {
+  m: u32, n: u32, k: u32, batch: u32,
+  a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,
+  bias_rs: u32, bias_cs: u32, _p0: u32, _p1: u32,
+  alpha: f32, beta: f32, _p2: f32, _p3: f32,
+}
+
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> c: array<f32>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+override trans_b: u32 = 0u;
+override wg_x: u32 = 8u;
+override wg_y: u32 = 8u;
+
+// op(b) at (k, col): b[bo + k * ks] with bo the column's base.
+fn bk(bo: u32, k: u32, ks: u32) -> f32 { return b[bo + k * ks]; }
+
+fn store(bi: u32, gm: u32, c0: u32, v: vec4<f32>) {
+  if (gm >= p.m) { return; }
+  for (var j = 0u; j < 4u; j++) {
+    let gn = c0 + j;
+    if (gn >= p.n) { return; }
+    var r = p.alpha * v[j];
+    if (p.bias_mode != 0u) { r = r + p.beta * bias[gm * p.bias_rs + gn * p.bias_cs]; }
+    c[bi * p.c_bs + gm * p.n + gn] = r;
+  }
+}
+
+@compute @workgroup_size(wg_x, wg_y, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let r0 = wid.y * wg_y * 4u + lid.y * 4u;
+  let c0 = wid.x * wg_x * 4u + lid.x * 4u;
+  let a_base = wid.z * p.a_bs;
+  let b_base = wid.z * p.b_bs;
+  let mm = p.m - 1u;
+  let nn = p.n - 1u;
+  let a0 = a_base + min(r0, mm) * p.k;
+  let a1 = a_base + min(r0 + 1u, mm) * p.k;
+  let a2 = a_base + min(r0 + 2u, mm) * p.k;
+  let a3 = a_base + min(r0 + 3u, mm) * p.k;
+  // Column j of op(b) starts at b_base + col * cs and steps by ks along k.
+  var cs = 1u;
+  var ks = p.n;
+  if (trans_b == 1u) { cs = p.k; ks = 1u; }
+  let b0 = b_base + min(c0, nn) * cs;
+  let b1 = b_base + min(c0 + 1u, nn) * cs;
+  let b2 = b_base + min(c0 + 2u, nn) * cs;
+  let b3 = b_base + min(c0 + 3u, nn) * cs;
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
+  var kk = 0u;
+  for (; kk + 4u <= p.k; kk += 4u) {
+    for (var u = 0u; u < 4u; u++) {
+      let k = kk + u;
+      let bv = vec4<f32>(bk(b0, k, ks), bk(b1, k, ks), bk(b2, k, ks), bk(b3, k, ks));
+      acc0 = fma(vec4<f32>(a[a0 + k]), bv, acc0);
+      acc1 = fma(vec4<f32>(a[a1 + k]), bv, acc1);
+      acc2 = fma(vec4<f32>(a[a2 + k]), bv, acc2);
+      acc3 = fma(vec4<f32>(a[a3 + k]), bv, acc3);
+    }
+  }
+  for (; kk < p.k; kk++) {
+    let bv = vec4<f32>(bk(b0, kk, ks), bk(b1, kk, ks), bk(b2, kk, ks), bk(b3, kk, ks));
+    acc0 = fma(vec4<f32>(a[a0 + kk]), bv, acc0);
+    acc1 = fma(vec4<f32>(a[a1 + kk]), bv, acc1);
+    acc2 = fma(vec4<f32>(a[a2 + kk]), bv, acc2);
+    acc3 = fma(vec4<f32>(a[a3 + kk]), bv, acc3);
+  }
+  store(wid.z, r0, c0, acc0);
+  store(wid.z, r0 + 1u, c0, acc1);
+  store(wid.z, r0 + 2u, c0, acc2);
+  store(wid.z, r0 + 3u, c0, acc3);
+}
