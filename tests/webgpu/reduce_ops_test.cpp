@@ -194,6 +194,52 @@ TEST(WebGpuReduceOp, SoftmaxAndLogSoftmaxAreStable) {
   }
 }
 
+// Attention-style masks: -inf scores (the first element, runs of them, whole rows). Each row
+// with a finite entry must match torch exactly in shape (masked entries 0); a row that is all
+// -inf gives NaN, as torch's softmax does. Covers softmax_rows.wgsl's online max/sum.
+TEST(WebGpuReduceOp, SoftmaxOfMaskedScores) {
+  std::mt19937 rng(31);
+  const std::vector<int64_t> shape = {1, 3, 67, 131};
+  Tensor t = test::random_tensor(ScalarType::kFloat, shape, rng, -20, 20);
+  float* v = t.data_as<float>();
+  const int64_t rows = 3 * 67, len = 131;
+  std::bernoulli_distribution masked(0.3);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t i = 0; i < len; ++i)
+      if (r % 5 == 0 || (r % 5 == 1 && i < 40) || (r % 5 == 2 && masked(rng))) v[r * len + i] = -INFINITY;
+    if (r % 5 == 0 && r % 2 == 1) v[r * len + 70] = 3.f;  // a single live entry mid-row
+  }
+  for (bool log : {false, true}) {
+    test::VkGraphBuilder b;
+    int x = b.input(ScalarType::kFloat, shape);
+    int out = b.tensor(ScalarType::kFloat, shape);
+    b.op(log ? "aten._log_softmax.default" : "aten._softmax.default", {x, b.int_value(-1), b.bool_value(false), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(t)});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    const float* got = (*r)[0].tensor.data_as<float>();
+    for (int64_t row = 0; row < rows; ++row) {
+      double m = -INFINITY, sum = 0;
+      for (int64_t i = 0; i < len; ++i) m = std::max(m, static_cast<double>(v[row * len + i]));
+      for (int64_t i = 0; i < len; ++i) sum += std::exp(v[row * len + i] - m);
+      for (int64_t i = 0; i < len; ++i) {
+        const float g = got[row * len + i];
+        if (m == -INFINITY) {
+          ASSERT_TRUE(std::isnan(g)) << "log " << log << " all-masked row " << row << " at " << i << ": " << g;
+          continue;
+        }
+        const double d = v[row * len + i] - m;
+        const double want = log ? d - std::log(sum) : std::exp(d) / sum;
+        if (std::isinf(want)) {
+          ASSERT_EQ(g, want) << "log " << log << " row " << row << " at " << i;
+        } else {
+          ASSERT_NEAR(g, want, 1e-5 + 1e-4 * std::fabs(want)) << "log " << log << " row " << row << " at " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(WebGpuReduceOp, DimOutOfRangeFailsAtBuild) {
   test::VkGraphBuilder b;
   int x = b.input(ScalarType::kFloat, {3, 4});

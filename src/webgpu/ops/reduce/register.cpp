@@ -1,5 +1,6 @@
 // Reductions (sum, mean, amax, amin, argmax, argmin over any set of dims) and softmax /
-// log_softmax (numerically stable, along one dim) -> reduce.wgsl.
+// log_softmax (numerically stable, along one dim) -> reduce.wgsl; softmax on CPU adapters
+// (SwiftShader) -> softmax_rows.wgsl, one barrier-free thread per row.
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -16,6 +17,7 @@ enum class ReduceOp : uint32_t { kSum = 0, kMean = 1, kAmax = 2, kAmin = 3, kArg
 
 constexpr int kMaxRank = 8;
 constexpr uint32_t kWorkgroup = 256;
+constexpr uint32_t kRowsWorkgroup = 64;  // softmax_rows.wgsl: threads (rows) per workgroup
 
 struct ReduceParams {
   uint32_t out_n, red_n, kept_rank, red_rank;
@@ -64,7 +66,12 @@ Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t
   if (softmax && (!in->is_float() || !out->is_float()))
     return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("reduce").set("wg_size", kWorkgroup)));
+  // On a CPU adapter, one thread per row beats reduce.wgsl's cooperative rows, whose
+  // barriers dominate there (bench/kernels/softmax/README.md). GPUs keep reduce.wgsl.
+  const bool rows_kernel = softmax && g.device().adapter_info().adapter_type == "CPU";
+  WICK_ASSIGN_OR_RETURN(auto pipeline, rows_kernel
+                                           ? g.pipeline(gpu::PipelineKey("softmax_rows").set("wg_size", kRowsWorkgroup))
+                                           : g.pipeline(gpu::PipelineKey("reduce").set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ReduceParams), name));
   gpu::Dispatch disp;
   disp.pipeline = pipeline;
@@ -111,6 +118,7 @@ Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t
     while (p.tpr > 32 && uint64_t{p.out_n} * (p.tpr / 2) >= 65536) p.tpr /= 2;
     p.scale = op == ReduceOp::kMean ? (p.red_n ? 1.0f / static_cast<float>(p.red_n) : std::numeric_limits<float>::quiet_NaN()) : 1.0f;
     WICK_RETURN_IF_ERROR(params->write(p));
+    if (rows_kernel) return g.set_grid(index, p.out_n, kRowsWorkgroup);
     const uint64_t rows_per_group = kWorkgroup / p.tpr;
     const uint64_t groups = (uint64_t{p.out_n} + rows_per_group - 1) / rows_per_group;
     return g.set_grid(index, groups * kWorkgroup, kWorkgroup);

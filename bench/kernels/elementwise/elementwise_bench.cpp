@@ -1,0 +1,63 @@
+// Elementwise variants (bench/kernels/elementwise/v*.wgsl) on a [1,4,1500,1500] tensor (the
+// Whisper attention mask ops): logical_not and exp against a CPU reference, then timed.
+//
+//   . scripts/env.sh; build/wick_kernel_bench_elementwise [--reps N]
+#include <cstring>
+
+#include "../harness.h"
+
+using namespace wick;
+using namespace wick::bench;
+
+namespace {
+struct UnaryParams {
+  uint32_t n, op, flags, pad0;
+  float lo, hi, s;
+  uint32_t pad1;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 3;
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+  auto dev = take(gpu::Device::create(), "device");
+  std::printf("adapter: %s\n", dev->adapter_info().summary().c_str());
+  gpu::PipelineCache cache(dev);
+  for (uint32_t n : {4u * 1500u * 1500u, 1001u}) {
+    auto hx = random_floats(n, 4, -2.f, 2.f);
+    for (size_t i = 0; i < n; i += 7) hx[i] = 0.f;
+    auto dx = storage(dev, hx, "x"), dout = storage(dev, std::vector<float>(n), "out");
+    auto dp = take(gpu::Buffer::create_uniform(dev, sizeof(UnaryParams), "params"), "params");
+    std::printf("\nn = %u\n", n);
+    for (uint32_t op : {16u, 3u}) {  // logical_not, exp
+      std::vector<float> ref(n);
+      for (uint32_t i = 0; i < n; ++i) ref[i] = op == 16 ? (hx[i] == 0.f ? 1.f : 0.f) : std::exp(hx[i]);
+      UnaryParams p{n, op, 0, 0, 0, 0, 0, 0};
+      check(dp.write(&p, sizeof p), "params");
+      for (uint32_t per : {1u, 4u, 16u}) {
+        const std::string file = per == 1 ? "v1_unary.wgsl" : "v2_unary_per.wgsl";
+        gpu::PipelineKey key("bench_ew_" + file);
+        key.set("wg_size", 256);
+        if (per > 1) key.set("per", per);
+        auto pl = take(cache.get(key, read_variant("elementwise", file)), file.c_str());
+        gpu::CommandList list(dev);
+        gpu::Dispatch d;
+        d.pipeline = pl;
+        d.bindings = {{0, &dx}, {1, &dout}, {2, &dp}};
+        const uint64_t threads = (uint64_t{n} + per - 1) / per, groups = (threads + 255) / 256;
+        d.x = static_cast<uint32_t>(std::min<uint64_t>(groups, 32768));
+        d.y = static_cast<uint32_t>((groups + d.x - 1) / d.x);
+        // The grid may hold more threads than `threads`: the kernel's stride is the grid's.
+        take(list.add(d), "add");
+        check(dout.write(std::vector<float>(n, NAN).data(), uint64_t{n} * 4), "clear");
+        check(list.submit().status(), "run");
+        const double err = max_abs_diff(read_back(dout, n), ref);
+        const double ms = time_list(list, reps);
+        std::printf("  op %2u %-20s per %2u  max|err| %.2e %s %9.2f ms\n", op, file.c_str(), per, err,
+                    err <= 1e-6 * 8 ? "ok  " : "FAIL", ms);
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,128 @@
+// Variant 3: v2 with the op a compile-time constant (here 16, logical_not): a uniform
+// switch is otherwise compiled with every case on SwiftShader?
+// out = op(a) elementwise over a contiguous tensor (same shape in and out). Every buffer
+// word holds one element, f32 or i32 as the flags say; arithmetic runs in f32.
+struct Params {
+  n: u32, op: u32, flags: u32, _p0: u32,  // flags: 1 a_int, 4 out_int, 16 has_lo, 32 has_hi
+  lo: f32, hi: f32, s: f32, _p1: u32,      // clamp bounds; s = slope / exponent
+}
+
+@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+override wg_size: u32 = 256;
+
+fn load(word: u32, is_int: bool) -> f32 {
+  if (is_int) { return f32(bitcast<i32>(word)); }
+  return bitcast<f32>(word);
+}
+
+fn tanh_safe(x: f32) -> f32 { return tanh(clamp(x, -15.0, 15.0)); }
+
+// erf with |error| < 2e-7: Maclaurin series near 0, Abramowitz-Stegun 7.1.26 beyond.
+fn erf_f(x: f32) -> f32 {
+  let ax = abs(x);
+  if (ax < 0.5) {
+    let x2 = x * x;
+    // 2/sqrt(pi) * (x - x^3/3 + x^5/10 - x^7/42 + x^9/216 - x^11/1320)
+    let poly = 1.0 + x2 * (-1.0 / 3.0 + x2 * (0.1 + x2 * (-1.0 / 42.0 + x2 * (1.0 / 216.0 - x2 / 1320.0))));
+    return 1.1283791670955126 * x * poly;
+  }
+  let t = 1.0 / (1.0 + 0.3275911 * ax);
+  let y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t *
+          exp(-ax * ax);
+  return select(-y, y, x >= 0.0);
+}
+
+// sin / cos to about 1 ulp for moderate |x| (WGSL only promises 2^-11 absolute): Cody-Waite
+// reduction by pi/2 in three short parts (exact products), then minimax polynomials on
+// [-pi/4, pi/4] (Cephes sinf/cosf).
+fn sin_cos(x: f32, want_cos: bool) -> f32 {
+  let k = round(x * 0.6366197723675814);
+  var r = x - k * 1.5703125;
+  r = r - k * 4.837512969970703125e-4;
+  r = r - k * 7.549789954891882e-8;
+  let z = r * r;
+  let s = r + r * z * (-1.6666654611e-1 + z * (8.3321608736e-3 + z * -1.9515295891e-4));
+  let c = 1.0 - 0.5 * z + z * z * (4.166664568298827e-2 + z * (-1.388731625493765e-3 + z * 2.443315711809948e-5));
+  var q = u32(i32(k) & 3);
+  if (want_cos) { q = (q + 1u) & 3u; }
+  switch q {
+    case 0u: { return s; }
+    case 1u: { return c; }
+    case 2u: { return -s; }
+    default: { return -c; }
+  }
+}
+
+fn pow_scalar(x: f32, e: f32) -> f32 {
+  if (e == 0.0) { return 1.0; }
+  if (e == 1.0) { return x; }
+  if (e == 2.0) { return x * x; }
+  if (e == 0.5) { return sqrt(x); }
+  if (e == -1.0) { return 1.0 / x; }
+  let ie = round(e);
+  if (ie == e) {
+    // Integral exponent: defined for negative bases; the sign follows the parity.
+    let m = pow(abs(x), e);
+    let odd = (i32(abs(ie)) & 1) == 1;
+    if (x == 0.0) { return select(1.0 / select(abs(x), x, odd), 0.0, e > 0.0); }  // inf for e < 0
+    return select(m, -m, x < 0.0 && odd);
+  }
+  return pow(x, e);
+}
+
+fn apply(op: u32, x: f32) -> f32 {
+  switch op {
+    case 0u: { return max(x, 0.0); }                          // relu
+    case 1u: { return 1.0 / (1.0 + exp(-x)); }                // sigmoid
+    case 2u: { return tanh_safe(x); }                          // tanh
+    case 3u: { return exp(x); }
+    case 4u: { return sqrt(x); }
+    case 5u: { return inverseSqrt(x); }
+    case 6u: { return -x; }
+    case 7u: { return abs(x); }
+    case 8u: { return sin_cos(x, false); }
+    case 9u: { return sin_cos(x, true); }
+    case 10u: { return 0.5 * x * (1.0 + erf_f(x * 0.7071067811865476)); }  // gelu (erf)
+    case 11u: {                                                 // gelu (tanh)
+      return 0.5 * x * (1.0 + tanh_safe(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    }
+    case 12u: { return x * clamp(x + 3.0, 0.0, 6.0) / 6.0; }  // hardswish
+    case 13u: {                                                 // clamp / hardtanh
+      var y = x;
+      if ((p.flags & 16u) != 0u) { y = max(y, p.lo); }
+      if ((p.flags & 32u) != 0u) { y = min(y, p.hi); }
+      return y;
+    }
+    case 14u: { return select(x * p.s, x, x >= 0.0); }        // leaky_relu
+    case 15u: { return pow_scalar(x, p.s); }
+    case 16u: { return select(0.0, 1.0, x == 0.0); }          // logical_not
+    case 17u: { return round(x); }                             // half to even, as torch
+    case 18u: { return x * (1.0 / (1.0 + exp(-x))); }         // silu
+    default: { return x; }
+  }
+}
+
+override per: u32 = 4u;
+
+// Each thread handles `per` elements, a grid's width apart (neighbouring threads touch
+// neighbouring words on every step).
+@compute @workgroup_size(wg_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let stride = nwg.x * nwg.y * wg_size;
+  let t = gid.x + gid.y * nwg.x * wg_size;
+  let a_int = (p.flags & 1u) != 0u;
+  let out_int = (p.flags & 4u) != 0u;
+  for (var j = 0u; j < per; j++) {
+    let i = t + j * stride;
+    if (i >= p.n) { return; }
+    let r = apply(16u, load(a[i], a_int));
+    if (out_int) {
+      out[i] = bitcast<u32>(i32(r));
+    } else {
+      out[i] = bitcast<u32>(r);
+    }
+  }
+}
