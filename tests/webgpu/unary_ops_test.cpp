@@ -181,6 +181,50 @@ TEST(WebGpuUnaryOp, WhereBroadcastsThreeOperands) {
   }
 }
 
+// Each thread handles kElementsPerThread (4) words a grid's width apart: sizes around the
+// 256-thread x 4-word step and an attention-mask shape ([1,2,67,131] with a [1,2,67,1]
+// condition, as Whisper's where), every word checked, so a skipped or doubled one fails.
+TEST(WebGpuUnaryOp, ManyElementsPerThreadCoverEveryWord) {
+  std::mt19937 rng(13);
+  for (int64_t n : {1, 3, 1023, 1024, 1025, 4097, 70001}) {
+    Tensor t = test::random_tensor(ScalarType::kFloat, {n}, rng, -1, 1);
+    for (int64_t i = 0; i < n; i += 3) t.data_as<float>()[i] = 0;
+    test::VkGraphBuilder b;
+    int x = b.input(ScalarType::kFloat, {n});
+    int nz = b.tensor(ScalarType::kBool, {n});
+    int eq = b.tensor(ScalarType::kBool, {n});
+    b.op("aten.logical_not.default", {x, nz});
+    b.op("aten.eq.Scalar", {x, b.double_value(0.0), eq});
+    b.output(nz);
+    b.output(eq);
+    auto r = b.run({Value::make_tensor(t)});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t want = t.data_as<float>()[i] == 0 ? 1 : 0;
+      ASSERT_EQ((*r)[0].tensor.data_as<uint8_t>()[i], want) << "logical_not n=" << n << " at " << i;
+      ASSERT_EQ((*r)[1].tensor.data_as<uint8_t>()[i], want) << "eq n=" << n << " at " << i;
+    }
+  }
+  const std::vector<int64_t> shape = {1, 2, 67, 131}, cshape = {1, 2, 67, 1};
+  Tensor tc = test::random_tensor(ScalarType::kBool, cshape, rng, 0, 1);
+  Tensor ta = test::random_tensor(ScalarType::kFloat, shape, rng);
+  Tensor tb = test::random_tensor(ScalarType::kFloat, shape, rng);
+  test::VkGraphBuilder b;
+  int cond = b.input(ScalarType::kBool, cshape);
+  int x = b.input(ScalarType::kFloat, shape);
+  int y = b.input(ScalarType::kFloat, shape);
+  int out = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.where.self", {cond, x, y, out});
+  b.output(out);
+  auto r = b.run({Value::make_tensor(tc), Value::make_tensor(ta), Value::make_tensor(tb)});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  const Tensor& got = (*r)[0].tensor;
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    const bool sel = tc.data_as<uint8_t>()[i / 131] != 0;
+    ASSERT_EQ(got.data_as<float>()[i], sel ? ta.data_as<float>()[i] : tb.data_as<float>()[i]) << "where at " << i;
+  }
+}
+
 TEST(WebGpuUnaryOp, WhereWithIncompatibleShapesFails) {
   test::VkGraphBuilder b;
   int cond = b.input(ScalarType::kBool, {3, 4});

@@ -35,8 +35,12 @@ int main(int argc, char** argv) {
       for (uint32_t i = 0; i < n; ++i) ref[i] = op == 16 ? (hx[i] == 0.f ? 1.f : 0.f) : std::exp(hx[i]);
       UnaryParams p{n, op, 0, 0, 0, 0, 0, 0};
       check(dp.write(&p, sizeof p), "params");
-      for (uint32_t per : {1u, 4u, 16u}) {
-        const std::string file = per == 1 ? "v1_unary.wgsl" : "v2_unary_per.wgsl";
+      const std::pair<const char*, uint32_t> variants[] = {{"v1_unary.wgsl", 1},         {"v2_unary_per.wgsl", 4},
+                                                           {"v2_unary_per.wgsl", 16},    {"v3_unary_const_op.wgsl", 4},
+                                                           {"v3_unary_const_op.wgsl", 16}};
+      for (const auto& [vfile, per] : variants) {
+        const std::string file = vfile;
+        if (op != 16 && file == "v3_unary_const_op.wgsl") continue;  // v3 is logical_not only
         gpu::PipelineKey key("bench_ew_" + file);
         key.set("wg_size", 256);
         if (per > 1) key.set("per", per);

@@ -43,7 +43,10 @@ Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, con
   if (out->rank() > kMaxElementwiseRank)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": rank above 8");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("binary").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("binary")
+                                                       .set("wg_size", kWorkgroup)
+                                                       .set("per", kElementsPerThread)
+                                                       .set("op_code", static_cast<uint32_t>(op))));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(BinaryParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
@@ -74,7 +77,7 @@ Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, con
     if (b) p.b_strides = broadcast_strides(b->dims, shape);
     p.rank = coalesce_dims(p.rank, p.out_dims, {&p.a_strides, &p.b_strides});
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return g.set_grid(index, elementwise_threads(p.n), kWorkgroup);
   });
 }
 

@@ -11,6 +11,11 @@
 namespace wick::webgpu {
 
 constexpr int kMaxElementwiseRank = 8;
+// Elements per thread of unary.wgsl, binary.wgsl and where.wgsl (their `per` override):
+// on SwiftShader one element per invocation left most of the time in per-invocation cost
+// (bench/kernels/elementwise/README.md). A grid of n threads becomes elementwise_threads(n).
+constexpr uint32_t kElementsPerThread = 4;
+inline uint64_t elementwise_threads(uint64_t n) { return (n + kElementsPerThread - 1) / kElementsPerThread; }
 
 // PyTorch's broadcast of two shapes; error when a pair of dims differs and neither is 1.
 Result<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);

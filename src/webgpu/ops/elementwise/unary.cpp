@@ -47,7 +47,10 @@ Status build_unary(Graph& g, int32_t in_id, int32_t out_id, const UnaryConfig& c
   if (a->elem == Elem::kPackedBytes || out->elem == Elem::kPackedBytes)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed operands");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("unary").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("unary")
+                                                       .set("wg_size", kWorkgroup)
+                                                       .set("per", kElementsPerThread)
+                                                       .set("op_code", static_cast<uint32_t>(cfg.op))));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(UnaryParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
@@ -68,7 +71,7 @@ Status build_unary(Graph& g, int32_t in_id, int32_t out_id, const UnaryConfig& c
     p.hi = cfg.hi;
     p.s = cfg.s;
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return g.set_grid(index, elementwise_threads(p.n), kWorkgroup);
   });
 }
 
@@ -196,7 +199,7 @@ Status where_self(Graph& g, const std::vector<int32_t>& args) {
   if (out->max_dims.size() > kMaxElementwiseRank)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": rank above 8");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("where").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("where").set("wg_size", kWorkgroup).set("per", kElementsPerThread)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(WhereParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
@@ -222,7 +225,7 @@ Status where_self(Graph& g, const std::vector<int32_t>& args) {
     p.b_strides = broadcast_strides(b->dims, shape);
     p.rank = coalesce_dims(p.rank, p.out_dims, {&p.c_strides, &p.a_strides, &p.b_strides});
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return g.set_grid(index, elementwise_threads(p.n), kWorkgroup);
   });
 }
 

@@ -103,14 +103,26 @@ fn apply(op: u32, x: f32) -> f32 {
   }
 }
 
+// Elements per thread, a grid's width apart (neighbouring threads touch neighbouring words
+// on every step). Fewer, longer threads: on SwiftShader the per-invocation cost was most of
+// an elementwise op's time (bench/kernels/elementwise/). The grid needs n / per threads.
+override per: u32 = 1u;
+// The op, fixed per pipeline (Params.op is kept for the layout but not read): a switch on a
+// uniform value ran every case per element on SwiftShader, 6x slower than a constant one.
+override op_code: u32 = 0u;
+
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
-  if (i >= p.n) { return; }
-  let r = apply(p.op, load(a[i], (p.flags & 1u) != 0u));
-  if ((p.flags & 4u) != 0u) {
-    out[i] = bitcast<u32>(i32(r));
-  } else {
-    out[i] = bitcast<u32>(r);
+  let stride = nwg.x * nwg.y * wg_size;
+  let t = gid.x + gid.y * nwg.x * wg_size;
+  for (var j = 0u; j < per; j++) {
+    let i = t + j * stride;
+    if (i >= p.n) { return; }
+    let r = apply(op_code, load(a[i], (p.flags & 1u) != 0u));
+    if ((p.flags & 4u) != 0u) {
+      out[i] = bitcast<u32>(i32(r));
+    } else {
+      out[i] = bitcast<u32>(r);
+    }
   }
 }

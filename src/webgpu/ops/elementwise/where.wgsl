@@ -22,10 +22,21 @@ fn load(word: u32, is_int: bool) -> f32 {
   return bitcast<f32>(word);
 }
 
+// Elements per thread, a grid's width apart: see unary.wgsl. The grid needs n / per threads.
+override per: u32 = 1u;
+
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
-  if (i >= p.n) { return; }
+  let stride = nwg.x * nwg.y * wg_size;
+  let t = gid.x + gid.y * nwg.x * wg_size;
+  for (var j = 0u; j < per; j++) {
+    let i = t + j * stride;
+    if (i >= p.n) { return; }
+    element(i);
+  }
+}
+
+fn element(i: u32) {
   var rem = i;
   var ci = 0u;
   var ai = 0u;
