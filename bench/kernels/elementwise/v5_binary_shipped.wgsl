@@ -1,0 +1,86 @@
+// Variant 5: the shipped binary.wgsl (op_code override, per elements per thread), run with per 1 and 4.
+// out = op(a, b) with PyTorch broadcasting. Every buffer word holds one element, f32 or
+// i32 as the flags say; arithmetic runs in f32 (exact for integers below 2^24).
+struct Params {
+  n: u32, rank: u32, op: u32, flags: u32,  // flags: 1 a_int, 2 b_int, 4 out_int, 8 b_scalar
+  alpha: f32, scalar_b: f32, _p0: u32, _p1: u32,
+  out_dims: array<vec4<u32>, 2>,
+  a_strides: array<vec4<u32>, 2>,
+  b_strides: array<vec4<u32>, 2>,
+}
+
+@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read> b: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+override wg_size: u32 = 256;
+
+fn load(word: u32, is_int: bool) -> f32 {
+  if (is_int) { return f32(bitcast<i32>(word)); }
+  return bitcast<f32>(word);
+}
+
+fn apply(op: u32, x: f32, y: f32) -> f32 {
+  switch op {
+    case 0u: { return x + p.alpha * y; }
+    case 1u: { return x - p.alpha * y; }
+    case 2u: { return x * y; }
+    case 3u: { return x / y; }
+    case 4u: { return pow(x, y); }
+    case 5u: { return min(x, y); }
+    case 6u: { return max(x, y); }
+    case 7u: { return select(0.0, 1.0, x == y); }
+    case 8u: { return select(0.0, 1.0, x != y); }
+    case 9u: { return select(0.0, 1.0, x < y); }
+    case 10u: { return select(0.0, 1.0, x <= y); }
+    case 11u: { return select(0.0, 1.0, x > y); }
+    case 12u: { return select(0.0, 1.0, x >= y); }
+    case 13u: { return select(0.0, 1.0, x != 0.0 && y != 0.0); }
+    case 14u: { return select(0.0, 1.0, x != 0.0 || y != 0.0); }
+    case 15u: { return f32(i32(x) & i32(y)); }
+    case 16u: { return floor(x / y); }
+    case 17u: { return x - y * floor(x / y); }
+    default: { return x; }
+  }
+}
+
+// Elements per thread, a grid's width apart: see unary.wgsl. The grid needs n / per threads.
+override per: u32 = 1u;
+// The op, fixed per pipeline (Params.op is kept for the layout but not read): a switch on a
+// uniform value ran every case per element on SwiftShader, 6x slower than a constant one.
+override op_code: u32 = 0u;
+
+@compute @workgroup_size(wg_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let stride = nwg.x * nwg.y * wg_size;
+  let t = gid.x + gid.y * nwg.x * wg_size;
+  for (var j = 0u; j < per; j++) {
+    let i = t + j * stride;
+    if (i >= p.n) { return; }
+    element(i);
+  }
+}
+
+fn element(i: u32) {
+  var rem = i;
+  var ai = 0u;
+  var bi = 0u;
+  for (var d = i32(p.rank) - 1; d >= 0; d = d - 1) {
+    let du = u32(d);
+    let size = p.out_dims[du / 4u][du % 4u];
+    let coord = rem % size;
+    rem = rem / size;
+    ai = ai + coord * p.a_strides[du / 4u][du % 4u];
+    bi = bi + coord * p.b_strides[du / 4u][du % 4u];
+  }
+  let x = load(a[ai], (p.flags & 1u) != 0u);
+  var y = p.scalar_b;
+  if ((p.flags & 8u) == 0u) { y = load(b[bi], (p.flags & 2u) != 0u); }
+  let r = apply(op_code, x, y);
+  if ((p.flags & 4u) != 0u) {
+    out[i] = bitcast<u32>(i32(r));
+  } else {
+    out[i] = bitcast<u32>(r);
+  }
+}
