@@ -262,15 +262,19 @@ Status sym_arith(CpuGraph& g, const OpCall& call, const OpEntry&) {
                     WICK_ASSIGN_OR_RETURN(int64_t a, g.values().int_value(a_id));
                     WICK_ASSIGN_OR_RETURN(int64_t b, g.values().int_value(b_id));
                     int64_t r = 0;
-                    if (op == '+') r = a + b;
-                    else if (op == '-') r = a - b;
-                    else if (op == '*') r = a * b;
+                    bool overflow = false;
+                    if (op == '+') overflow = __builtin_add_overflow(a, b, &r);
+                    else if (op == '-') overflow = __builtin_sub_overflow(a, b, &r);
+                    else if (op == '*') overflow = __builtin_mul_overflow(a, b, &r);
                     else {
                       if (b == 0 || (a == INT64_MIN && b == -1))
                         return Status(ErrorCode::kInvalidArgument, name + ": " + std::to_string(a) + " // " + std::to_string(b));
                       r = a / b;
                       if ((a % b != 0) && ((a < 0) != (b < 0))) --r;
                     }
+                    if (overflow)
+                      return Status(ErrorCode::kInvalidArgument, name + ": " + std::to_string(a) + " " + op + " " +
+                                                                     std::to_string(b) + " overflows int64");
                     g.values().values[static_cast<size_t>(out)] = Value::make_int(r);
                     return {};
                   }});
