@@ -43,10 +43,13 @@ Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, con
   if (out->rank() > kMaxElementwiseRank)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": rank above 8");
 
+  const uint32_t flags = (a->elem == Elem::kI32 ? 1u : 0u) | (b && b->elem == Elem::kI32 ? 2u : 0u) |
+                         (out->elem == Elem::kI32 ? 4u : 0u) | (b ? 0u : 8u);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("binary")
                                                        .set("wg_size", kWorkgroup)
                                                        .set("per", kElementsPerThread)
-                                                       .set("op_code", static_cast<uint32_t>(op))));
+                                                       .set("op_code", static_cast<uint32_t>(op))
+                                                       .set("kind_flags", flags)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(BinaryParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
@@ -68,8 +71,7 @@ Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, con
     p.n = static_cast<uint32_t>(shape_numel(shape));
     p.rank = static_cast<uint32_t>(shape.size());
     p.op = static_cast<uint32_t>(op);
-    p.flags = (a->elem == Elem::kI32 ? 1u : 0u) | (b && b->elem == Elem::kI32 ? 2u : 0u) |
-              (out->elem == Elem::kI32 ? 4u : 0u) | (b ? 0u : 8u);
+    p.flags = flags;
     p.alpha = static_cast<float>(alpha);
     p.scalar_b = static_cast<float>(scalar);
     p.out_dims = dims_array(shape);

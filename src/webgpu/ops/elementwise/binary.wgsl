@@ -46,6 +46,9 @@ fn apply(op: u32, x: f32, y: f32) -> f32 {
 
 // Elements per thread, a grid's width apart: see unary.wgsl. The grid needs n / per threads.
 override per: u32 = 1u;
+// Params.flags as a pipeline constant (the field stays in the layout, unread): per-element
+// branches on a uniform value cost 2x on SwiftShader (bench/kernels/elementwise/README.md).
+override kind_flags: u32 = 0u;
 // The op, fixed per pipeline (Params.op is kept for the layout but not read): a switch on a
 // uniform value ran every case per element on SwiftShader, 6x slower than a constant one.
 override op_code: u32 = 0u;
@@ -73,11 +76,11 @@ fn element(i: u32) {
     ai = ai + coord * p.a_strides[du / 4u][du % 4u];
     bi = bi + coord * p.b_strides[du / 4u][du % 4u];
   }
-  let x = load(a[ai], (p.flags & 1u) != 0u);
+  let x = load(a[ai], (kind_flags & 1u) != 0u);
   var y = p.scalar_b;
-  if ((p.flags & 8u) == 0u) { y = load(b[bi], (p.flags & 2u) != 0u); }
+  if ((kind_flags & 8u) == 0u) { y = load(b[bi], (kind_flags & 2u) != 0u); }
   let r = apply(op_code, x, y);
-  if ((p.flags & 4u) != 0u) {
+  if ((kind_flags & 4u) != 0u) {
     out[i] = bitcast<u32>(i32(r));
   } else {
     out[i] = bitcast<u32>(r);

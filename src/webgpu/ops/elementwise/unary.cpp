@@ -47,10 +47,13 @@ Status build_unary(Graph& g, int32_t in_id, int32_t out_id, const UnaryConfig& c
   if (a->elem == Elem::kPackedBytes || out->elem == Elem::kPackedBytes)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed operands");
 
+  const uint32_t flags = (a->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u) |
+                         (cfg.has_lo ? 16u : 0u) | (cfg.has_hi ? 32u : 0u);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("unary")
                                                        .set("wg_size", kWorkgroup)
                                                        .set("per", kElementsPerThread)
-                                                       .set("op_code", static_cast<uint32_t>(cfg.op))));
+                                                       .set("op_code", static_cast<uint32_t>(cfg.op))
+                                                       .set("kind_flags", flags)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(UnaryParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
@@ -65,8 +68,7 @@ Status build_unary(Graph& g, int32_t in_id, int32_t out_id, const UnaryConfig& c
     UnaryParams p{};
     p.n = static_cast<uint32_t>(a->numel());
     p.op = static_cast<uint32_t>(cfg.op);
-    p.flags = (a->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u) | (cfg.has_lo ? 16u : 0u) |
-              (cfg.has_hi ? 32u : 0u);
+    p.flags = flags;
     p.lo = cfg.lo;
     p.hi = cfg.hi;
     p.s = cfg.s;
@@ -199,7 +201,12 @@ Status where_self(Graph& g, const std::vector<int32_t>& args) {
   if (out->max_dims.size() > kMaxElementwiseRank)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": rank above 8");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("where").set("wg_size", kWorkgroup).set("per", kElementsPerThread)));
+  const uint32_t flags = (c->elem == Elem::kI32 ? 1u : 0u) | (a->elem == Elem::kI32 ? 2u : 0u) |
+                         (b->elem == Elem::kI32 ? 4u : 0u) | (out->elem == Elem::kI32 ? 8u : 0u);
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("where")
+                                                       .set("wg_size", kWorkgroup)
+                                                       .set("per", kElementsPerThread)
+                                                       .set("kind_flags", flags)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(WhereParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
@@ -217,8 +224,7 @@ Status where_self(Graph& g, const std::vector<int32_t>& args) {
     WhereParams p{};
     p.n = static_cast<uint32_t>(shape_numel(shape));
     p.rank = static_cast<uint32_t>(shape.size());
-    p.flags = (c->elem == Elem::kI32 ? 1u : 0u) | (a->elem == Elem::kI32 ? 2u : 0u) |
-              (b->elem == Elem::kI32 ? 4u : 0u) | (out->elem == Elem::kI32 ? 8u : 0u);
+    p.flags = flags;
     p.out_dims = dims_array(shape);
     p.c_strides = broadcast_strides(c->dims, shape);
     p.a_strides = broadcast_strides(a->dims, shape);

@@ -90,8 +90,8 @@ fn apply(op: u32, x: f32) -> f32 {
     case 12u: { return x * clamp(x + 3.0, 0.0, 6.0) / 6.0; }  // hardswish
     case 13u: {                                                 // clamp / hardtanh
       var y = x;
-      if ((p.flags & 16u) != 0u) { y = max(y, p.lo); }
-      if ((p.flags & 32u) != 0u) { y = min(y, p.hi); }
+      if ((kind_flags & 16u) != 0u) { y = max(y, p.lo); }
+      if ((kind_flags & 32u) != 0u) { y = min(y, p.hi); }
       return y;
     }
     case 14u: { return select(x * p.s, x, x >= 0.0); }        // leaky_relu
@@ -107,6 +107,9 @@ fn apply(op: u32, x: f32) -> f32 {
 // on every step). Fewer, longer threads: on SwiftShader the per-invocation cost was most of
 // an elementwise op's time (bench/kernels/elementwise/). The grid needs n / per threads.
 override per: u32 = 1u;
+// Params.flags as a pipeline constant (the field stays in the layout, unread): per-element
+// branches on a uniform value cost 2x on SwiftShader (bench/kernels/elementwise/README.md).
+override kind_flags: u32 = 0u;
 // The op, fixed per pipeline (Params.op is kept for the layout but not read): a switch on a
 // uniform value ran every case per element on SwiftShader, 6x slower than a constant one.
 override op_code: u32 = 0u;
@@ -118,8 +121,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   for (var j = 0u; j < per; j++) {
     let i = t + j * stride;
     if (i >= p.n) { return; }
-    let r = apply(op_code, load(a[i], (p.flags & 1u) != 0u));
-    if ((p.flags & 4u) != 0u) {
+    let r = apply(op_code, load(a[i], (kind_flags & 1u) != 0u));
+    if ((kind_flags & 4u) != 0u) {
       out[i] = bitcast<u32>(i32(r));
     } else {
       out[i] = bitcast<u32>(r);
