@@ -152,8 +152,7 @@ TEST(WebGpuMatmulOp, KernelChoiceBoundaries) {
   std::mt19937 rng(17);
   struct C { int64_t batch, m, k, n; };
   const std::vector<C> cases = {
-      {2, 65, 300, 16}, {3, 129, 37, 1}, {1, 63, 65, 17},  {2, 33, 64, 33}, {1, 97, 1, 31},
-      {3, 31, 17, 65},  {1, 65, 65, 65}, {2, 1, 64, 16},   {1, 150, 16, 150}, {2, 70, 150, 9},
+      {2, 65, 300, 16}, {3, 129, 37, 1}, {1, 63, 65, 17}, {2, 33, 64, 33}, {3, 31, 1, 65}, {2, 150, 16, 150},
   };
   for (const C& c : cases) {
     Tensor a = test::random_tensor(ScalarType::kFloat, {c.batch, c.m, c.k}, rng);
