@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 
+#include "webgpu/llm_fusion.h"
 #include "webgpu/memory_plan.h"
 #include "webgpu/op_registry.h"
 #include "webgpu/ops/shape/copy.h"
@@ -258,6 +259,7 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
   if (!options_.alias_views) return {};
   for (const vkgraph::OpCall& call : plan.ops)
     if (call.name.find("conv") != std::string::npos) return {};
+  if (options_.fuse) llm_fusions_ = plan_llm_fusions(plan, std::vector<bool>(plan.ops.size(), false));
   const size_t n = values_.size();
   std::vector<int> index(n, -1);  // value id -> planned tensor
   std::vector<size_t> ids;
@@ -285,6 +287,9 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
     t.first = std::min(t.first, at);
     t.last = std::max(t.last, at);
   };
+  // Fusions that move a read later (llm_fusion.h) are known before lifetimes are.
+  for (const auto& [at, ids_read] : llm_fusions_.extra_uses)
+    for (int32_t id : ids_read) touch(id, at);
   std::vector<std::pair<size_t, size_t>> aliases;
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     const vkgraph::OpCall& call = plan.ops[i];
@@ -336,13 +341,19 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     return Status(ErrorCode::kOperatorMissing, "WebGPU delegate: operator(s) not implemented: " + missing);
   skip_op_.assign(plan.ops.size(), false);
   if (options_.fuse) plan_fusions(plan);
+  // LLM fusions were planned with the memory plan (plan_transient_buffers), which keeps
+  // the fused ops' operands alive long enough.
+  const LlmFusions& llm = llm_fusions_;
+  for (size_t i : llm.skipped) skip_op_[i] = true;
+  fused_ops_ += llm.skipped.size();
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
     const vkgraph::OpCall& call = plan.ops[i];
     current_op_ = call.name;
     auto fused = fusions_.find(i);
     current_fusion_ = fused == fusions_.end() ? nullptr : &fused->second;
-    Status s = find_op(current_op_)(*this, call.args);
+    auto replaced = llm.replaced.find(i);
+    Status s = replaced != llm.replaced.end() ? replaced->second(*this) : find_op(current_op_)(*this, call.args);
     current_fusion_ = nullptr;
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }

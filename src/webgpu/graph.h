@@ -28,6 +28,7 @@
 #include "runtime/named_data.h"
 #include "runtime/value.h"
 #include "vkgraph/vk_plan.h"
+#include "webgpu/llm_fusion.h"
 #include "webgpu/output_topk.h"
 
 namespace wick::webgpu {
@@ -224,6 +225,7 @@ class Graph {
   };
   std::vector<FusionSlot> fusion_slots_;
   size_t fused_ops_ = 0, dead_ops_ = 0, aliased_ops_ = 0;
+  LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
 
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;
