@@ -22,7 +22,7 @@ P=$D/$SHAPE.pte
 mkdir -p $D
 if [ ! -f $P ]; then
   /usr/bin/time -f "export: %e s wall, %M KB max RSS" \
-    python3 bench/llm/export_llama.py --shape $SHAPE --out $P --ref-dir $D/ref || exit 1
+    python3 bench/llm/export_llama.py --shape $SHAPE --out $P --ref-dir $D/ref ${STATIC:+--static --prefill 1} || exit 1
 fi
 VOCAB=$(python3 -c "import os; print(os.path.getsize('$D/ref/step1_logits.bin') // 4)")
 R=$D/ref
@@ -59,7 +59,7 @@ EOF
     echo "-- decode, 1 token at position $c"
     $W bench $P --input $D/tok1.bin:int64:1,1 --input $D/pos$c.bin:int64:1 --runs 30 --warmup 3 2>&1
   done
-  for s in 128 512 1024 2047; do
+  for s in $([ -n "${STATIC:-}" ] || echo 128 512 1024 2047); do
     echo "-- prefill, $s tokens at position 0"
     $W bench $P --input $D/tok$s.bin:int64:1,$s --input $D/pos0.bin:int64:1 --runs 3 --warmup 1 2>&1
   done

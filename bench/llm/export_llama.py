@@ -122,6 +122,8 @@ def main():
     ap.add_argument("--max-context", type=int, default=2048)
     ap.add_argument("--prefill", type=int, default=7, help="tokens in the reference prefill chunk")
     ap.add_argument("--n-layers", type=int, default=0, help="override the layer count (a quick trial export)")
+    ap.add_argument("--static", action="store_true",
+                    help="tokens [1, 1] (no dynamic prefill; the runner feeds prompts one token at a time)")
     a = ap.parse_args()
     torch.manual_seed(0)
     t0 = time.time()
@@ -129,7 +131,7 @@ def main():
     if a.n_layers:
         shape["n_layers"] = a.n_layers
     args = ModelArgs(**shape, max_batch_size=1, max_seq_len=a.max_context, max_context_len=a.max_context,
-                     use_kv_cache=True, enable_dynamic_shape=True, generate_full_logits=False)
+                     use_kv_cache=True, enable_dynamic_shape=not a.static, generate_full_logits=False)
     model = construct_transformer(args).eval()
     # Tied embeddings (both shapes tie them): the LM head shares the embedding's weights.
     model.output.weight = model.tok_embeddings.weight
@@ -142,9 +144,9 @@ def main():
     eager = copy.deepcopy(model)
     print(f"built and quantized in {time.time() - t0:.1f} s", flush=True)
 
-    tokens = torch.tensor([[2, 3, 4]], dtype=torch.long)
+    tokens = torch.tensor([[2]] if a.static else [[2, 3, 4]], dtype=torch.long)
     example = (tokens, {"input_pos": torch.tensor([0], dtype=torch.long)})
-    dyn = ({1: torch.export.Dim("token_dim", max=a.max_context - 1)}, {"input_pos": {0: 1}})
+    dyn = None if a.static else ({1: torch.export.Dim("token_dim", max=a.max_context - 1)}, {"input_pos": {0: 1}})
     t0 = time.time()
     with torch.nn.attention.sdpa_kernel([torch.nn.attention.SDPBackend.MATH]), torch.no_grad():
         ep = torch.export.export(model, example, dynamic_shapes=dyn, strict=True).run_decompositions({})
@@ -153,10 +155,10 @@ def main():
     print(f"exported in {time.time() - t0:.1f} s", flush=True)
     metadata = {"get_max_seq_len": a.max_context, "get_max_context_len": a.max_context,
                 "get_n_layers": args.n_layers, "get_vocab_size": args.vocab_size, "use_kv_cache": True,
-                "use_sdpa_with_kv_cache": False, "enable_dynamic_shape": True, "get_bos_id": 1,
+                "use_sdpa_with_kv_cache": False, "enable_dynamic_shape": not a.static, "get_bos_id": 1,
                 "get_eos_ids": [2]}
     t0 = time.time()
-    lowered = to_edge_transform_and_lower(ep, partitioner=[VulkanPartitioner({"require_dynamic_shapes": True})],
+    lowered = to_edge_transform_and_lower(ep, partitioner=[VulkanPartitioner({} if a.static else {"require_dynamic_shapes": True})],
                                           constant_methods=metadata,
                                           # as LLMEdgeManager._get_edge_config: the IR check
                                           # cannot guard the rope narrow on input_pos
