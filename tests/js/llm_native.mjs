@@ -71,7 +71,9 @@ export async function nativeTokenize(tokenizer, text, special = true) {
   if (!special) args.push('--no-special');
   const key = [...args, crypto.createHash('sha256').update(text).digest('hex')];
   return cached(key, [wickCli, tok], async () => {
-    const file = path.join(os.tmpdir(), `wick-llm-text-${process.pid}-${Date.now()}.txt`);
+    // A name of its own per call: two calls in the same millisecond (Promise.all of the
+    // with- and without-special runs) once shared one, and the first deleted the second's.
+    const file = path.join(os.tmpdir(), `wick-llm-text-${process.pid}-${crypto.randomUUID()}.txt`);
     fs.writeFileSync(file, text);
     try {
       const {stdout} = await run(wickCli, [...args, '--text-file', file], {maxBuffer: 1 << 24, timeout: 300000});
