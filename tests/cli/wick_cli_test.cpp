@@ -234,7 +234,7 @@ TEST(WickUpscaleCli, BadArgumentsFailUpFront) {
 // The CLI end to end on the CPU backend (fast, no GPU): a 128x128 photo through the fixed
 // 64x64 program in 9 overlapping tiles equals the dynamic-shape program's whole-image run
 // to 1/255 after 8-bit rounding (margin 10 >= the receptive field; see
-// tests/webgpu/tiled_upscale_test.cpp for the float comparison on WebGPU). 128 is the
+// tests/image/tiled_upscale_model_test.cpp for the float comparison). 128 is the
 // dynamic program's largest size; a 200x150 photo would not fit it whole.
 TEST(WickUpscaleCli, TiledRunEqualsTheWholeImageRun) {
   if (!std::filesystem::exists(WICK_UPSCALE_PATH)) GTEST_SKIP() << "no " << WICK_UPSCALE_PATH;

@@ -3,8 +3,8 @@
 // network: K layers of a 3x3 box filter, each zero-padded at the input's edge (as every
 // convolution layer is), then a 4x nearest upsample. An output pixel depends on the input
 // within K pixels, so tiles with margin >= K must reproduce the whole-image run, and tiles
-// without overlap (the page's old grid) must not. The real network on the GPU is in
-// tests/webgpu/tiled_upscale_test.cpp.
+// without overlap (the page's old grid) must not. The real network is in
+// tests/image/tiled_upscale_model_test.cpp.
 #include "image/tiling.h"
 
 #include <gtest/gtest.h>
