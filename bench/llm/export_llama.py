@@ -82,25 +82,60 @@ from torchao.utils import unwrap_tensor_subclass  # noqa: E402
 from executorch.examples.models.llama import rope as _rope  # noqa: E402
 
 _orig_get_freqs = _rope.Rope.get_freqs
+ROPE = {"mode": "narrow"}
 
 
-def _get_freqs_by_index(self, input_pos, seq_len):
-    """Rope.get_freqs for the dynamic-shape KV-cache program, as a gather by position.
+def _get_freqs_dynamic(self, input_pos, seq_len):
+    """Rope.get_freqs of the dynamic-shape KV-cache program, in one of three forms (--rope).
 
-    ExecuTorch's version narrows the frequency tables at `input_pos[-1].item()`. On torch
-    2.11 (ExecuTorch 1.5 pins 2.13) the Vulkan preprocess re-traces the delegated subgraph
-    without the exported program's runtime asserts, and the slice's bounds check then
-    cannot be decided ("Could not guard on data-dependent expression u + s11 > 2048").
-    Gathering rows input_pos + arange(seq_len) gives the same values with no unbacked
-    symbol; it costs one small index_select per table per forward (not per layer).
+    narrow:   ExecuTorch's own: narrow the tables at `input_pos[-1].item()`. On torch 2.11
+              (ExecuTorch 1.5 pins 2.13) the Vulkan preprocess re-traces the delegated
+              subgraph without the exported program's runtime asserts, and the slice's
+              bounds check cannot be decided ("Could not guard on data-dependent expression
+              u + s11 > 2048").
+    gather:   rows input_pos + arange(seq_len) by index_select: no unbacked symbol, but the
+              partitioner left the int64 arange/index_select outside, split the graph into
+              3 delegates and its memory planning asserted.
+    narrow2x: ExecuTorch's narrow on tables of 2 * max_context_len rows, as ExecuTorch
+              itself builds them whenever ffn_dim_multiplier is set (Qwen3, the tiny
+              fixture that exports): then u < max_context and seq_len < max_context decide
+              the bounds check. The first max_context_len rows are the same values.
+    compute:  cos/sin of (input_pos + arange(seq_len)) * inv_freq, all in float: no table
+              lookup and no integer op for the partitioner to reject. The tables hold
+              cos/sin(outer(t, inv_freq)) in float32, so the values are the same products.
     """
-    if not (self.params.use_kv_cache and self.params.enable_dynamic_shape):
+    if not (self.params.use_kv_cache and self.params.enable_dynamic_shape) or ROPE["mode"] in ("narrow", "narrow2x"):
         return _orig_get_freqs(self, input_pos, seq_len)
-    pos = input_pos[-1:] + torch.arange(seq_len, dtype=input_pos.dtype)
-    return self.freqs_cos.index_select(0, pos), self.freqs_sin.index_select(0, pos)
+    if ROPE["mode"] == "gather":
+        pos = input_pos[-1:] + torch.arange(seq_len, dtype=input_pos.dtype)
+        return self.freqs_cos.index_select(0, pos), self.freqs_sin.index_select(0, pos)
+    t = input_pos[-1:].to(torch.float32) + torch.arange(seq_len, dtype=torch.float32)
+    ang = t[:, None] * self.inv_freq_for_compute[None, :]
+    if self.params.use_hf_rope:  # HF layout: the half-table repeated
+        ang = torch.cat([ang, ang], dim=-1)
+    return torch.cos(ang), torch.sin(ang)
 
 
-_rope.Rope.get_freqs = _get_freqs_by_index
+_rope.Rope.get_freqs = _get_freqs_dynamic
+
+
+def _prepare_rope(model, mode):
+    """narrow2x: tables of twice the rows. compute: the inverse frequencies behind the
+    tables (table row 1 holds cos/sin(1 * inv_freq), and angle(row 1) recovers inv_freq to
+    float precision for whatever scaling the model's rope used)."""
+    for m in model.modules():
+        if not isinstance(m, _rope.Rope):
+            continue
+        p = m.params
+        if mode == "narrow2x" and m.freqs_cos.shape[0] < 2 * p.max_context_len:
+            cos, sin = m.precompute_freqs_cis(p.head_dim, 2 * p.max_context_len, p.rope_freq_base)
+            assert torch.equal(cos[:m.freqs_cos.shape[0]], m.freqs_cos)
+            m.register_buffer("freqs_cos", cos, persistent=False)
+            m.register_buffer("freqs_sin", sin, persistent=False)
+        if mode == "compute":
+            half = m.freqs_cos.shape[-1] // (2 if p.use_hf_rope else 1)
+            inv = torch.atan2(m.freqs_sin[1, :half].double(), m.freqs_cos[1, :half].double()).float()
+            m.register_buffer("inv_freq_for_compute", inv, persistent=False)
 
 SHAPES = {
     # meta-llama/Llama-3.2-1B config.json
@@ -122,9 +157,12 @@ def main():
     ap.add_argument("--max-context", type=int, default=2048)
     ap.add_argument("--prefill", type=int, default=7, help="tokens in the reference prefill chunk")
     ap.add_argument("--n-layers", type=int, default=0, help="override the layer count (a quick trial export)")
+    ap.add_argument("--rope", choices=["narrow", "narrow2x", "gather", "compute"], default="narrow2x",
+                    help="how the dynamic program looks up its rope frequencies (see _get_freqs_dynamic)")
     ap.add_argument("--static", action="store_true",
                     help="tokens [1, 1] (no dynamic prefill; the runner feeds prompts one token at a time)")
     a = ap.parse_args()
+    ROPE["mode"] = a.rope
     torch.manual_seed(0)
     t0 = time.time()
     shape = dict(SHAPES[a.shape])
@@ -133,6 +171,7 @@ def main():
     args = ModelArgs(**shape, max_batch_size=1, max_seq_len=a.max_context, max_context_len=a.max_context,
                      use_kv_cache=True, enable_dynamic_shape=not a.static, generate_full_logits=False)
     model = construct_transformer(args).eval()
+    _prepare_rope(model, a.rope)
     # Tied embeddings (both shapes tie them): the LM head shares the embedding's weights.
     model.output.weight = model.tok_embeddings.weight
     with torch.no_grad():  # random weights at a realistic scale
