@@ -22,7 +22,8 @@ P=$D/$SHAPE.pte
 mkdir -p $D
 if [ ! -f $P ]; then
   /usr/bin/time -f "export: %e s wall, %M KB max RSS" \
-    python3 bench/llm/export_llama.py --shape $SHAPE --out $P --ref-dir $D/ref ${STATIC:+--static --prefill 1} || exit 1
+    python3 bench/llm/export_llama.py --shape $SHAPE --out $P --ref-dir $D/ref ${STATIC:+--static --prefill 1} \
+      ${ROPE:+--rope $ROPE} || exit 1
 fi
 VOCAB=$(python3 -c "import os; print(os.path.getsize('$D/ref/step1_logits.bin') // 4)")
 R=$D/ref
@@ -55,14 +56,16 @@ for i in (0, 1):
     print(f"logits step {i} vs PyTorch eager: max abs diff {err:.3e} (max |ref| {np.abs(ref).max():.3e}), "
           f"argmax {got.argmax()} vs {ref.argmax()}: {'ok' if err <= 1e-3 + 1e-3 * np.abs(ref).max() else 'MISMATCH'}")
 EOF
-  for c in 128 512 1024 2047; do
+  for c in ${DECODE:-128 512 1024 2047}; do
     echo "-- decode, 1 token at position $c"
     $W bench $P --input $D/tok1.bin:int64:1,1 --input $D/pos$c.bin:int64:1 --runs 30 --warmup 3 2>&1
   done
-  for s in $([ -n "${STATIC:-}" ] || echo 128 512 1024 2047); do
+  for s in $([ -n "${STATIC:-}" ] || echo ${PREFILL:-128 512 1024 2047}); do
     echo "-- prefill, $s tokens at position 0"
     $W bench $P --input $D/tok$s.bin:int64:1,$s --input $D/pos0.bin:int64:1 --runs 3 --warmup 1 2>&1
   done
+  # QUICK=1: the generate run and the profile for the first binary only
+  [ -n "${QUICK:-}" ] && [ "$W" != "$1" ] && continue
   echo "-- wick generate: 128 prompt tokens, 128 new tokens, greedy (sampling included)"
   $W generate $P --prompt-tokens $(python3 -c "print(','.join(str(i) for i in range(1000, 1128)))") \
      --max-new-tokens 128 --greedy --ignore-eos --json 2>&1 | python3 -c "
