@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "runtime/topk_order.h"
+
 namespace wick::llm {
 
 namespace {
@@ -77,22 +79,13 @@ Result<int32_t> Sampler::sample(std::span<const float> logits, std::span<const i
   }
   if (greedy()) return argmax(row);
 
-  // Candidates sorted by logit, best first (ties: lower id first, so runs are stable).
+  // Candidates sorted by logit, best first (runtime/topk_order.h: ties by lower id, so runs are stable).
   cand_.clear();
   cand_.reserve(row.size());
   for (size_t i = 0; i < row.size(); ++i)
     if (row[i] != -INFINITY) cand_.emplace_back(row[i] / config_.temperature, static_cast<int32_t>(i));
   if (cand_.empty()) return bad("every logit is -inf");
-  auto better = [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
-  size_t keep = cand_.size();
-  if (config_.top_k > 0 && static_cast<size_t>(config_.top_k) < keep) {
-    keep = static_cast<size_t>(config_.top_k);
-    std::partial_sort(cand_.begin(), cand_.begin() + keep, cand_.end(), better);
-    cand_.resize(keep);
-  } else {
-    std::sort(cand_.begin(), cand_.end(), better);
-  }
-
+  keep_best(cand_, config_.top_k > 0 ? static_cast<size_t>(config_.top_k) : cand_.size());
   return draw();
 }
 
@@ -115,8 +108,7 @@ Result<int32_t> Sampler::sample_top(std::span<const int32_t> ids, std::span<cons
     if (values[i] != -INFINITY) cand_.emplace_back(values[i] / config_.temperature, ids[i]);
   if (cand_.empty()) return bad("every logit is -inf");
   // Same order as sample(): by the divided logit, ties by id.
-  std::sort(cand_.begin(), cand_.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  keep_best(cand_, cand_.size());
   return draw();
 }
 

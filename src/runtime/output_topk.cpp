@@ -5,26 +5,22 @@
 #include <string>
 
 #include "runtime/method_impl.h"
+#include "runtime/topk_order.h"
 
 namespace wick {
 
 namespace {
 
-// The top-k of `t`'s last row, best first; ties: lower index first (torch.topk's order).
+// The top-k of `t`'s last row, in runtime/topk_order.h's order.
 Status host_topk(const Tensor& t, int k, TopK& out, const std::string& where) {
   if (t.dtype != ScalarType::kFloat) return Status(ErrorCode::kNotSupported, where + ": top-k needs a float32 output");
   if (t.dim() < 1 || t.sizes.back() < 1) return Status(ErrorCode::kInvalidArgument, where + ": top-k of an empty row");
   const int64_t n = t.sizes.back();
   const float* row = t.data_as<float>() + (t.numel() - n);
-  std::vector<int32_t> ids(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) ids[static_cast<size_t>(i)] = static_cast<int32_t>(i);
-  const size_t keep = std::min<size_t>(static_cast<size_t>(k), ids.size());
-  std::partial_sort(ids.begin(), ids.begin() + keep, ids.end(), [row](int32_t a, int32_t b) {
-    return row[a] > row[b] || (row[a] == row[b] && a < b);
-  });
-  out.ids.assign(ids.begin(), ids.begin() + keep);
-  out.values.resize(keep);
-  for (size_t i = 0; i < keep; ++i) out.values[i] = row[out.ids[i]];
+  std::vector<TopKCandidate> cand(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) cand[static_cast<size_t>(i)] = {row[i], static_cast<int32_t>(i)};
+  keep_best(cand, static_cast<size_t>(k));
+  out = to_topk(cand);
   return {};
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/topk_order.h"
 #include "webgpu/graph.h"
 
 namespace wick::webgpu {
@@ -73,24 +74,16 @@ Status OutputTopK::read(TopK& result) {
   const size_t pairs = static_cast<size_t>(groups_) * static_cast<size_t>(k_);
   std::vector<uint32_t> words(pairs * 2);
   WICK_RETURN_IF_ERROR(staging_->read(words.data(), words.size() * 4));
-  std::vector<std::pair<float, uint32_t>> cand;
+  std::vector<TopKCandidate> cand;
   cand.reserve(pairs);
   for (size_t i = 0; i < pairs; ++i) {
     if (words[2 * i] == kNone) continue;
     float v;
     std::memcpy(&v, &words[2 * i + 1], 4);
-    cand.emplace_back(v, words[2 * i]);
+    cand.emplace_back(v, static_cast<int32_t>(words[2 * i]));
   }
-  const size_t keep = std::min(cand.size(), static_cast<size_t>(k_));
-  std::partial_sort(cand.begin(), cand.begin() + keep, cand.end(), [](const auto& a, const auto& b) {
-    return a.first > b.first || (a.first == b.first && a.second < b.second);
-  });
-  result.ids.resize(keep);
-  result.values.resize(keep);
-  for (size_t i = 0; i < keep; ++i) {
-    result.ids[i] = static_cast<int32_t>(cand[i].second);
-    result.values[i] = cand[i].first;
-  }
+  keep_best(cand, static_cast<size_t>(k_));
+  result = to_topk(cand);
   return {};
 }
 
