@@ -179,8 +179,9 @@ export interface CreateOptions {
    *  npm 'webgpu' when it is installed; null: none. */
   gpu?: unknown;
   /** Who runs "VulkanBackend" delegates, chosen at the first method that has them:
-   *  'webgpu' (default), 'cpu' (the CPU executor of VK00 graphs: such methods then run
-   *  synchronously) or 'auto' (WebGPU when an adapter opens, else the CPU). */
+   *  'auto' (default: WebGPU when an adapter opens, else the CPU), 'webgpu' (fails
+   *  without an adapter) or 'cpu' (the CPU executor of VK00 graphs: such methods then run
+   *  synchronously; also once 'auto' has picked the CPU). */
   backend?: 'webgpu' | 'cpu' | 'auto';
   /** Hex sha256 the .wasm must have. */
   wasmSha256?: string;

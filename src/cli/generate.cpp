@@ -25,15 +25,16 @@ const char* kUsage =
     "         (--prompt TEXT | --prompt-tokens 1,2,3) [--chat] [--system TEXT] [--no-thinking]\n"
     "         [--max-new-tokens N] [--greedy | --temperature T [--top-k K] [--top-p P] [--min-p P]\n"
     "         [--repetition-penalty R] [--seed S]] [--ignore-eos] [--max-context-len N]\n"
-    "         [--prefill-chunk N] [--method NAME] [--backend webgpu|cpu] [--json]\n"
-    "Streams the generated text (token ids without --tokenizer) to stdout and the timings to\n"
-    "stderr; --json prints one object instead. Greedy unless --temperature (or another\n"
-    "sampling flag, which implies temperature 1) is given. --chat applies the tokenizer's chat\n"
-    "template to the prompt (and --system). --max-context-len is needed for programs without\n"
-    "a get_max_context_len/get_max_seq_len method.\n";
+    "         [--prefill-chunk N] [--method NAME] [--backend auto|webgpu|cpu] [--json]\n"
+    "Streams the generated text (token ids without --tokenizer) to stdout and the backend and\n"
+    "timings to stderr; --json prints one object instead. --backend auto (the default) runs\n"
+    "the delegated parts on WebGPU when an adapter opens, else on the CPU. Greedy unless\n"
+    "--temperature (or another sampling flag, which implies temperature 1) is given. --chat\n"
+    "applies the tokenizer's chat template to the prompt (and --system). --max-context-len is\n"
+    "needed for programs without a get_max_context_len/get_max_seq_len method.\n";
 
 struct GenerateOptions {
-  std::string model, tokenizer, tokenizer_config, prompt, system, method = "forward", backend = "webgpu";
+  std::string model, tokenizer, tokenizer_config, prompt, system, method = "forward", backend = "auto";
   std::optional<std::vector<int32_t>> prompt_tokens;
   bool have_prompt = false, chat = false, thinking = true, json = false, greedy = false, ignore_eos = false;
   bool sampling_flag = false, have_temperature = false;
@@ -199,11 +200,9 @@ int generate(const std::vector<std::string>& args) {
   ro.prefill_chunk = o.prefill_chunk;
   if (tokenizer) ro.eos_ids = tokenizer->eos_ids();
   auto runner = llm::Runner::load(**program, ro);
-  if (!runner.ok()) {
-    std::string m = runner.status().to_string();
-    if (o.backend == "cpu" && m.find("backend") != std::string::npos) m += " (the cpu backend runs no delegates; try --backend webgpu)";
-    return fail(m);
-  }
+  if (!runner.ok()) return fail(runner.status().to_string());
+  // Before the text, so that a slow run is explained by its backend (auto's reason included).
+  if (!o.json) std::fprintf(stderr, "wick generate: %s\n", backend_line().c_str());
 
   llm::GenerationConfig gc;
   gc.max_new_tokens = o.max_new_tokens;
@@ -231,6 +230,7 @@ int generate(const std::vector<std::string>& args) {
 
   if (o.json) {
     nlohmann::json j;
+    j["backend"] = chosen_backend();
     j["tokens"] = r.tokens;
     if (tokenizer) {
       std::vector<int32_t> text_ids;

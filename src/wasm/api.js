@@ -283,14 +283,15 @@ var WickApi = (function() {
   // Who runs "VulkanBackend" delegates (wick_vulkan_target): 0 not chosen, 1 WebGPU, 2 the
   // CPU executor of VK00 graphs. Chosen at the first method that has them, from
   // Module.backend (createExecuTorch({backend}) or a page's `var Module = {backend}`):
-  // 'webgpu' (the default), 'cpu' or 'auto' (WebGPU when an adapter opens, else the CPU).
+  // 'auto' (the default: WebGPU when an adapter opens, else the CPU, so a browser or a Node
+  // without WebGPU still runs delegated programs), 'webgpu' (fails without an adapter) or 'cpu'.
   var TARGET_NAMES = ['', 'webgpu', 'cpu'];
   var PREFERENCES = {auto: 0, webgpu: 1, cpu: 2};
   function vulkanTarget() {
     return typeof Module._wick_vulkan_target === 'function' ? Module._wick_vulkan_target() : gpuState ? 1 : 0;
   }
   function preference(where) {
-    var wanted = Module.backend === undefined || Module.backend === null ? 'webgpu' : Module.backend;
+    var wanted = Module.backend === undefined || Module.backend === null ? 'auto' : Module.backend;
     if (!Object.prototype.hasOwnProperty.call(PREFERENCES, wanted)) {
       throw error(where, "backend must be 'webgpu', 'cpu' or 'auto', not " + describe(wanted), 'InvalidArgument');
     }

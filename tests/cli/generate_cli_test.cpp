@@ -3,8 +3,13 @@
 // tests/llm/runner_test.cpp, through the same Runner).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 
@@ -57,6 +62,35 @@ TEST(WickGenerate, BadArgumentsAreClearErrors) {
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.out;
     EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
   }
+}
+
+// The default backend is auto, as for `wick run`: with no Vulkan driver (so no WebGPU
+// adapter) the delegated program runs on the CPU, the output says so, and the first
+// greedy token after the fixture's 5-token prefill is the argmax of PyTorch's logits
+// (99, ahead of the next by 36).
+TEST(WickGenerate, DefaultBackendIsAutoAndFallsBackToTheCpu) {
+  std::ifstream in(test::fixtures_dir() + "/demos/qwen3_tiny_kv/case0_output0.bin", std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.size(), 512 * sizeof(float));
+  std::vector<float> logits(512);
+  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(logits.data()));
+  const int want = static_cast<int>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+
+  const std::string no_gpu = "VK_ICD_FILENAMES=/nonexistent/icd.json ";
+  const std::string args = " generate " + qwen3() + " --prompt-tokens 17,301,42,5,99 --max-new-tokens 1 --max-context-len 64";
+  CliResult json = test::run_command(no_gpu + WICK_CLI_PATH + args + " --json");
+  ASSERT_EQ(json.code, 0) << json.out;
+  // The object is the one line of stdout; the Vulkan loader's warnings come before it.
+  const size_t at = json.out.rfind("\n{");
+  auto j = nlohmann::json::parse(json.out.substr(at == std::string::npos ? 0 : at + 1), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << json.out;
+  EXPECT_EQ(j["backend"], "cpu") << json.out;
+  EXPECT_EQ(j["tokens"], nlohmann::json::array({want})) << json.out;
+
+  CliResult text = test::run_command(no_gpu + WICK_CLI_PATH + args);
+  EXPECT_EQ(text.code, 0) << text.out;
+  EXPECT_NE(text.out.find("wick generate: backend: cpu (auto: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(std::to_string(want)), std::string::npos) << text.out;
 }
 
 }  // namespace

@@ -46,9 +46,16 @@ export async function startServer({aliases = {}} = {}) {
   return {url: `http://127.0.0.1:${server.address().port}`, hits, close: () => server.close()};
 }
 
-export async function launchBrowser() {
+// Chromium as a visitor without WebGPU has it: none of the WebGPU flags, and no GPU
+// process (Chromium on Linux offers WebGPU only with --enable-unsafe-webgpu).
+export const CHROMIUM_ARGS_NO_WEBGPU = [
+  '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+// webgpu: false starts it without WebGPU (CHROMIUM_ARGS_NO_WEBGPU).
+export async function launchBrowser({webgpu = true} = {}) {
   if (!fs.existsSync('/usr/bin/chromium')) throw new Error('no /usr/bin/chromium (setup.sh installs Debian chromium)');
-  return chromium.launch({executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS});
+  return chromium.launch({executablePath: '/usr/bin/chromium', args: webgpu ? CHROMIUM_ARGS : CHROMIUM_ARGS_NO_WEBGPU});
 }
 
 // A page with its console and errors forwarded, for test logs.

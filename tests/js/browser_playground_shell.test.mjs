@@ -1,7 +1,8 @@
 // The playground's shell through its UI in headless Chromium on SwiftShader: the registry
-// pins what the server serves; the runtime starts pinned and fast; and the four failures
-// the page must explain (a corrupted download, a model too big for the adapter, a lost
-// device, a browser without WebGPU) each give a clear message and leave the page working.
+// pins what the server serves; the runtime starts pinned and fast, saying it runs on
+// WebGPU; and the failures the page must explain (a corrupted download, a model too big
+// for the adapter, a lost device) each give a clear message and leave the page working.
+// A browser without WebGPU: browser_no_webgpu.test.mjs (the page runs on the CPU).
 // Also cancel, and the storage panel (list, sizes, free).
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -84,6 +85,8 @@ test('the page opens with the pinned runtime, ready to pick a demo', async () =>
                                             texts: window.playground.statusTexts, chip: document.getElementById('runtime-chip').textContent}));
   assert.match(state.gpu.adapter.summary, /swiftshader/i);
   assert.equal(state.chip, 'runtime ready');
+  assert.equal(await page.textContent('#backend-chip'), 'on WebGPU');
+  assert.match(await page.textContent('#gpu-info'), /^Runs on WebGPU: .*swiftshader/i);
   assert.ok(state.texts.some((t) => /^Loading the runtime \(wick\.wasm\): [\d.]+ (KiB|MiB)$/.test(t)), JSON.stringify(state.texts));
   const pin = JSON.parse(await (await fetch(`${pg.server.url}/web/playground/runtime.pin.json`)).text());
   for (const f of pin.files) assert.equal(f.sha256, sha256(path.join(repoRoot, 'package/dist', f.file)), f.file);
@@ -213,23 +216,6 @@ test('a wrong sha256, a model too big for the GPU, a lost device and cancel: cle
   const hits = pg.server.hits.get('/fixtures/demos/realesrgan_tiny/model.pte');
   await checkRun();  // works after the cancel, and downloads the program again
   assert.equal(pg.server.hits.get('/fixtures/demos/realesrgan_tiny/model.pte'), hits + 1);
-  await page.close();
-});
-
-test('a browser without WebGPU: the page says so, and the rest of it works', async () => {
-  const page = await openPlayground(pg, '?demo=upscale', {init: () => { delete Navigator.prototype.gpu; }});
-  const state = await page.evaluate(() => window.playground);
-  assert.equal(state.noWebGPU, 'navigator.gpu is missing');
-  const msg = state.messages.find((m) => m.code === 'no-webgpu');
-  assert.ok(msg, JSON.stringify(state.messages));
-  assert.match(msg.text, /This browser does not offer WebGPU .*use a current Chrome, Edge or Safari/);
-  await page.click('#demo-upscale button.thumb[data-name="cat face 64x64"]');
-  await page.waitForFunction(() => window.playground.messages.filter((m) => m.code === 'no-webgpu').length === 2);
-  await page.click('#cache-toggle');
-  await page.waitForFunction(() => /kept for next time/.test(document.getElementById('cache-usage').textContent));
-  await page.click('nav button[data-id="depth"]');
-  await page.waitForSelector('#demo-depth .test-input', {state: 'visible'});  // the demo opens (and says no WebGPU when run)
-  await screenshot(page, 'no_webgpu');
   await page.close();
 });
 

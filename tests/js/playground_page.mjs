@@ -12,9 +12,10 @@ import {fixturesDir, repoRoot} from './node_runtime.mjs';
 
 export {fixturesDir, repoRoot};
 
-export async function startPlayground() {
+// webgpu: false: a Chromium started without WebGPU (the page runs on the CPU).
+export async function startPlayground({webgpu = true} = {}) {
   const server = await startPlaygroundServer();
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({webgpu});
   const context = await browser.newContext({viewport: {width: 1280, height: 900}, deviceScaleFactor: 1});
   return {server, browser, context, close: async () => { await browser.close(); server.close(); }};
 }

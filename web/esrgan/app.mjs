@@ -139,14 +139,17 @@ async function main() {
   window.esrgan = {ready: false, busy: false, runs: 0, last: null};
   setStatus('Loading the runtime', undefined);
   const et = await createExecuTorch({onProgress: onProgress('the runtime')});
-  setStatus('Opening WebGPU', undefined);
-  const gpu = await et.initWebGPU();
   const bytes = await fetchVerified(MODEL_URL, {sha256: MODEL_SHA256, onProgress: onProgress('the model')});
-  setStatus('Compiling the model for this GPU', undefined);
+  // The runtime's default backend ('auto'): WebGPU when this browser has an adapter, else
+  // the CPU (WebAssembly), so a browser without WebGPU still upscales, more slowly.
+  setStatus('Preparing the model (on WebGPU when this browser has it, else on the CPU)', undefined);
   const module = et.Module.load(bytes);
   await module.loadMethod('forward');
   const model = {et, module};
-  setStatus(`Ready on ${gpu.adapter.summary.trim()}. Pick or drop a picture.`, 1);
+  const where = et.delegateBackend === 'webgpu' ? `WebGPU (${et.webgpu.adapter.summary.trim()})`
+                                                : 'the CPU (this browser has no WebGPU)';
+  window.esrgan.backend = et.delegateBackend;
+  setStatus(`Ready on ${where}. Pick or drop a picture.`, 1);
 
   fileInput.addEventListener('change', () => {
     const file = fileInput.files[0];

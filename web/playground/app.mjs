@@ -8,7 +8,7 @@ import {fetchVerifiedCached, formatBytes, freeAll, freeCached, listCached, stora
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const state = window.playground = {ready: false, runtimeError: null, gpu: null, noWebGPU: null, demos: {},
+const state = window.playground = {ready: false, runtimeError: null, gpu: null, noWebGPU: null, backend: null, demos: {},
                                    messages: [], statusTexts: [], openMs: null, restarts: 0};
 
 // ----- status bar, one task at a time -----
@@ -35,7 +35,7 @@ function stopClock() { clearInterval(elapsedTimer); }
 // ----- messages -----
 
 const TITLES = {sha256: 'Corrupted download', limits: 'Too big for this GPU', 'device-lost': 'The GPU device was lost',
-                'no-webgpu': 'WebGPU is not available', quota: 'Not enough storage', restarted: 'The runtime restarted',
+                'no-webgpu': 'No WebGPU: the models run on the CPU', quota: 'Not enough storage', restarted: 'The runtime restarted',
                 runtime: 'The runtime did not start', pin: 'The runtime is not pinned',
                 'runtime-pin': 'The runtime does not match its pin'};
 
@@ -108,18 +108,15 @@ function startRuntime() {
         stopClock();
         $('elapsed').textContent = '';
       }
+      state.backend = r.backend;
+      $('runtime-chip').textContent = 'runtime ready';
+      $('runtime-chip').className = 'chip ok';
+      showBackend(r);
       if (!r.gpu) {
         state.noWebGPU = r.why;
-        $('runtime-chip').textContent = 'runtime ready · no WebGPU';
-        $('runtime-chip').className = 'chip err';
         noWebGPU(r.why);
-      } else {
-        const summary = r.gpu.adapter.summary.trim();
-        $('runtime-chip').textContent = 'runtime ready';
-        $('runtime-chip').className = 'chip ok';
-        $('gpu-info').textContent = `GPU: ${summary}; max buffer ${formatBytes(r.gpu.limits.maxBufferSize)}`;
       }
-      if (!current) setStatus(r.gpu ? 'Ready. Pick a photo or a test input.' : 'No WebGPU here: the demos cannot run.', 1, {busy: false});
+      if (!current) setStatus(`Ready${r.gpu ? '' : ' (on the CPU)'}. Pick a photo or a test input.`, 1, {busy: false});
       return r;
     }, (e) => {
       runtimePromise = null;
@@ -135,13 +132,32 @@ function startRuntime() {
   return runtimePromise;
 }
 
+// Which backend runs the models, in the header (#backend-chip) and the footer: WebGPU on
+// the named adapter, or the CPU (WebAssembly) when this browser has no WebGPU.
+function showBackend(r) {
+  const chip = $('backend-chip');
+  chip.hidden = false;
+  if (r.gpu) {
+    const summary = r.gpu.adapter.summary.trim();
+    chip.textContent = 'on WebGPU';
+    chip.className = 'chip ok';
+    chip.title = summary;
+    $('gpu-info').textContent = `Runs on WebGPU: ${summary}; max buffer ${formatBytes(r.gpu.limits.maxBufferSize)}`;
+  } else {
+    chip.textContent = 'on the CPU (no WebGPU)';
+    chip.className = 'chip warn';
+    chip.title = r.why || '';
+    $('gpu-info').textContent = `Runs on the CPU (WebAssembly): no WebGPU here (${r.why})`;
+  }
+}
+
 let noWebGPUShown = false;
 function noWebGPU(why) {
   if (noWebGPUShown) return;
   noWebGPUShown = true;
-  message(`This browser does not offer WebGPU (${why}). The demos need it: use a current Chrome, Edge or ` +
-          'Safari (on Linux, Chrome with chrome://flags/#enable-unsafe-webgpu). The storage panel still works.',
-          'error', {title: TITLES['no-webgpu'], code: 'no-webgpu'});
+  message(`This browser does not offer WebGPU (${why}), so the models run on the CPU (WebAssembly): the ` +
+          'same results, more slowly. For GPU speed use a current Chrome, Edge or Safari (on Linux, Chrome with ' +
+          'chrome://flags/#enable-unsafe-webgpu).', 'warn', {title: TITLES['no-webgpu'], code: 'no-webgpu'});
 }
 
 // ----- demos -----
@@ -228,11 +244,10 @@ function makeCtx(demo, section) {
     message: (text, kind) => message(text, kind),
     clearMessages,
     gpu: () => state.gpu,
+    backend: () => state.backend,  // 'webgpu' or 'cpu', once the runtime is up
     publish: (s) => { state.demos[demo.id] = {...(state.demos[demo.id] || {}), ...s}; },
     async load(name = 'main', step = () => {}, signal = null) {
-      if (!navigator.gpu) throw Object.assign(new Error('this browser has no WebGPU (navigator.gpu is missing), so no model can run here'), {code: 'no-webgpu'});
-      const r = await startRuntime();
-      if (!r.gpu) throw Object.assign(new Error(`WebGPU is not available (${r.why}), so no model can run here`), {code: 'no-webgpu'});
+      await startRuntime();
       const option = optionOf(demo);
       const spec = option.programs[name];
       if (!spec) throw new Error(`${demo.id}: the option ${option.id} has no program '${name}'`);
@@ -247,8 +262,7 @@ function makeCtx(demo, section) {
     },
     // One of this demo's own worker requests (demos/<id>/worker_ops.mjs), once the runtime is up.
     async request(op, args, {onProgress = null, signal = null} = {}) {
-      const r = await startRuntime();
-      if (!r.gpu) throw Object.assign(new Error(`WebGPU is not available (${r.why}), so no model can run here`), {code: 'no-webgpu'});
+      await startRuntime();
       return client.request(`${demo.id}/${op}`, args, {onProgress, signal});
     },
     async fetchAsset(url, {sha256 = null, step = () => {}, signal = null} = {}) {
@@ -403,15 +417,5 @@ window.addEventListener('unhandledrejection', (e) => {
 });
 
 openDemo(params.get('demo') || DEMOS[0].id);
-if (!navigator.gpu) {
-  state.noWebGPU = 'navigator.gpu is missing';
-  $('runtime-chip').textContent = 'no WebGPU';
-  $('runtime-chip').className = 'chip err';
-  setStatus('No WebGPU here: the demos cannot run.', 0, {busy: false});
-  noWebGPU('navigator.gpu is missing');
-  state.ready = true;
-  state.openMs = performance.now();
-} else {
-  startRuntime().catch(() => {});
-}
+startRuntime().catch(() => {});  // with or without WebGPU: the worker says which backend
 state.client = client;  // for the tests: workers, restarts

@@ -10,7 +10,8 @@ const DTYPES = {float32: Float32Array, float64: Float64Array, int32: Int32Array,
                 int16: Int16Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array, float16: Uint16Array};
 
 let et = null;
-let gpuInfo = null;
+let gpuInfo = null;       // null: the programs run on the CPU (no WebGPU here)
+let noGpuWhy = null;
 let device = null;        // the GPUDevice Wick opened (tests destroy it to lose the device)
 let deviceLost = null;    // the loss message, once lost
 const programs = new Map();  // handle -> {module, method, meta, name}
@@ -53,9 +54,11 @@ function watchedGpu() {
 }
 
 // The runtime: wick.js fetched, checked against the pin and imported from a blob URL;
-// wick.wasm checked by createExecuTorch itself (wasmSha256). Then WebGPU.
+// wick.wasm checked by createExecuTorch itself (wasmSha256). Then WebGPU, when this
+// browser has it; without it the runtime's default backend ('auto') runs the programs'
+// VulkanBackend parts on the CPU instead. Answers {gpu, backend: 'webgpu' | 'cpu', why}.
 async function start({pinUrl, bundleUrl, wasmUrl}, progress, signal) {
-  if (et) return {gpu: gpuInfo};
+  if (et) return {gpu: gpuInfo, backend: gpuInfo ? 'webgpu' : 'cpu', why: noGpuWhy};
   progress('Checking the runtime pin', undefined);
   const pinResponse = await fetch(pinUrl, {cache: 'no-store', signal});
   if (!pinResponse.ok) throw new PlaygroundError('pin', `the runtime pin ${pinUrl} is missing (HTTP ${pinResponse.status}); serve the page with node scripts/serve.mjs`);
@@ -89,20 +92,24 @@ async function start({pinUrl, bundleUrl, wasmUrl}, progress, signal) {
   });
   if (!navigator.gpu) {
     gpuInfo = null;
-    return {gpu: null, why: 'this browser has no WebGPU in workers (navigator.gpu is missing)'};
+    noGpuWhy = 'navigator.gpu is missing';
+    return {gpu: null, backend: 'cpu', why: noGpuWhy};
   }
   progress('Opening WebGPU', undefined);
   try {
     gpuInfo = await et.initWebGPU();
   } catch (e) {
-    return {gpu: null, why: e.message.replace(/^initWebGPU: /, '')};
+    noGpuWhy = e.message.replace(/^initWebGPU: /, '').replace(/^NotFound: /, '');
+    return {gpu: null, backend: 'cpu', why: noGpuWhy};
   }
-  return {gpu: gpuInfo};
+  return {gpu: gpuInfo, backend: 'webgpu', why: null};
 }
 
-// Refuses before the download when the program needs more than this GPU allows.
+// Refuses before the download when the program needs more than this GPU allows. On the
+// CPU there are no such limits to check: a program too big for the Wasm memory fails
+// at its load, which says so.
 function checkLimits(spec) {
-  if (!gpuInfo) throw new PlaygroundError('no-webgpu', 'WebGPU is not available, so no model can run here');
+  if (!gpuInfo) return;
   const need = spec.requires || {};
   for (const [name, value] of Object.entries(need)) {
     const have = gpuInfo.limits[name];
@@ -154,14 +161,14 @@ async function load(spec, progress, signal) {
     throw new PlaygroundError('program', `${what} is not a program Wick can run: ${e.message}`);
   }
   const method = spec.method || 'forward';
-  progress(`Uploading the weights of ${what} and compiling its shaders`, undefined);
+  progress(gpuInfo ? `Uploading the weights of ${what} and compiling its shaders` : `Preparing ${what} for the CPU`, undefined);
   try {
     await module.loadMethod(method);
   } catch (e) {
     module.delete();
     if (deviceLost) throw new PlaygroundError('device-lost', `${deviceLost}; the runtime restarts`);
     const tooBig = /limit|exceeds|too large|maxBuffer|maxStorage/i.test(e.message);
-    throw new PlaygroundError(tooBig ? 'limits' : 'program', `${what} did not load on this GPU: ${e.message}`);
+    throw new PlaygroundError(tooBig ? 'limits' : 'program', `${what} did not load ${gpuInfo ? 'on this GPU' : 'on the CPU'}: ${e.message}`);
   }
   const m = module.getMethodMeta(method);
   const meta = {methods: module.getMethods ? module.getMethods() : [method],
@@ -169,7 +176,8 @@ async function load(spec, progress, signal) {
                 outputs: (m.outputTensorMeta || []).map((t) => (t ? tensorMeta(t) : null))};
   const handle = nextHandle++;
   programs.set(handle, {module, method, meta, name: what});
-  return {handle, meta, cached: got.cached, stored: got.stored, unverified: !spec.sha256, note};
+  return {handle, meta, cached: got.cached, stored: got.stored, unverified: !spec.sha256, note,
+          backend: et.delegateBackend || 'cpu'};  // null: no delegates, all on the CPU kernels
 }
 
 function toInput(v, i) {
