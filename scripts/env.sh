@@ -76,9 +76,9 @@ wick_stage_summary() {
 # The main build (build/), shared by setup.sh and scripts/test.sh so that neither rebuilds
 # what the other built. -g1 (line tables only) keeps backtraces and costs a third less
 # compile time than -g.
-wick_configure_main() {
+wick_configure_main() {  # extra cmake arguments pass through
   wick_configure build -DCMAKE_BUILD_TYPE="${WICK_BUILD_TYPE:-RelWithDebInfo}" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" "$@"
 }
 
 # wick_configure BUILD_DIR [cmake args...]: configures BUILD_DIR with Ninja (again, if it

@@ -61,7 +61,8 @@ stage() {
 deps() { ./setup.sh --deps-only; }
 
 build_main() {
-  wick_configure_main
+  # The GPU tests as 4 ctest shards, not one process per test (tests/CMakeLists.txt).
+  wick_configure_main -DWICK_GPU_TEST_SHARDS=4
   cmake --build build -j "$WICK_JOBS"
 }
 
