@@ -11,12 +11,12 @@
 namespace wick::test {
 
 struct VkGraphBuilder::V {
-  enum Kind { kTensor, kInt, kDouble, kBool, kNone, kIntList, kValueList, kSymInt } kind;
+  enum Kind { kTensor, kInt, kDouble, kBool, kNone, kIntList, kValueList, kSymInt, kString } kind;
   ScalarType dtype = ScalarType::kFloat;
   std::vector<int64_t> shape;
   int constant_id = -1;
   int mem_obj_id = -1;
-  std::string key;
+  std::string key;  // constants: the named-data key; strings: the value
   int64_t i = 0;
   double d = 0;
   std::vector<int64_t> ints;
@@ -101,6 +101,7 @@ int VkGraphBuilder::constant(const Tensor& value) {
 int VkGraphBuilder::int_value(int64_t x) { auto v = std::make_shared<V>(); v->kind = V::kInt; v->i = x; return add(v); }
 int VkGraphBuilder::double_value(double x) { auto v = std::make_shared<V>(); v->kind = V::kDouble; v->d = x; return add(v); }
 int VkGraphBuilder::bool_value(bool x) { auto v = std::make_shared<V>(); v->kind = V::kBool; v->i = x; return add(v); }
+int VkGraphBuilder::string_value(std::string x) { auto v = std::make_shared<V>(); v->kind = V::kString; v->key = std::move(x); return add(v); }
 int VkGraphBuilder::none() { auto v = std::make_shared<V>(); v->kind = V::kNone; return add(v); }
 int VkGraphBuilder::int_list(std::vector<int64_t> x) { auto v = std::make_shared<V>(); v->kind = V::kIntList; v->ints = std::move(x); return add(v); }
 int VkGraphBuilder::value_list(std::vector<int> ids) { auto v = std::make_shared<V>(); v->kind = V::kValueList; v->items = std::move(ids); return add(v); }
@@ -133,6 +134,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
         values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::ValueList, vk::CreateValueListDirect(fbb, &items).Union()));
         break;
       }
+      case V::kString: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::String, vk::CreateStringDirect(fbb, v->key.c_str()).Union())); break;
       case V::kSymInt: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::SymInt, vk::CreateSymInt(fbb, static_cast<int32_t>(v->i)).Union())); break;
     }
   }

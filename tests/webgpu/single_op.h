@@ -35,6 +35,7 @@ class VkGraphBuilder {
   int double_value(double v);
   int bool_value(bool v);
   int none();
+  int string_value(std::string v);
   int int_list(std::vector<int64_t> v);
   int value_list(std::vector<int> ids);
   int symint(int64_t v = 0);

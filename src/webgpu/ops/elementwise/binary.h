@@ -13,7 +13,8 @@ class Graph;
 enum class BinaryOp : uint32_t {
   kAdd = 0, kSub = 1, kMul = 2, kDiv = 3, kPow = 4, kMin = 5, kMax = 6,
   kEq = 7, kNe = 8, kLt = 9, kLe = 10, kGt = 11, kGe = 12,
-  kLogicalAnd = 13, kLogicalOr = 14, kBitwiseAnd = 15, kFloorDiv = 16, kRemainder = 17,
+  kLogicalAnd = 13, kLogicalOr = 14, kBitwiseAnd = 15, kFloorDiv = 16, kRemainder = 17, kBitwiseOr = 18,
+  kTruncDiv = 19,
 };
 
 // args: [self, other, (alpha,) out]; `scalar_other` when `other` is a Scalar value.

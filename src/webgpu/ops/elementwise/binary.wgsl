@@ -40,6 +40,8 @@ fn apply(op: u32, x: f32, y: f32) -> f32 {
     case 15u: { return f32(i32(x) & i32(y)); }
     case 16u: { return floor(x / y); }
     case 17u: { return x - y * floor(x / y); }
+    case 18u: { return f32(i32(x) | i32(y)); }
+    case 19u: { return trunc(x / y); }
     default: { return x; }
   }
 }
@@ -76,6 +78,12 @@ fn element(i: u32) {
     ai = ai + coord * p.a_strides[du / 4u][du % 4u];
     bi = bi + coord * p.b_strides[du / 4u][du % 4u];
   }
+  // Rounded division of two integer tensors in i32: through f32 an exact quotient can
+  // come out just below the integer (division is not correctly rounded on every GPU).
+  if ((op_code == 16u || op_code == 19u) && (kind_flags & 11u) == 3u) {
+    out_int_div(i, bitcast<i32>(a[ai]), bitcast<i32>(b[bi]));
+    return;
+  }
   let x = load(a[ai], (kind_flags & 1u) != 0u);
   var y = p.scalar_b;
   if ((kind_flags & 8u) == 0u) { y = load(b[bi], (kind_flags & 2u) != 0u); }
@@ -84,5 +92,19 @@ fn element(i: u32) {
     out[i] = bitcast<u32>(i32(r));
   } else {
     out[i] = bitcast<u32>(r);
+  }
+}
+
+// Integer trunc (19) or floor (16) division; x / 0 gives 0 (PyTorch raises, a shader cannot).
+fn out_int_div(i: u32, x: i32, y: i32) {
+  var q = 0;
+  if (y != 0) {
+    q = x / y;
+    if (op_code == 16u && (x % y) != 0 && ((x < 0) != (y < 0))) { q = q - 1; }
+  }
+  if ((kind_flags & 4u) != 0u) {
+    out[i] = bitcast<u32>(q);
+  } else {
+    out[i] = bitcast<u32>(f32(q));
   }
 }

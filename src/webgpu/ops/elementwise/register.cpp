@@ -1,5 +1,6 @@
 #include "webgpu/ops/elementwise/binary.h"
 #include "webgpu/ops/elementwise/unary.h"
+#include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 
 namespace wick::webgpu {
@@ -24,7 +25,32 @@ WICK_BINARY(gt_scalar, kGt, "aten.gt.Scalar", false, true)
 WICK_BINARY(ge_scalar, kGe, "aten.ge.Scalar", false, true)
 WICK_BINARY(logical_and, kLogicalAnd, "aten.logical_and.default", false, false)
 WICK_BINARY(bitwise_and, kBitwiseAnd, "aten.bitwise_and.Tensor", false, false)
+WICK_BINARY(gt_tensor, kGt, "aten.gt.Tensor", false, false)
+WICK_BINARY(ge_tensor, kGe, "aten.ge.Tensor", false, false)
+WICK_BINARY(lt_scalar, kLt, "aten.lt.Scalar", false, true)
+WICK_BINARY(logical_or, kLogicalOr, "aten.logical_or.default", false, false)
+WICK_BINARY(bitwise_or, kBitwiseOr, "aten.bitwise_or.Tensor", false, false)
 #undef WICK_BINARY
+
+// div.Tensor_mode: [self, other, rounding_mode (String "trunc" / "floor", or Null), out].
+Status div_tensor_mode(Graph& g, const std::vector<int32_t>& a) {
+  const char* name = "aten.div.Tensor_mode";
+  if (a.size() != 4)
+    return Status(ErrorCode::kInvalidProgram,
+                  std::string(name) + ": expected 4 arguments, got " + std::to_string(a.size()));
+  BinaryOp op = BinaryOp::kDiv;
+  if (!g.is_none(a[2])) {
+    WICK_ASSIGN_OR_RETURN(GValue * mode, g.value(a[2]));
+    if (mode->kind != GValue::kString)
+      return Status(ErrorCode::kInvalidProgram, std::string(name) + ": rounding_mode (value " + std::to_string(a[2]) +
+                                                    ") is not a string");
+    if (mode->s == "trunc") op = BinaryOp::kTruncDiv;
+    else if (mode->s == "floor") op = BinaryOp::kFloorDiv;
+    else
+      return Status(ErrorCode::kNotSupported, std::string(name) + ": rounding_mode \"" + mode->s + "\"");
+  }
+  return build_binary(g, {a[0], a[1], a[3]}, op, name, false, false);
+}
 }  // namespace
 
 void append_elementwise_ops(std::vector<OpEntry>& ops) {
@@ -46,6 +72,12 @@ void append_elementwise_ops(std::vector<OpEntry>& ops) {
       {"aten.ge.Scalar", ge_scalar},
       {"aten.logical_and.default", logical_and},
       {"aten.bitwise_and.Tensor", bitwise_and},
+      {"aten.gt.Tensor", gt_tensor},
+      {"aten.ge.Tensor", ge_tensor},
+      {"aten.lt.Scalar", lt_scalar},
+      {"aten.logical_or.default", logical_or},
+      {"aten.bitwise_or.Tensor", bitwise_or},
+      {"aten.div.Tensor_mode", div_tensor_mode},
   });
   append_unary_ops(ops);
 }
