@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/vk_summary.h"
 #include "format/pte_file.h"
 #include "runtime/program.h"
 
@@ -27,6 +28,14 @@ nlohmann::json value_json(const ValueMeta& v) {
     j["memory_planned"] = v.tensor.memory_planned;
   }
   return j;
+}
+
+// The delegates of method `name` in the file, in the order method_meta lists them.
+const flatbuffers::Vector<flatbuffers::Offset<fb::BackendDelegate>>* plan_delegates(const PteFile& file,
+                                                                                   const std::string& name) {
+  for (const fb::ExecutionPlan* plan : *file.program().execution_plan())
+    if (plan && plan->name() && plan->name()->str() == name) return plan->delegates();
+  return nullptr;
 }
 
 }  // namespace
@@ -87,10 +96,19 @@ int inspect(const std::vector<std::string>& args) {
     for (const auto& v : meta->outputs) m["outputs"].push_back(value_json(v));
     m["operators"] = meta->operators;
     m["delegates"] = nlohmann::json::array();
-    for (const auto& d : meta->delegates)
-      m["delegates"].push_back({{"backend", d.backend_id}, {"bytes", d.blob_bytes},
-                                {"location", d.inline_blob ? "inline" : "segment"},
-                                {"compile_specs", d.compile_spec_keys}});
+    const auto* fb_delegates = plan_delegates(file, name);
+    for (size_t i = 0; i < meta->delegates.size(); ++i) {
+      const auto& d = meta->delegates[i];
+      nlohmann::json dj = {{"backend", d.backend_id}, {"bytes", d.blob_bytes},
+                           {"location", d.inline_blob ? "inline" : "segment"},
+                           {"compile_specs", d.compile_spec_keys}};
+      // A Vulkan delegate's graph: its operators and largest tensor (cli/vk_summary.h).
+      if (d.backend_id == "VulkanBackend" && fb_delegates && i < fb_delegates->size()) {
+        auto blob = file.delegate_blob(*fb_delegates->Get(static_cast<flatbuffers::uoffset_t>(i)));
+        dj["graph"] = blob.ok() ? vk_delegate_summary(*blob) : nlohmann::json{{"error", blob.status().to_string()}};
+      }
+      m["delegates"].push_back(std::move(dj));
+    }
     m["planned_buffer_bytes"] = meta->planned_buffer_sizes;
     m["values"] = meta->num_values;
     m["instructions"] = meta->num_instructions;

@@ -98,3 +98,34 @@ test('the ESRGAN page without WebGPU: ready on the CPU, and the photo upscaled a
   assert.ok(diff.max <= 1, `max channel difference from the reference ${diff.max}`);
   await page.close();
 });
+
+// Real weights on the CPU: Real-ESRGAN x4fast (examples/realesrgan_x4fast) upscales the
+// bundled cat crop as wick_upscale did natively (cat_x4.png, whose program matched PyTorch
+// to 4.3e-4 on 0..255), and the photo for the screenshot. (On SwiftShader's WebGPU one
+// 64x64 tile of it takes ~30 s; on the CPU executor about a second.)
+test('the playground upscales a photo with the real Real-ESRGAN x4fast weights, as wick_upscale does', async () => {
+  const page = await openPlayground(pg, '?demo=upscale&option=realesrgan-x4fast');
+  const state = await runThroughUI(page, 'upscale', 'button.thumb[data-name="cat face 64x64"]', {timeout: 60000});
+  assert.deepEqual([state.width, state.height, state.tiles], [256, 256, 1]);
+  const diff = await page.evaluate(async () => {
+    const ref = await createImageBitmap(await (await fetch('/examples/realesrgan_x4fast/cat_x4.png')).blob(),
+                                        {colorSpaceConversion: 'none', premultiplyAlpha: 'none'});
+    const c = new OffscreenCanvas(ref.width, ref.height);
+    const g = c.getContext('2d');
+    g.drawImage(ref, 0, 0);
+    const want = g.getImageData(0, 0, ref.width, ref.height).data;
+    const out = document.querySelector('#demo-upscale canvas.after');
+    if (out.width !== ref.width || out.height !== ref.height) return {size: [out.width, out.height]};
+    const got = out.getContext('2d').getImageData(0, 0, out.width, out.height).data;
+    let max = 0;
+    for (let i = 0; i < want.length; i++) if (i % 4 !== 3) max = Math.max(max, Math.abs(want[i] - got[i]));
+    return {size: [out.width, out.height], max};
+  });
+  assert.deepEqual(diff.size, [256, 256]);
+  assert.ok(diff.max <= 1, `max channel difference from cat_x4.png ${diff.max}`);
+  await page.click('#messages .msg[data-code="no-webgpu"] button');  // read; the chip still says CPU
+  await page.fill('#demo-upscale .compare-slider', '30');
+  await page.dispatchEvent('#demo-upscale .compare-slider', 'input');
+  await screenshot(page, 'upscale_x4fast');
+  await page.close();
+});

