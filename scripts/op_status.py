@@ -3,7 +3,8 @@
 (shared/spec/ops.md §1) with its status in Wick's WebGPU delegate.
 
   implemented: registered in src/webgpu/ops/<family>/register.cpp
-  fixture:     a delegated fixture in shared/fixtures uses it (tests/webgpu/delegate_fixtures_test.cpp)
+  fixture:     a delegated fixture in shared/fixtures uses it (tests/webgpu/delegate_fixtures_test.cpp),
+               or one in tests/fixtures/ops (tests/webgpu/op_fixtures_test.cpp)
   unit test:   named in a tests/webgpu/*_test.cpp file (randomized per-op tests)
 """
 import json
@@ -27,6 +28,11 @@ index = json.loads((shared / "fixtures" / "index.json").read_text())
 for f in index["fixtures"]:
     for op in f.get("vk_ops", []):
         fixture_ops.setdefault(op, []).append(f["path"])
+
+# Per-op fixtures kept in the repository (scripts/export_ops, tests/webgpu/op_fixtures_test.cpp).
+for man in sorted((root / "tests" / "fixtures" / "ops").glob("*/manifest.json")):
+    for op in json.loads(man.read_text()).get("vk_ops", []):
+        fixture_ops.setdefault(op, []).append("tests/fixtures/ops/" + man.parent.name)
 
 unit_tested = set()
 for t in (root / "tests" / "webgpu").glob("*_test.cpp"):

@@ -61,9 +61,11 @@ bool load_tensors(const std::string& dir, const nlohmann::json& list, std::vecto
 }
 }  // namespace
 
-bool load_fixture(const std::string& rel, Fixture* f) {
+bool load_fixture(const std::string& rel, Fixture* f) { return load_fixture_at(fixtures_dir() + "/" + rel, rel, f); }
+
+bool load_fixture_at(const std::string& dir, const std::string& rel, Fixture* f) {
   f->rel = rel;
-  f->dir = fixtures_dir() + "/" + rel;
+  f->dir = dir;
   std::ifstream in(f->dir + "/manifest.json");
   if (!in) {
     ADD_FAILURE() << "missing fixture manifest " << f->dir << "/manifest.json";

@@ -39,6 +39,8 @@ struct Fixture {
 
 // Loads manifest.json and every case's tensors. ADD_FAILUREs and returns false on error.
 bool load_fixture(const std::string& rel, Fixture* out);
+// The same for a fixture folder anywhere (e.g. tests/fixtures/ops/<name> in the repository).
+bool load_fixture_at(const std::string& dir, const std::string& rel, Fixture* out);
 // Fixture paths ("group/name") from index.json whose group is in `groups`.
 std::vector<std::string> fixtures_in_groups(const std::vector<std::string>& groups);
 nlohmann::json fixture_index();

@@ -385,6 +385,8 @@ const std::vector<OpEntry>& all_ops() {
       {"aten.convolution.default", out_form, "aten::convolution.out", {}},
       {"et_vk.conv_with_clamp.default", out_form, "et_vk::conv_with_clamp.out", {}},
       {"et_vk.linear_q4gsw.default", out_form, "et_vk::linear_q4gsw.out", {}},
+      {"quantized_decomposed.quantize_per_tensor.default", out_form, "quantized_decomposed::quantize_per_tensor.out", {}},
+      {"quantized_decomposed.dequantize_per_tensor.default", out_form, "quantized_decomposed::dequantize_per_tensor.out", {}},
       // pooling and resampling
       {"aten.avg_pool2d.default", out_form, "aten::avg_pool2d.out", {}},
       {"aten.max_pool2d_with_indices.default", tuple_form, "aten::max_pool2d_with_indices.out", {}},

@@ -21,6 +21,8 @@ const std::vector<OpEntry>& all_ops() {
     append_attention_ops(v);
     append_quantized_ops(v);
     append_creation_ops(v);
+    append_qdq_ops(v);
+    append_positional_ops(v);
     return v;
   }();
   return ops;

@@ -116,6 +116,10 @@ Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args
 // quantized.cpp
 Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args);
 
+// quantized_decomposed.cpp
+Status quantize_per_tensor_out(ValueTable& values, std::span<const int32_t> args);
+Status dequantize_per_tensor_out(ValueTable& values, std::span<const int32_t> args);
+
 // reduce.cpp
 Status sum_intlist_out(ValueTable& values, std::span<const int32_t> args);
 Status mean_out(ValueTable& values, std::span<const int32_t> args);

@@ -185,6 +185,8 @@ constexpr KernelEntry kKernels[] = {
     {"et_vk::rms_norm.out", et_vk_rms_norm_out},
     {"llama::sdpa_with_kv_cache.out", llama_sdpa_with_kv_cache_out},
     {"llama::update_cache.out", llama_update_cache_out},
+    {"quantized_decomposed::dequantize_per_tensor.out", dequantize_per_tensor_out},
+    {"quantized_decomposed::quantize_per_tensor.out", quantize_per_tensor_out},
 };
 
 }  // namespace

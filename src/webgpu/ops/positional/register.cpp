@@ -1,0 +1,102 @@
+// Position-dependent ops of vision models:
+//   et_vk.apply_rotary_emb_interleaved  EdgeTAM's pair-interleaved RoPE (rope_interleaved.wgsl)
+//   et_vk.grid_priors                   anchor centers of a feature map (grid_priors.wgsl)
+#include <string>
+
+#include "webgpu/graph.h"
+#include "webgpu/ops/families.h"
+
+namespace wick::webgpu {
+
+namespace {
+
+constexpr uint32_t kWorkgroup = 256;
+
+Status fail(ErrorCode code, const char* name, const std::string& what) {
+  return Status(code, std::string(name) + ": " + what);
+}
+
+struct RopeParams {
+  uint32_t pairs, n, c, pad0;
+};
+
+// [x [B, N, C], freqs_cis (any rank, N * C elements), out]
+Status apply_rotary_emb_interleaved(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "et_vk.apply_rotary_emb_interleaved.default";
+  if (args.size() != 3) return fail(ErrorCode::kInvalidProgram, name, "expected 3 arguments, got " + std::to_string(args.size()));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * freqs, g.tensor(args[1], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+  if (!x->is_float() || !freqs->is_float() || !out->is_float())
+    return fail(ErrorCode::kNotSupported, name, "x, freqs_cis and out must be float");
+  if (x->rank() != 3) return fail(ErrorCode::kNotSupported, name, "x must be [B, N, C], got " + shape_to_string(x->max_dims));
+  if (out->buffer == x->buffer || out->buffer == freqs->buffer)
+    return fail(ErrorCode::kNotSupported, name, "output aliases an input");
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("rope_interleaved").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RopeParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, x->buffer.get()}, {1, freqs->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  return g.add_step([=, &g]() -> Status {
+    const int64_t n = x->dims[1], c = x->dims[2];
+    if (c % 2 != 0) return fail(ErrorCode::kInvalidArgument, name, "C = " + std::to_string(c) + " is odd");
+    if (freqs->numel() != n * c)
+      return fail(ErrorCode::kInvalidArgument, name,
+                  "freqs_cis " + shape_to_string(freqs->dims) + " does not hold N x C = " + std::to_string(n) + " x " +
+                      std::to_string(c) + " values");
+    if (x->numel() > out->max_numel())
+      return fail(ErrorCode::kInvalidArgument, name, "x " + shape_to_string(x->dims) + " does not fit the output");
+    out->dims = x->dims;
+    RopeParams p{static_cast<uint32_t>(x->numel() / 2), static_cast<uint32_t>(n), static_cast<uint32_t>(c), 0};
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, p.pairs, kWorkgroup);
+  });
+}
+
+struct PriorsParams {
+  uint32_t hw, w;
+  float stride, offset;
+};
+
+// [self (only its last two dims are read), stride (Int), offset (Double), out [H * W, 2]]
+Status grid_priors(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "et_vk.grid_priors.default";
+  if (args.size() != 4) return fail(ErrorCode::kInvalidProgram, name, "expected 4 arguments, got " + std::to_string(args.size()));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(double stride, g.scalar_arg(args[1], name));
+  WICK_ASSIGN_OR_RETURN(double offset, g.scalar_arg(args[2], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
+  if (!out->is_float()) return fail(ErrorCode::kNotSupported, name, "out must be float");
+  if (x->rank() < 2) return fail(ErrorCode::kInvalidProgram, name, "self must have at least 2 dims");
+  if (out->rank() != 2 || out->max_dims[1] != 2)
+    return fail(ErrorCode::kInvalidProgram, name, "out must be [H * W, 2], got " + shape_to_string(out->max_dims));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("grid_priors").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(PriorsParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, out->buffer.get()}, {1, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  return g.add_step([=, &g]() -> Status {
+    const int64_t h = x->dims[x->dims.size() - 2], w = x->dims.back();
+    if (h * w > out->max_dims[0])
+      return fail(ErrorCode::kInvalidArgument, name,
+                  std::to_string(h) + " x " + std::to_string(w) + " priors do not fit the output " + shape_to_string(out->max_dims));
+    out->dims = {h * w, 2};
+    PriorsParams p{static_cast<uint32_t>(h * w), static_cast<uint32_t>(w), static_cast<float>(stride),
+                   static_cast<float>(offset)};
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, p.hw, kWorkgroup);
+  });
+}
+
+}  // namespace
+
+void append_positional_ops(std::vector<OpEntry>& ops) {
+  ops.insert(ops.end(), {
+      {"et_vk.apply_rotary_emb_interleaved.default", apply_rotary_emb_interleaved},
+      {"et_vk.grid_priors.default", grid_priors},
+  });
+}
+
+}  // namespace wick::webgpu
