@@ -78,6 +78,23 @@ TEST(WickCli, InspectJsonDescribesTheProgram) {
   EXPECT_EQ(j["constant_bytes"], 104488);
 }
 
+// A Vulkan delegate's graph as inspect reads it from the .pte: the same operators, tensor
+// count and largest tensor as the exporter's own dump of it (the fixture's vk_graph_0.json:
+// 195 tensors, the largest 262144 elements, 36 convolutions...).
+TEST(WickCli, InspectJsonSummarisesVulkanGraphs) {
+  CliResult r = sh("inspect " + test::fixtures_dir() + "/demos/realesrgan_tiny/model.pte --json --backend cpu");
+  ASSERT_EQ(r.code, 0) << r.out;
+  nlohmann::json j = nlohmann::json::parse(r.out.substr(r.out.find('{')), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  const nlohmann::json& g = j["methods"][0]["delegates"][0]["graph"];
+  EXPECT_EQ(g["tensors"], 195) << g.dump();
+  EXPECT_EQ(g["largest_tensor_elements"], 262144);
+  EXPECT_EQ(g["largest_tensor_bytes"], 4 * 262144);
+  EXPECT_EQ(g["ops"], nlohmann::json({{"aten.add.Tensor", 9}, {"aten.cat.default", 24}, {"aten.convolution.default", 36},
+                                      {"aten.leaky_relu.default", 27}, {"aten.mul.Tensor", 8},
+                                      {"aten.upsample_nearest2d.vec", 2}, {"et_vk.prepack.default", 8}}));
+}
+
 TEST(WickCli, FailuresExitNonZeroWithOneLine) {
   const std::string pte = test::fixtures_dir() + "/cpu/mlp_cpu/model.pte";
   for (const std::string& args :
