@@ -52,19 +52,8 @@ Status build_qdq(Graph& g, const std::vector<int32_t>& args, bool quantize, cons
   WICK_ASSIGN_OR_RETURN(int64_t zp, g.int_arg(args[2], name));
   WICK_ASSIGN_OR_RETURN(int64_t qmin, g.int_arg(args[3], name));
   WICK_ASSIGN_OR_RETURN(int64_t qmax, g.int_arg(args[4], name));
+  WICK_ASSIGN_OR_RETURN(int64_t dtype, g.int_arg(args[5], name));
   WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args.back(), name));
-  // The exporter's VK00 graphs do not carry the dtype arg as an Int (a ScalarType has no
-  // VK00 value kind): then the quantized tensor's own dtype gives the range.
-  int64_t dtype = -1;
-  if (auto d = g.int_arg(args[5], name); d.ok()) {
-    dtype = *d;
-  } else {
-    const vk::VkDataType qt = (quantize ? out : in)->vk_dtype;
-    dtype = qt == vk::VkDataType::UINT8 ? static_cast<int64_t>(ScalarType::kByte)
-            : qt == vk::VkDataType::INT8 ? static_cast<int64_t>(ScalarType::kChar)
-            : qt == vk::VkDataType::INT32 ? static_cast<int64_t>(ScalarType::kInt)
-                                          : -1;
-  }
   WICK_ASSIGN_OR_RETURN(auto range, dtype_range(dtype, name));
   if (qmin > qmax || qmin < range.first || qmax > range.second)
     return fail(ErrorCode::kInvalidProgram, name,
