@@ -18,6 +18,7 @@
 #include "core/status.h"
 #include "gpu/device.h"
 #include "gpu/handle.h"
+#include "gpu/wgsl_registry.h"
 
 namespace wick::gpu {
 
@@ -35,6 +36,9 @@ struct PipelineKey {
   PipelineKey() = default;
   explicit PipelineKey(std::string shader_name, std::string entry = "main")
       : shader(std::move(shader_name)), entry_point(std::move(entry)) {}
+  // From a generated constant (wgsl/wick_gpu_shaders.h): the way kernels name shaders.
+  explicit PipelineKey(ShaderName shader_name, std::string entry = "main")
+      : shader(shader_name.name), entry_point(std::move(entry)) {}
   // Sets (or replaces) an override constant. Returns *this for chaining.
   PipelineKey& set(std::string_view name, double value);
 

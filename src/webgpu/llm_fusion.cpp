@@ -3,6 +3,7 @@
 #include <string>
 
 #include "webgpu/graph.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -82,7 +83,7 @@ Status build_silu_mul(Graph& g, int32_t gate_id, int32_t up_id, int32_t out_id) 
   WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
   if (!gate->is_float() || !up->is_float() || !out->is_float())
     return Status(ErrorCode::kInternal, std::string(name) + ": float tensors only");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("silu_mul").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::silu_mul).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(SiluMulParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;

@@ -6,6 +6,7 @@
 
 #include "runtime/topk_order.h"
 #include "webgpu/graph.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -35,7 +36,7 @@ Result<std::unique_ptr<OutputTopK>> OutputTopK::create(Graph& g, const GpuTensor
                         gpu::Buffer::create(g.device_ptr(), cand_bytes, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
                                             where + " staging"));
   o->staging_ = std::make_unique<gpu::Buffer>(std::move(staging));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("row_topk")));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::row_topk)));
   gpu::Dispatch d;
   d.pipeline = pipeline;
   d.bindings = {{0, t.buffer.get()}, {1, o->candidates_}, {2, o->params_->buffer()}};

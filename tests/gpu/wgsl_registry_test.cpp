@@ -8,6 +8,7 @@
 #include "gpu/pipeline.h"
 #include "gpu/wgsl_registry.h"
 #include "gpu_test_util.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::gpu {
 namespace {
@@ -17,6 +18,24 @@ TEST(GpuWgslRegistry, NamesAreSortedAndFound) {
   for (size_t i = 1; i < names.size(); ++i) EXPECT_LT(names[i - 1], names[i]);
   for (std::string_view name : names) EXPECT_FALSE(find_wgsl(name).empty()) << name;
   EXPECT_TRUE(find_wgsl("").empty());
+}
+
+// Modules (*.inc.wgsl) are expanded into the shaders that include them, once each, and
+// are not shaders themselves; the generated constants name registered shaders.
+TEST(GpuWgslRegistry, ModulesAreExpandedAtEmbedTime) {
+  for (std::string_view name : wgsl_names()) {
+    std::string_view text = find_wgsl(name);
+    EXPECT_EQ(text.find("//#include"), std::string_view::npos) << name;
+    EXPECT_EQ(name.find(".inc"), std::string_view::npos) << name;
+  }
+  std::string_view pw = find_wgsl(shaders::conv2d_pw.name);
+  ASSERT_FALSE(pw.empty());
+  EXPECT_NE(pw.find("fn epilogue_step("), std::string_view::npos);
+  // conv2d_pw includes dispatch.inc.wgsl itself and through conv2d_common: one copy.
+  size_t first = pw.find("fn flat_workgroup(");
+  ASSERT_NE(first, std::string_view::npos);
+  EXPECT_EQ(pw.find("fn flat_workgroup(", first + 1), std::string_view::npos);
+  EXPECT_FALSE(find_wgsl(shaders::matmul_tiled.name).empty());
 }
 
 // Compiles each shader module (not pipelines: entry points and override constants are the

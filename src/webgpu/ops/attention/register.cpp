@@ -9,6 +9,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -127,8 +128,8 @@ Status sdpa_with_kv_cache(Graph& g, const std::vector<int32_t>& args) {
 
   const float scale = has_scale ? static_cast<float>(scale_arg) : static_cast<float>(1.0 / std::sqrt(double(d)));
 
-  WICK_ASSIGN_OR_RETURN(auto update_pipe, g.pipeline(gpu::PipelineKey("sdpa_kv_update").set("wg_size", kCopyWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(auto attend_pipe, g.pipeline(gpu::PipelineKey("sdpa_attend")));
+  WICK_ASSIGN_OR_RETURN(auto update_pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::sdpa_kv_update).set("wg_size", kCopyWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto attend_pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::sdpa_attend)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * up, g.params(sizeof(UpdateParams), name));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * ap, g.params(sizeof(AttendParams), name));
   gpu::Dispatch du;
@@ -217,7 +218,7 @@ Status rotary(Graph& g, const std::vector<int32_t>& args, bool hf) {
                                                   " does not fit head dim " + std::to_string(d));
 
   constexpr uint32_t kWg = 256;
-  WICK_ASSIGN_OR_RETURN(auto pipe, g.pipeline(gpu::PipelineKey("rope_apply").set("wg_size", kWg)));
+  WICK_ASSIGN_OR_RETURN(auto pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::rope_apply).set("wg_size", kWg)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RopeParams), name));
   gpu::Dispatch disp;
   disp.pipeline = pipe;

@@ -4,6 +4,7 @@
 //     out[2i] = x[2i] c - x[2i+1] s,  out[2i+1] = x[2i] s + x[2i+1] c.
 //   mode 1 (HF rotate-half): freqs [P, R] (R = rotary dims <= D), row start_pos + s;
 //     out[d] = x[d] c[d] + rotate_half(x)[d] s[d] for d < R, x[d] beyond.
+//#include "dispatch.inc.wgsl"
 struct Params {
   nq: u32, n: u32, s_len: u32, d: u32,
   hq: u32, hk: u32, mode: u32, start_pos: u32,
@@ -27,7 +28,7 @@ fn load_x(is_q: bool, i: u32) -> f32 {
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let g = gid.x + gid.y * nwg.x * wg_size;
+  let g = flat_invocation(gid, nwg, wg_size);
   if (g >= p.n) { return; }
   let is_q = g < p.nq;
   var i = g;

@@ -1,5 +1,6 @@
 // sdpa_with_kv_cache, step 1: copies the S new key/value rows [1,S,Hkv,D] into the
 // caches [1,Cmax,Hkv,D] at row start_pos (offset = start_pos*Hkv*D words).
+//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32,       // S*Hkv*D
   offset: u32,  // start_pos*Hkv*D
@@ -16,7 +17,7 @@ override wg_size: u32 = 256;
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
+  let i = flat_invocation(gid, nwg, wg_size);
   if (i >= p.n) { return; }
   k_cache[p.offset + i] = k[i];
   v_cache[p.offset + i] = v[i];

@@ -2,45 +2,13 @@
 // output pixel and 4 consecutive output channels (vec4 accumulator), so each input value
 // is loaded once per 4 output channels. Lanes past out_c read a clamped (valid) weight
 // row and are not written. Same Params/bindings and bias/clamp semantics as conv2d_direct.
-struct Params {
-  n: u32, in_c: u32, in_h: u32, in_w: u32,
-  out_c: u32, out_h: u32, out_w: u32, groups: u32,
-  k_h: u32, k_w: u32, stride_h: u32, stride_w: u32,
-  pad_h: u32, pad_w: u32, dil_h: u32, dil_w: u32,
-  total: u32, has_bias: u32, clamp_min: f32, clamp_max: f32,
-  epi_n: u32, has_scale: u32, scale_bstride: u32, _p0: u32,  // fused epilogue / input scale
-  epi: array<vec4<u32>, 6>,                                   // (code, bitcast a, -, -)
-}
-
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read> w: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> y: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+//#include "conv2d_common.inc.wgsl"
 
 override wg_size: u32 = 64;
 
-// The fused elementwise ops (graph fusion, webgpu/fusion.cpp), in order.
-fn epilogue(v: f32) -> f32 {
-  var y = v;
-  for (var k = 0u; k < p.epi_n; k = k + 1u) {
-    let a = bitcast<f32>(p.epi[k].y);
-    switch p.epi[k].x {
-      case 1u: { y = max(y, a); }
-      case 2u: { y = min(y, a); }
-      case 3u: { y = y * clamp(y + 3.0, 0.0, 6.0) / 6.0; }  // hardswish
-      case 4u: { y = y + a; }
-      case 5u: { y = y * a; }
-      case 6u: { y = y / a; }
-      default: {}
-    }
-  }
-  return y;
-}
-
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
+  let i = flat_invocation(gid, nwg, wg_size);
   let plane = p.out_w * p.out_h;
   let oc4n = (p.out_c + 3u) / 4u;
   if (i >= p.n * oc4n * plane) { return; }

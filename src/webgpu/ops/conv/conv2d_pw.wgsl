@@ -7,21 +7,8 @@
 // scale of x (a fused x * s[N|1, C, 1, 1]). Same Params and bias/clamp semantics as
 // conv2d_direct, then the fused epilogue, which here may also add a tensor shaped as y
 // (code 7: a fused residual add).
-struct Params {
-  n: u32, in_c: u32, in_h: u32, in_w: u32,
-  out_c: u32, out_h: u32, out_w: u32, groups: u32,
-  k_h: u32, k_w: u32, stride_h: u32, stride_w: u32,
-  pad_h: u32, pad_w: u32, dil_h: u32, dil_w: u32,
-  total: u32, has_bias: u32, clamp_min: f32, clamp_max: f32,
-  epi_n: u32, has_scale: u32, scale_bstride: u32, _p0: u32,  // fused epilogue / input scale
-  epi: array<vec4<u32>, 6>,                                   // (code, bitcast a, -, -)
-}
-
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read> w: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> y: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+//#include "conv2d_common.inc.wgsl"
+//#include "dispatch.inc.wgsl"  // also in conv2d_common: expanded once
 @group(0) @binding(5) var<storage, read> scale: array<f32>;
 @group(0) @binding(6) var<storage, read> residual: array<f32>;
 
@@ -30,23 +17,19 @@ override ks: u32 = 1;         // a power of two dividing wg_size
 
 var<workgroup> partial: array<vec4<f32>, 256>;
 
-// The fused elementwise ops (graph fusion, webgpu/fusion.cpp), in order.
-fn epilogue(v: f32, o: u32) -> f32 {
-  var y = v;
+// The fused epilogue with conv2d_pw's extra code 7: add a * residual[o], a tensor shaped
+// as y (a fused residual add).
+fn epilogue_res(v: f32, o: u32) -> f32 {
+  var r = v;
   for (var k = 0u; k < p.epi_n; k = k + 1u) {
     let a = bitcast<f32>(p.epi[k].y);
-    switch p.epi[k].x {
-      case 1u: { y = max(y, a); }
-      case 2u: { y = min(y, a); }
-      case 3u: { y = y * clamp(y + 3.0, 0.0, 6.0) / 6.0; }  // hardswish
-      case 4u: { y = y + a; }
-      case 5u: { y = y * a; }
-      case 6u: { y = y / a; }
-      case 7u: { y = y + a * residual[o]; }
-      default: {}
+    if (p.epi[k].x == 7u) {
+      r = r + a * residual[o];
+    } else {
+      r = epilogue_step(r, p.epi[k].x, a);
     }
   }
-  return y;
+  return r;
 }
 
 @compute @workgroup_size(wg_size)
@@ -55,7 +38,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let plane = p.out_w * p.out_h;  // == in_h * in_w
   let oc4n = (p.out_c + 3u) / 4u;
   let slots = p.n * oc4n * plane;
-  let slot = (wid.x + wid.y * nwg.x) * (wg_size / ks) + lid / ks;
+  let slot = flat_workgroup(wid, nwg) * (wg_size / ks) + lid / ks;
   let kslice = lid % ks;
   let valid = slot < slots;
   let s = min(slot, slots - 1u);
@@ -101,8 +84,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     if (oc + 3u < p.out_c) { y[o + 3u * plane] = acc.w; }
     return;
   }
-  y[o] = epilogue(acc.x, o);
-  if (oc + 1u < p.out_c) { y[o + plane] = epilogue(acc.y, o + plane); }
-  if (oc + 2u < p.out_c) { y[o + 2u * plane] = epilogue(acc.z, o + 2u * plane); }
-  if (oc + 3u < p.out_c) { y[o + 3u * plane] = epilogue(acc.w, o + 3u * plane); }
+  y[o] = epilogue_res(acc.x, o);
+  if (oc + 1u < p.out_c) { y[o + plane] = epilogue_res(acc.y, o + plane); }
+  if (oc + 2u < p.out_c) { y[o + 2u * plane] = epilogue_res(acc.z, o + 2u * plane); }
+  if (oc + 3u < p.out_c) { y[o + 3u * plane] = epilogue_res(acc.w, o + 3u * plane); }
 }

@@ -9,6 +9,8 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
 
 namespace wick::webgpu {
 
@@ -25,6 +27,8 @@ struct ConvParams {
   std::array<std::array<uint32_t, 4>, kMaxEpilogue> epi;  // code, bits of a, -, -
 };
 static_assert(sizeof(ConvParams) == 96 + 16 * kMaxEpilogue);
+// The WGSL Params of the family's module has the same size (generated at configure time).
+static_assert(sizeof(ConvParams) == gpu::wgsl_size::conv2d_common_Params);
 
 constexpr uint32_t kWorkgroup = 64;
 constexpr uint32_t kPwWorkgroup = 128;
@@ -130,7 +134,10 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
                          base.pad_h == 0 && base.pad_w == 0;
   if ((scale || residual) && !pointwise)
     return Status(ErrorCode::kInternal, std::string(name) + ": input scale or residual fused into a non-pointwise conv");
-  const char* shader = transposed ? "conv2d_transposed" : pointwise ? "conv2d_pw" : oc4 ? "conv2d_oc4" : "conv2d_direct";
+  const gpu::ShaderName shader = transposed ? gpu::shaders::conv2d_transposed
+                                : pointwise  ? gpu::shaders::conv2d_pw
+                                : oc4        ? gpu::shaders::conv2d_oc4
+                                             : gpu::shaders::conv2d_direct;
   uint32_t ks = 1;
   gpu::PipelineKey key(shader);
   if (pointwise) {
@@ -153,7 +160,7 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   }
   if (fusion)
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) + (scale ? "+scale" : "") +
-              (residual ? "+residual " : " ") + shader;
+              (residual ? "+residual " : " ") + std::string(shader.name);
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
 
   return g.add_step([=, &g]() -> Status {

@@ -1,4 +1,5 @@
 // out[i] = start + i * step (fill: step 0), as f32 or i32 words per the output's kind.
+//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, out_int: u32, start_i: i32, step_i: i32,
   start_f: f32, step_f: f32, _p0: u32, _p1: u32,
@@ -11,7 +12,7 @@ override wg_size: u32 = 256;
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
+  let i = flat_invocation(gid, nwg, wg_size);
   if (i >= p.n) { return; }
   if (p.out_int != 0u) {
     out[i] = bitcast<u32>(p.start_i + i32(i) * p.step_i);

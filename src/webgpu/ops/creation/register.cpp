@@ -6,6 +6,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -38,7 +39,7 @@ Status build_fill(Graph& g, int32_t out_id, const char* name, std::function<Resu
   WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
   if (out->elem == Elem::kPackedBytes)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed output");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("fill").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::fill).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FillParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;

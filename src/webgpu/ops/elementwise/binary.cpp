@@ -3,6 +3,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/elementwise/broadcast.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -45,7 +46,7 @@ Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, con
 
   const uint32_t flags = (a->elem == Elem::kI32 ? 1u : 0u) | (b && b->elem == Elem::kI32 ? 2u : 0u) |
                          (out->elem == Elem::kI32 ? 4u : 0u) | (b ? 0u : 8u);
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("binary")
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::binary)
                                                        .set("wg_size", kWorkgroup)
                                                        .set("per", kElementsPerThread)
                                                        .set("op_code", static_cast<uint32_t>(op))

@@ -1,5 +1,6 @@
 // out = op(a, b) with PyTorch broadcasting. Every buffer word holds one element, f32 or
 // i32 as the flags say; arithmetic runs in f32 (exact for integers below 2^24).
+//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, rank: u32, op: u32, flags: u32,  // flags: 1 a_int, 2 b_int, 4 out_int, 8 b_scalar
   alpha: f32, scalar_b: f32, _p0: u32, _p1: u32,
@@ -15,11 +16,7 @@ struct Params {
 
 override wg_size: u32 = 256;
 
-fn load(word: u32, is_int: bool) -> f32 {
-  if (is_int) { return f32(bitcast<i32>(word)); }
-  return bitcast<f32>(word);
-}
-
+//#include "elementwise_common.inc.wgsl"
 fn apply(op: u32, x: f32, y: f32) -> f32 {
   switch op {
     case 0u: { return x + p.alpha * y; }
@@ -58,7 +55,7 @@ override op_code: u32 = 0u;
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let stride = nwg.x * nwg.y * wg_size;
-  let t = gid.x + gid.y * nwg.x * wg_size;
+  let t = flat_invocation(gid, nwg, wg_size);
   for (var j = 0u; j < per; j++) {
     let i = t + j * stride;
     if (i >= p.n) { return; }

@@ -6,6 +6,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/elementwise/broadcast.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -49,7 +50,7 @@ Status build_unary(Graph& g, int32_t in_id, int32_t out_id, const UnaryConfig& c
 
   const uint32_t flags = (a->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u) |
                          (cfg.has_lo ? 16u : 0u) | (cfg.has_hi ? 32u : 0u);
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("unary")
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::unary)
                                                        .set("wg_size", kWorkgroup)
                                                        .set("per", kElementsPerThread)
                                                        .set("op_code", static_cast<uint32_t>(cfg.op))
@@ -203,7 +204,7 @@ Status where_self(Graph& g, const std::vector<int32_t>& args) {
 
   const uint32_t flags = (c->elem == Elem::kI32 ? 1u : 0u) | (a->elem == Elem::kI32 ? 2u : 0u) |
                          (b->elem == Elem::kI32 ? 4u : 0u) | (out->elem == Elem::kI32 ? 8u : 0u);
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("where")
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::where)
                                                        .set("wg_size", kWorkgroup)
                                                        .set("per", kElementsPerThread)
                                                        .set("kind_flags", flags)));

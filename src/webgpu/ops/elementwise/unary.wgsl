@@ -1,5 +1,6 @@
 // out = op(a) elementwise over a contiguous tensor (same shape in and out). Every buffer
 // word holds one element, f32 or i32 as the flags say; arithmetic runs in f32.
+//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, op: u32, flags: u32, _p0: u32,  // flags: 1 a_int, 4 out_int, 16 has_lo, 32 has_hi
   lo: f32, hi: f32, s: f32, _p1: u32,      // clamp bounds; s = slope / exponent
@@ -11,11 +12,7 @@ struct Params {
 
 override wg_size: u32 = 256;
 
-fn load(word: u32, is_int: bool) -> f32 {
-  if (is_int) { return f32(bitcast<i32>(word)); }
-  return bitcast<f32>(word);
-}
-
+//#include "elementwise_common.inc.wgsl"
 fn tanh_safe(x: f32) -> f32 { return tanh(clamp(x, -15.0, 15.0)); }
 
 // erf with |error| < 2e-7: Maclaurin series near 0, Abramowitz-Stegun 7.1.26 beyond.
@@ -117,7 +114,7 @@ override op_code: u32 = 0u;
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let stride = nwg.x * nwg.y * wg_size;
-  let t = gid.x + gid.y * nwg.x * wg_size;
+  let t = flat_invocation(gid, nwg, wg_size);
   for (var j = 0u; j < per; j++) {
     let i = t + j * stride;
     if (i >= p.n) { return; }

@@ -1,6 +1,7 @@
 // out = cond ? a : b with PyTorch broadcasting over all three operands. Every buffer word
 // holds one element, f32 or i32 as the flags say; the selected word is converted to the
 // output's kind.
+//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, rank: u32, flags: u32, _p0: u32,  // flags: 1 cond_int, 2 a_int, 4 b_int, 8 out_int
   out_dims: array<vec4<u32>, 2>,
@@ -17,11 +18,7 @@ struct Params {
 
 override wg_size: u32 = 256;
 
-fn load(word: u32, is_int: bool) -> f32 {
-  if (is_int) { return f32(bitcast<i32>(word)); }
-  return bitcast<f32>(word);
-}
-
+//#include "elementwise_common.inc.wgsl"
 // Elements per thread, a grid's width apart: see unary.wgsl. The grid needs n / per threads.
 override per: u32 = 1u;
 // Params.flags as a pipeline constant (the field stays in the layout, unread): per-element
@@ -31,7 +28,7 @@ override kind_flags: u32 = 0u;
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let stride = nwg.x * nwg.y * wg_size;
-  let t = gid.x + gid.y * nwg.x * wg_size;
+  let t = flat_invocation(gid, nwg, wg_size);
   for (var j = 0u; j < per; j++) {
     let i = t + j * stride;
     if (i >= p.n) { return; }

@@ -2,6 +2,7 @@
 // Out-of-range indices give 0 and are counted in flags[0], one of them kept in flags[1]
 // (read back by the host when the indices were computed on the GPU; see index_rows.wgsl).
 // Rank up to 8; words are copied as-is.
+//#include "dispatch.inc.wgsl"
 struct Params {
   total: u32, rank: u32, dim: u32, src_size: u32,  // src_size: the source's size along dim
   index_dims: array<vec4<u32>, 2>,
@@ -18,7 +19,7 @@ override wg_size: u32 = 256;
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let o = gid.x + gid.y * nwg.x * wg_size;
+  let o = flat_invocation(gid, nwg, wg_size);
   if (o >= p.total) { return; }
   let idx = index[o];
   if (idx < 0 || u32(idx) >= p.src_size) {

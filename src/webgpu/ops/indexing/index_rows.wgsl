@@ -4,6 +4,7 @@
 // flags[0], one of them (as given) kept in flags[1]: the host reads the flags back after
 // the run when the indices were computed on the GPU (register.cpp). Words are copied
 // as-is, so any 32-bit element type works.
+//#include "dispatch.inc.wgsl"
 struct Params {
   total: u32, inner: u32, count: u32, src_size: u32,  // count = J, src_size = S
   wrap: u32, _p0: u32, _p1: u32, _p2: u32,
@@ -19,7 +20,7 @@ override wg_size: u32 = 256;
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let o = gid.x + gid.y * nwg.x * wg_size;
+  let o = flat_invocation(gid, nwg, wg_size);
   if (o >= p.total) { return; }
   let i = o % p.inner;
   let j = (o / p.inner) % p.count;

@@ -19,6 +19,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -159,7 +160,7 @@ Status build_rows(Graph& g, const char* name, GpuTensor* src, int64_t index_id, 
                   int64_t dim, bool wrap, bool index_is_list) {
   WICK_RETURN_IF_ERROR(check_index(name, index));
   WICK_RETURN_IF_ERROR(check_words(name, src, out));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("index_rows").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::index_rows).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowsParams), name));
   WICK_ASSIGN_OR_RETURN(std::shared_ptr<IndexSource> source, index_source(g, index_id, index, name));
   auto flag_check = std::make_shared<FlagCheck>();
@@ -266,7 +267,7 @@ Status gather(Graph& g, const std::vector<int32_t>& args) {
   dim = normalize_dim(dim, rank);
   if (dim < 0 || dim >= rank || self->rank() > kMaxRank)
     return Status(ErrorCode::kInvalidProgram, std::string(name) + ": dim out of range or rank above 8");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("gather").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::gather).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(GatherParams), name));
   WICK_ASSIGN_OR_RETURN(std::shared_ptr<IndexSource> source, index_source(g, args[2], index, name));
   auto flag_check = std::make_shared<FlagCheck>();

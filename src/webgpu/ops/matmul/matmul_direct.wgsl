@@ -5,13 +5,7 @@
 // load and masked on store. Named accumulators, no private arrays: indexed private arrays
 // live in memory on SwiftShader's JIT. Research: bench/kernels/matmul/ (v5).
 // Same Params and bindings as matmul_tiled.wgsl. Workgroups: x over N tiles, y over M, z batch.
-struct Params {
-  m: u32, n: u32, k: u32, batch: u32,
-  a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,
-  bias_rs: u32, bias_cs: u32, _p0: u32, _p1: u32,
-  alpha: f32, beta: f32, _p2: f32, _p3: f32,
-}
-
+//#include "matmul_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<f32>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;

@@ -3,13 +3,8 @@
 //   trans_b = 1 (b is [N, K]): 4 output columns per workgroup, every thread strides over K.
 //   trans_b = 0 (b is [K, N]): 64 output columns per workgroup, 4 K-slices each.
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
-struct Params {
-  m: u32, n: u32, k: u32, batch: u32,
-  a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,
-  bias_rs: u32, bias_cs: u32, _p0: u32, _p1: u32,
-  alpha: f32, beta: f32, _p2: f32, _p3: f32,
-}
-
+//#include "dispatch.inc.wgsl"
+//#include "matmul_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<f32>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;
@@ -34,7 +29,7 @@ fn finish(gn: u32, bi: u32, s: f32) {
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
-  let group = wid.x + wid.y * nwg.x;
+  let group = flat_workgroup(wid, nwg);
   let bi = wid.z;
   let a_base = bi * p.a_bs;
   let b_base = bi * p.b_bs;

@@ -2,13 +2,7 @@
 // 64x64 output tile per workgroup of 16x16 threads, 4x4 outputs per thread, K in steps of
 // 16 through shared memory. trans_b = 1: b is [N, K] (a linear weight), else [K, N].
 // Workgroups: x over N tiles, y over M tiles, z over the batch.
-struct Params {
-  m: u32, n: u32, k: u32, batch: u32,
-  a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,  // bias_mode: 0 none, 1 bias[m*rs + n*cs]
-  bias_rs: u32, bias_cs: u32, _p0: u32, _p1: u32,
-  alpha: f32, beta: f32, _p2: f32, _p3: f32,
-}
-
+//#include "matmul_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<f32>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;

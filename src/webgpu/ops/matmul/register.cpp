@@ -7,6 +7,8 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
 
 namespace wick::webgpu {
 
@@ -19,6 +21,8 @@ struct MatmulParams {
   float alpha, beta, pad2, pad3;
 };
 static_assert(sizeof(MatmulParams) == 64);
+// The WGSL Params of the family's module has the same size (generated at configure time).
+static_assert(sizeof(MatmulParams) == gpu::wgsl_size::matmul_params_Params);
 
 enum class Kind { kLinear, kMm, kBmm, kAddmm };
 
@@ -60,11 +64,11 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   }
   if (bias && bias->rank() > 2) return Status(ErrorCode::kNotSupported, std::string(name) + ": bias rank above 2");
 
-  WICK_ASSIGN_OR_RETURN(auto tiled, g.pipeline(gpu::PipelineKey("matmul_tiled").set("trans_b", trans_b ? 1 : 0)));
-  WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey("matmul_gemv").set("trans_b", trans_b ? 1 : 0)));
-  WICK_ASSIGN_OR_RETURN(auto direct, g.pipeline(gpu::PipelineKey("matmul_direct").set("trans_b", trans_b ? 1 : 0)
+  WICK_ASSIGN_OR_RETURN(auto tiled, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_tiled).set("trans_b", trans_b ? 1 : 0)));
+  WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_gemv).set("trans_b", trans_b ? 1 : 0)));
+  WICK_ASSIGN_OR_RETURN(auto direct, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_direct).set("trans_b", trans_b ? 1 : 0)
                                                     .set("wg_x", 8).set("wg_y", 8)));
-  WICK_ASSIGN_OR_RETURN(auto narrow, g.pipeline(gpu::PipelineKey("matmul_direct").set("trans_b", trans_b ? 1 : 0)
+  WICK_ASSIGN_OR_RETURN(auto narrow, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_direct).set("trans_b", trans_b ? 1 : 0)
                                                     .set("wg_x", 4).set("wg_y", 16)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(MatmulParams), name));
   auto bindings = [&](std::shared_ptr<const gpu::ComputePipeline> pl) {

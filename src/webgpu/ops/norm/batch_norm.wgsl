@@ -1,4 +1,5 @@
 // Inference batch norm over [N, C, *]: y = (x - mean[c]) / sqrt(var[c] + eps) * w[c] + b[c].
+//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, channels: u32, inner: u32, flags: u32,  // flags: 1 weight, 2 bias
   eps: f32, _p0: f32, _p1: f32, _p2: f32,
@@ -16,7 +17,7 @@ override wg_size: u32 = 256;
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
+  let i = flat_invocation(gid, nwg, wg_size);
   if (i >= p.n) { return; }
   let c = (i / p.inner) % p.channels;
   var y = (x[i] - run_mean[c]) * inverseSqrt(run_var[c] + p.eps);

@@ -2,6 +2,7 @@
 // (one workgroup per row); _native_batch_norm_legit_no_training -> batch_norm.wgsl.
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -89,7 +90,7 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     wg = 32;
     while (wg < inner_max && wg < kRowWorkgroup) wg *= 2;
   }
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("row_norm").set("WG", wg)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::row_norm).set("WG", wg)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowNormParams), name));
   gpu::Buffer* out_buf = s.out->buffer.get();
   gpu::Dispatch d;
@@ -236,7 +237,7 @@ Status batch_norm(Graph& g, const std::vector<int32_t>& args) {
   WICK_RETURN_IF_ERROR(check_float(name, {x, w, b, rm, rv, out}));
   if (x->rank() < 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input must be [N, C, *]");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("batch_norm").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(BatchNormParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;

@@ -3,6 +3,7 @@
 // shared memory: layer norm (mode 0), group norm (mode 1: a row is one (n, group) block of
 // cpg channels x hw elements, affine per channel), RMS norm (mode 2: no centering).
 // Workgroups: a folded 1-D range over rows.
+//#include "dispatch.inc.wgsl"
 struct Params {
   rows: u32, inner: u32, mode: u32, flags: u32,  // flags: 1 weight, 2 bias, 4 write mean, 8 write rstd
   groups: u32, cpg: u32, hw: u32, _p0: u32,
@@ -35,7 +36,7 @@ fn reduce_sum(v: f32, li: u32) -> f32 {
 @compute @workgroup_size(WG, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
-  let row = wid.x + wid.y * nwg.x;
+  let row = flat_workgroup(wid, nwg);
   if (row >= p.rows) { return; }
   let base = row * p.inner;
   let n = f32(p.inner);

@@ -1,5 +1,6 @@
 // 2-D average (mode 0) and max (mode 1, with flat h*W+w indices) pooling over NCHW planes,
 // one thread per output element.
+//#include "dispatch.inc.wgsl"
 struct Params {
   total: u32, in_h: u32, in_w: u32, out_h: u32,
   out_w: u32, k_h: u32, k_w: u32, s_h: u32,
@@ -16,7 +17,7 @@ override wg_size: u32 = 64;
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
+  let i = flat_invocation(gid, nwg, wg_size);
   if (i >= p.total) { return; }
   let ow = i % p.out_w;
   let oh = (i / p.out_w) % p.out_h;

@@ -2,6 +2,7 @@
 // (adaptive_avg_pool2d exports as aten.mean.dim: ops/reduce.)
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -61,7 +62,7 @@ Status build_pool(Graph& g, const char* name, const PoolSpec& sp) {
   for (int i = 0; i < 2; ++i)
     if (sp.k[i] <= 0 || sp.s[i] <= 0 || sp.pad[i] < 0 || sp.dil[i] <= 0 || sp.pad[i] * 2 > sp.k[i])
       return Status(ErrorCode::kInvalidProgram, std::string(name) + ": invalid kernel/stride/padding/dilation");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("pool2d").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::pool2d).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(PoolParams), name));
   gpu::Buffer* idx_buf = sp.indices ? sp.indices->buffer.get() : nullptr;
   if (!idx_buf || idx_buf == sp.out->buffer.get()) {

@@ -22,7 +22,7 @@ Status fail(ErrorCode code, const char* name, const std::string& what) {
   return Status(code, std::string(name) + ": " + what);
 }
 
-// The integer range of an ExecuTorch ScalarType code (the `dtype` args are Ints).
+// The integer range of an ExecuTorch ScalarType code.
 Result<std::pair<int64_t, int64_t>> dtype_range(int64_t code, const char* name) {
   switch (static_cast<ScalarType>(code)) {
     case ScalarType::kByte: return std::pair<int64_t, int64_t>{0, 255};
@@ -52,8 +52,21 @@ Status build_qdq(Graph& g, const std::vector<int32_t>& args, bool quantize, cons
   WICK_ASSIGN_OR_RETURN(int64_t zp, g.int_arg(args[2], name));
   WICK_ASSIGN_OR_RETURN(int64_t qmin, g.int_arg(args[3], name));
   WICK_ASSIGN_OR_RETURN(int64_t qmax, g.int_arg(args[4], name));
-  WICK_ASSIGN_OR_RETURN(int64_t dtype, g.int_arg(args[5], name));
   WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args.back(), name));
+  // ExecuTorch's Vulkan serializer writes the torch.dtype argument as Null (VK00 has no
+  // dtype value; seen in the exported fixtures): then the quantized tensor's own dtype
+  // gives the range. An Int is taken as an ExecuTorch ScalarType code.
+  int64_t dtype;
+  if (g.is_none(args[5])) {
+    switch ((quantize ? out : in)->vk_dtype) {
+      case vk::VkDataType::UINT8: dtype = static_cast<int64_t>(ScalarType::kByte); break;
+      case vk::VkDataType::INT8: dtype = static_cast<int64_t>(ScalarType::kChar); break;
+      case vk::VkDataType::INT32: dtype = static_cast<int64_t>(ScalarType::kInt); break;
+      default: return fail(ErrorCode::kNotSupported, name, "the quantized tensor is not uint8, int8 or int32");
+    }
+  } else {
+    WICK_ASSIGN_OR_RETURN(dtype, g.int_arg(args[5], name));
+  }
   WICK_ASSIGN_OR_RETURN(auto range, dtype_range(dtype, name));
   if (qmin > qmax || qmin < range.first || qmax > range.second)
     return fail(ErrorCode::kInvalidProgram, name,

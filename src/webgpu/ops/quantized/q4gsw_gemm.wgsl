@@ -1,11 +1,7 @@
 // linear_q4gsw for M > 1 rows: y[m,n] = sum_k x[m,k] * (q[n,k] - 8) * scale(n,k) + bias[n].
 // 32x32 output tile per workgroup of 16x16 threads (2x2 outputs each), K in steps of 32;
 // the weight tile is dequantized into workgroup memory. Formats as in q4gsw_gemv.wgsl.
-struct Params {
-  m: u32, n: u32, k: u32, k_packed: u32,
-  group_size: u32, n_pad: u32, has_bias: u32, aligned: u32,
-}
-
+//#include "q4gsw_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> w: array<u32>;
 @group(0) @binding(2) var<storage, read> scales: array<f32>;

@@ -4,11 +4,8 @@
 // Scales: f32 [groups, n_pad], scale(n, k) = scales[(k / group_size) * n_pad + n].
 // Fast path (aligned != 0: k_packed % 4 == 0, K % 8 == 0, group_size % 8 == 0): one u32
 // word = 8 consecutive k with one scale.
-struct Params {
-  m: u32, n: u32, k: u32, k_packed: u32,
-  group_size: u32, n_pad: u32, has_bias: u32, aligned: u32,
-}
-
+//#include "dispatch.inc.wgsl"
+//#include "q4gsw_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> w: array<u32>;
 @group(0) @binding(2) var<storage, read> scales: array<f32>;
@@ -30,7 +27,7 @@ fn nibble(byte_index: u32, odd: bool) -> f32 {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {
-  let n = wid.x + wid.y * nwg.x;
+  let n = flat_workgroup(wid, nwg);
   if (n >= p.n) { return; }
   var sum = 0.0;
   if (p.aligned != 0u) {

@@ -9,11 +9,8 @@
 // k_packed % 16 == 0 (each row starts on a vec4<u32>), group_size % 32 == 0.
 // Weights: bytes [N, k_packed], even k in the low nibble. Scales: f32 [groups, n_pad],
 // scale(n, k) = scales[(k / group_size) * n_pad + n].
-struct Params {
-  m: u32, n: u32, k: u32, k_packed: u32,
-  group_size: u32, n_pad: u32, has_bias: u32, aligned: u32,
-}
-
+//#include "dispatch.inc.wgsl"
+//#include "q4gsw_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> w: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> scales: array<f32>;
@@ -38,7 +35,7 @@ fn word_dot(word: u32, xa: vec4<f32>, xb: vec4<f32>) -> f32 {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {
-  let n0 = (wid.x + wid.y * nwg.x) * ROWS;
+  let n0 = flat_workgroup(wid, nwg) * ROWS;
   if (n0 >= p.n) { return; }  // uniform over the workgroup
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;

@@ -7,6 +7,8 @@
 // All kernels share one params block; the unused ones get a zero grid (skipped).
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
 
 namespace wick::webgpu {
 
@@ -16,6 +18,8 @@ struct Q4Params {
   uint32_t m, n, k, k_packed;
   uint32_t group_size, n_pad, has_bias, aligned;
 };
+// The WGSL Params of the family's module has the same size (generated at configure time).
+static_assert(sizeof(Q4Params) == gpu::wgsl_size::q4gsw_params_Params);
 
 Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
   const char* name = "et_vk.linear_q4gsw.default";
@@ -64,9 +68,9 @@ Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
   base.aligned = (k_packed % 4 == 0 && k % 8 == 0 && group_size % 8 == 0) ? 1 : 0;
   const bool rows_ok = k_packed % 16 == 0 && k % 32 == 0 && group_size % 32 == 0;
 
-  WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey("q4gsw_gemv")));
-  WICK_ASSIGN_OR_RETURN(auto gemm, g.pipeline(gpu::PipelineKey("q4gsw_gemm")));
-  WICK_ASSIGN_OR_RETURN(auto gemv_rows, g.pipeline(gpu::PipelineKey("q4gsw_gemv_rows")));
+  WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemv)));
+  WICK_ASSIGN_OR_RETURN(auto gemm, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemm)));
+  WICK_ASSIGN_OR_RETURN(auto gemv_rows, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemv_rows)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q4Params), name));
   std::vector<gpu::BufferBinding> bindings = {{0, x->buffer.get()},
                                               {1, w->buffer.get()},

@@ -6,16 +6,8 @@
 // folds a strided share of its row, then the row's threads combine in shared memory.
 // ops: 0 sum, 1 mean, 2 amax, 3 amin, 4 argmax, 5 argmin, 6 softmax, 7 log_softmax.
 // Outputs are contiguous: one word per row (0-5), or the input's shape (6-7).
-struct Params {
-  out_n: u32, red_n: u32, kept_rank: u32, red_rank: u32,
-  op: u32, flags: u32, tpr: u32, _p0: u32,  // flags: 1 in_int, 4 out_int
-  scale: f32, _p1: u32, _p2: u32, _p3: u32,
-  kept_dims: array<vec4<u32>, 2>,
-  kept_strides: array<vec4<u32>, 2>,
-  red_dims: array<vec4<u32>, 2>,
-  red_strides: array<vec4<u32>, 2>,
-}
-
+//#include "dispatch.inc.wgsl"
+//#include "reduce_common.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @group(0) @binding(2) var<uniform> p: Params;
@@ -41,18 +33,6 @@ fn red_offset(r: u32) -> u32 {
     let du = u32(d);
     let size = p.red_dims[du / 4u][du % 4u];
     off = off + (rem % size) * p.red_strides[du / 4u][du % 4u];
-    rem = rem / size;
-  }
-  return off;
-}
-
-fn kept_offset(row: u32) -> u32 {
-  var rem = row;
-  var off = 0u;
-  for (var d = i32(p.kept_rank) - 1; d >= 0; d = d - 1) {
-    let du = u32(d);
-    let size = p.kept_dims[du / 4u][du % 4u];
-    off = off + (rem % size) * p.kept_strides[du / 4u][du % 4u];
     rem = rem / size;
   }
   return off;
@@ -110,7 +90,7 @@ fn store(i: u32, v: f32) {
 @compute @workgroup_size(wg_size)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
-  let group = wid.x + wid.y * nwg.x;
+  let group = flat_workgroup(wid, nwg);
   let lane = lid % p.tpr;
   let row = group * (wg_size / p.tpr) + lid / p.tpr;
   let in_range = row < p.out_n;

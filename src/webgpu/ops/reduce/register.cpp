@@ -8,6 +8,8 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
 
 namespace wick::webgpu {
 
@@ -27,6 +29,8 @@ struct ReduceParams {
   std::array<uint32_t, kMaxRank> kept_dims, kept_strides, red_dims, red_strides;
 };
 static_assert(sizeof(ReduceParams) == 48 + 4 * 32);
+// The WGSL Params of the family's module has the same size (generated at configure time).
+static_assert(sizeof(ReduceParams) == gpu::wgsl_size::reduce_common_Params);
 
 Status arg_count(const std::vector<int32_t>& args, size_t expected, const char* name) {
   if (args.size() != expected)
@@ -70,8 +74,8 @@ Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t
   // barriers dominate there (bench/kernels/softmax/README.md). GPUs keep reduce.wgsl.
   const bool rows_kernel = softmax && g.device().adapter_info().adapter_type == "CPU";
   WICK_ASSIGN_OR_RETURN(auto pipeline, rows_kernel
-                                           ? g.pipeline(gpu::PipelineKey("softmax_rows").set("wg_size", kRowsWorkgroup))
-                                           : g.pipeline(gpu::PipelineKey("reduce").set("wg_size", kWorkgroup)));
+                                           ? g.pipeline(gpu::PipelineKey(gpu::shaders::softmax_rows).set("wg_size", kRowsWorkgroup))
+                                           : g.pipeline(gpu::PipelineKey(gpu::shaders::reduce).set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ReduceParams), name));
   gpu::Dispatch disp;
   disp.pipeline = pipeline;

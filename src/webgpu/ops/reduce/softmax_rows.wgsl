@@ -4,37 +4,17 @@
 // cost far more than the arithmetic: 27x faster on Whisper's [4,1500,1500] scores
 // (bench/kernels/softmax/README.md). Same Params and bindings as reduce.wgsl; op 6 softmax,
 // 7 log_softmax; red_rank <= 1 (the softmax dim; 0 for a 0-d tensor).
-struct Params {
-  out_n: u32, red_n: u32, kept_rank: u32, red_rank: u32,
-  op: u32, flags: u32, tpr: u32, _p0: u32,
-  scale: f32, _p1: u32, _p2: u32, _p3: u32,
-  kept_dims: array<vec4<u32>, 2>,
-  kept_strides: array<vec4<u32>, 2>,
-  red_dims: array<vec4<u32>, 2>,
-  red_strides: array<vec4<u32>, 2>,
-}
-
+//#include "dispatch.inc.wgsl"
+//#include "reduce_common.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<uniform> p: Params;
 
 override wg_size: u32 = 64;
 
-fn kept_offset(row: u32) -> u32 {
-  var rem = row;
-  var off = 0u;
-  for (var d = i32(p.kept_rank) - 1; d >= 0; d = d - 1) {
-    let du = u32(d);
-    let size = p.kept_dims[du / 4u][du % 4u];
-    off = off + (rem % size) * p.kept_strides[du / 4u][du % 4u];
-    rem = rem / size;
-  }
-  return off;
-}
-
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let row = gid.x + gid.y * nwg.x * wg_size;
+  let row = flat_invocation(gid, nwg, wg_size);
   if (row >= p.out_n || p.red_n == 0u) { return; }
   let base = kept_offset(row);
   let st = p.red_strides[0][0];

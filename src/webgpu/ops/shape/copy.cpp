@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "webgpu/ops/elementwise/broadcast.h"
+#include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
 
@@ -114,7 +115,7 @@ Status set_output_dims(const std::string& name, GpuTensor* out, const std::vecto
 Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst, CopyPlanner planner) {
   WICK_RETURN_IF_ERROR(check_word_tensor(name, src));
   WICK_RETURN_IF_ERROR(check_word_tensor(name, dst));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("shape_copy").set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::shape_copy).set("wg_size", kWorkgroup)));
   const uint32_t mode = copy_mode(src, dst);
   const bool aliased = src->buffer == dst->buffer;
   ParamsBlock* stage_params = nullptr;

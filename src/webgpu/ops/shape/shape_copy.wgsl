@@ -4,6 +4,7 @@
 // dst[out_base + sum(c[d] * out_strides[d])]. mods/lims of 0 mean "none"; offs and
 // in_strides are i32 bit patterns (u32 arithmetic wraps, so negative strides work).
 // Words are moved raw unless `mode` converts: 1 f32->i32, 2 i32->f32, 3 f32->bool, 4 i32->bool.
+//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, rank: u32, in_base: u32, out_base: u32,
   mode: u32, fill: u32, _p0: u32, _p1: u32,
@@ -33,7 +34,7 @@ fn convert(w: u32) -> u32 {
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
+  let i = flat_invocation(gid, nwg, wg_size);
   if (i >= p.n) { return; }
   var rem = i;
   var si = p.in_base;

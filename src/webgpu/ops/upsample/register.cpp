@@ -7,6 +7,8 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
 
 namespace wick::webgpu {
 
@@ -17,6 +19,8 @@ struct UpsampleParams {
   float scale_h, scale_w;
   uint32_t pad2, pad3;
 };
+// The WGSL Params of the family's module has the same size (generated at configure time).
+static_assert(sizeof(UpsampleParams) == gpu::wgsl_size::upsample_params_Params);
 
 constexpr uint32_t kWorkgroup = 256;
 
@@ -77,8 +81,8 @@ Status upsample(Graph& g, const std::vector<int32_t>& args, bool bilinear) {
   if (!has_size && sf_h == 0 && (x->max_dims[2] == 0 || x->max_dims[3] == 0))
     return Status(ErrorCode::kInvalidProgram, std::string(name) + ": neither output_size nor scale_factors");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(bilinear ? "upsample_bilinear2d"
-                                                                            : "upsample_nearest2d")
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(bilinear ? gpu::shaders::upsample_bilinear2d
+                                                                            : gpu::shaders::upsample_nearest2d)
                                                       .set("wg_size", kWorkgroup)));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(UpsampleParams), name));
   gpu::Dispatch d;

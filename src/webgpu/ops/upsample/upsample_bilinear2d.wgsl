@@ -1,12 +1,8 @@
 // Bilinear 2-D upsampling of NCHW with PyTorch's source-index rules: align_corners maps
 // dst * (in-1)/(out-1); otherwise half-pixel (dst + 0.5) * scale - 0.5 clamped at 0,
 // scale = 1/scale_factor when given, else in/out (the host passes the scale to use).
-struct Params {
-  n: u32, in_h: u32, in_w: u32, out_h: u32,
-  out_w: u32, align_corners: u32, _p0: u32, _p1: u32,
-  scale_h: f32, scale_w: f32, _p2: u32, _p3: u32,
-}
-
+//#include "dispatch.inc.wgsl"
+//#include "upsample_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read_write> y: array<f32>;
 @group(0) @binding(2) var<uniform> p: Params;
@@ -20,7 +16,7 @@ fn source(o: u32, scale: f32) -> f32 {
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
+  let i = flat_invocation(gid, nwg, wg_size);
   if (i >= p.n) { return; }
   let ox = i % p.out_w;
   let oy = (i / p.out_w) % p.out_h;
