@@ -1,5 +1,5 @@
-// Randomized tests of the convolution kernels (conv2d_direct, conv2d_oc4, conv2d_pw with
-// its split-K variants, conv2d_transposed) and of the graph-build-time fusions into them
+// Randomized tests of the convolution kernels (conv2d_block, conv2d_direct, conv2d_oc4,
+// conv2d_pw with its split-K variants, conv2d_transposed) and of the graph-build-time fusions into them
 // (webgpu/fusion.cpp: elementwise epilogues, the per-channel input scale of pointwise
 // convs, dead scalar copies), against a float64 CPU reference. Tolerance:
 // 1e-4 absolute + 1e-4 relative (sums of up to ~600 products of values in [-1, 1]).
@@ -92,11 +92,16 @@ const std::vector<ConvCase> kCases = {
     {2, 37, 5, 3, 13, 1, 1, 1, 0, 1, 1, true},
     {3, 1000, 1, 1, 7, 1, 1, 1, 0, 1, 1, true},
     {1, 3, 2, 2, 1, 1, 1, 1, 0, 1, 1, false},
-    // dense (conv2d_oc4), depthwise and grouped (conv2d_direct)
+    // dense (conv2d_block), depthwise and grouped (conv2d_direct)
     {1, 3, 33, 31, 16, 3, 3, 2, 1, 1, 1, true},
     {2, 5, 9, 8, 6, 3, 2, 1, 2, 2, 1, false},
     {1, 24, 14, 14, 24, 5, 5, 2, 2, 1, 24, true},
     {1, 8, 10, 10, 12, 3, 3, 1, 1, 1, 4, true},
+    // conv2d_block: rows not a multiple of its 4-pixel block with interior and border
+    // blocks, out_c not a multiple of 4, 5x5, non-square kernels, stride 3
+    {1, 7, 12, 23, 5, 3, 3, 1, 1, 1, 1, true},
+    {1, 4, 13, 18, 9, 5, 5, 1, 2, 1, 1, true},
+    {2, 6, 11, 29, 4, 1, 3, 3, 1, 1, 1, false},
 };
 
 TEST(WebGpuConvOp, RandomShapes) {
@@ -119,6 +124,28 @@ TEST(WebGpuConvOp, RandomShapes) {
         for (double& v : want) v = std::min(std::max(v, lo), hi);
       expect_close((*r)[0].tensor, want, describe(k) + (with_clamp ? " clamped" : ""));
     }
+  }
+}
+
+// Weights computed at run time (a graph input, not a constant) cannot be repacked for
+// conv2d_block at build: the dense conv falls back to conv2d_oc4, same values.
+TEST(WebGpuConvOp, RuntimeWeights) {
+  std::mt19937 rng(74);
+  for (const ConvCase& k : {kCases[7], kCases[8], kCases[11]}) {
+    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
+    test::VkGraphBuilder b;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    int w = b.input(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw});
+    int y = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    b.op("aten.convolution.default", {x, w, b.none(), b.int_list({k.stride, k.stride}), b.int_list({k.pad, k.pad}),
+                                      b.int_list({k.dil, k.dil}), b.bool_value(false), b.int_list({0, 0}),
+                                      b.int_value(1), y});
+    b.output(y);
+    auto r = b.run({Value::make_tensor(xt), Value::make_tensor(wt)});
+    ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+    expect_close((*r)[0].tensor, conv_ref(k, xt, wt, nullptr, oh, ow), describe(k) + " runtime weights");
   }
 }
 

@@ -28,7 +28,7 @@ struct ConvParams {
 };
 static_assert(sizeof(ConvParams) == 96 + 16 * kMaxEpilogue);
 // The WGSL Params of the family's module has the same size (generated at configure time).
-static_assert(sizeof(ConvParams) == gpu::wgsl_size::conv2d_common_Params);
+static_assert(sizeof(ConvParams) == gpu::wgsl_size::conv2d_params_Params);
 
 constexpr uint32_t kWorkgroup = 64;
 constexpr uint32_t kPwWorkgroup = 128;
@@ -39,6 +39,29 @@ uint32_t pointwise_split(uint64_t slots, uint64_t in_c) {
   uint32_t ks = 1;
   while (ks < 64 && slots * ks * 2 <= 65536 && in_c >= uint64_t{ks} * 16) ks *= 2;
   return ks;
+}
+
+// conv2d_block's weights: [O, C, KH, KW] -> [ceil(O/4), C, KH, KW] x 4 output channels
+// (zeros past O), so one vec4 load feeds the 4 channels of a block. Built once, at graph
+// build, from the constant's host bytes; nullptr where there are none.
+Result<gpu::Buffer*> pack_block_weights(Graph& g, int32_t w_id, const GpuTensor* w, const char* name) {
+  auto host = g.constant_bytes(w_id, name);
+  if (!host.ok()) return static_cast<gpu::Buffer*>(nullptr);  // no host copy: conv2d_oc4 reads w as it is
+  const std::span<const uint8_t> bytes = *host;
+  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]);
+  const uint64_t per_oc = oc ? static_cast<uint64_t>(w->max_numel()) / oc : 0;
+  if (oc == 0 || per_oc == 0 || bytes.size() != oc * per_oc * 4)
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": weight constant holds " + std::to_string(bytes.size()) +
+                                                  " bytes, expected " + std::to_string(oc * per_oc * 4) + " (f32 " +
+                                                  shape_to_string(w->max_dims) + ")");
+  const uint64_t blocks = (oc + 3) / 4;
+  std::vector<float> out(blocks * per_oc * 4, 0.f);
+  for (uint64_t o = 0; o < oc; ++o)
+    for (uint64_t t = 0; t < per_oc; ++t)
+      std::memcpy(&out[((o / 4) * per_oc + t) * 4 + o % 4], bytes.data() + (o * per_oc + t) * 4, 4);
+  WICK_ASSIGN_OR_RETURN(gpu::Buffer * buf, g.scratch(out.size() * 4, std::string(name) + " packed weights"));
+  WICK_RETURN_IF_ERROR(buf->write(out.data(), out.size() * 4));
+  return buf;
 }
 
 Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
@@ -134,13 +157,26 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
                          base.pad_h == 0 && base.pad_w == 0;
   if ((scale || residual) && !pointwise)
     return Status(ErrorCode::kInternal, std::string(name) + ": input scale or residual fused into a non-pointwise conv");
+  // Dense convs with constant f32 weights run register-blocked (conv2d_block: 4 pixels x
+  // 4 channels per invocation, weights repacked here into vec4s of 4 output channels,
+  // kernel/stride/dilation as pipeline constants; bench/kernels/conv/README.md). Weights
+  // computed at run time keep conv2d_oc4.
+  gpu::Buffer* packed = nullptr;
+  if (oc4 && !pointwise && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32) {
+    WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, args[1], w, name));
+  }
+  const bool block = packed != nullptr;
   const gpu::ShaderName shader = transposed ? gpu::shaders::conv2d_transposed
                                 : pointwise  ? gpu::shaders::conv2d_pw
+                                : block      ? gpu::shaders::conv2d_block
                                 : oc4        ? gpu::shaders::conv2d_oc4
                                              : gpu::shaders::conv2d_direct;
   uint32_t ks = 1;
   gpu::PipelineKey key(shader);
-  if (pointwise) {
+  if (block) {
+    key.set("wg_size", kWorkgroup).set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h);
+    key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
+  } else if (pointwise) {
     const uint64_t max_plane = static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1));
     const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
     ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
@@ -152,8 +188,8 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ConvParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, w->buffer.get()}, {2, bias ? bias->buffer.get() : w->buffer.get()},
-                {3, y->buffer.get()}, {4, params->buffer()}};
+  d.bindings = {{0, x->buffer.get()}, {1, block ? packed : w->buffer.get()},
+                {2, bias ? bias->buffer.get() : w->buffer.get()}, {3, y->buffer.get()}, {4, params->buffer()}};
   if (pointwise) {
     d.bindings.push_back({5, scale ? scale->buffer.get() : w->buffer.get()});
     d.bindings.push_back({6, residual ? residual->buffer.get() : w->buffer.get()});
@@ -204,7 +240,8 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
                                                      " differs from the output " + shape_to_string(shape));
     WICK_RETURN_IF_ERROR(params->write(p));
     if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
-    const uint64_t invocations = oc4 ? uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w : uint64_t{p.total};
+    const uint64_t pixels = block ? uint64_t{p.out_h} * ((p.out_w + 3) / 4) : uint64_t{p.out_h} * p.out_w;
+    const uint64_t invocations = oc4 ? uint64_t{p.n} * ((p.out_c + 3) / 4) * pixels : uint64_t{p.total};
     return g.set_grid(index, invocations, kWorkgroup);
   });
 }
