@@ -23,6 +23,7 @@ const std::vector<OpEntry>& all_ops() {
     append_creation_ops(v);
     append_qdq_ops(v);
     append_positional_ops(v);
+    append_sampling_ops(v);
     return v;
   }();
   return ops;

@@ -21,6 +21,7 @@ void append_attention_ops(std::vector<OpEntry>& ops);    // ops/attention: sdpa_
 void append_quantized_ops(std::vector<OpEntry>& ops);    // ops/quantized: linear_q4gsw
 void append_creation_ops(std::vector<OpEntry>& ops);     // ops/creation: full, full_like, arange
 void append_positional_ops(std::vector<OpEntry>& ops);   // ops/positional: interleaved RoPE, grid_priors
+void append_sampling_ops(std::vector<OpEntry>& ops);     // ops/sampling: grid_sampler_2d
 void append_qdq_ops(std::vector<OpEntry>& ops);          // ops/qdq: quantize/dequantize per tensor, choose_qparams
 
 }  // namespace wick::webgpu

@@ -1,0 +1,79 @@
+// aten.grid_sampler_2d -> grid_sampler_2d.wgsl: bilinear or nearest sampling with zeros or
+// border padding, either align_corners. (ExecuTorch's Vulkan partitioner delegates only
+// bilinear + border + align_corners; the rest is here for programs that carry it anyway.)
+#include <string>
+
+#include "webgpu/graph.h"
+#include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
+
+namespace wick::webgpu {
+
+namespace {
+
+constexpr uint32_t kWorkgroup = 256;
+
+Status fail(ErrorCode code, const char* name, const std::string& what) {
+  return Status(code, std::string(name) + ": " + what);
+}
+
+struct GridParams {
+  uint32_t n, c, h_in, w_in, h_out, w_out, total, flags;
+};
+static_assert(sizeof(GridParams) == gpu::wgsl_size::grid_sampler_params_Params);
+
+// [input [N, C, H, W], grid [N, Ho, Wo, 2], interpolation_mode, padding_mode, align_corners, out]
+Status grid_sampler_2d(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.grid_sampler_2d.default";
+  if (args.size() != 6) return fail(ErrorCode::kInvalidProgram, name, "expected 6 arguments, got " + std::to_string(args.size()));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * in, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * grid, g.tensor(args[1], name));
+  WICK_ASSIGN_OR_RETURN(int64_t interp, g.int_arg(args[2], name));
+  WICK_ASSIGN_OR_RETURN(int64_t padding, g.int_arg(args[3], name));
+  WICK_ASSIGN_OR_RETURN(bool align, g.bool_arg(args[4], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
+  if (!in->is_float() || !grid->is_float() || !out->is_float())
+    return fail(ErrorCode::kNotSupported, name, "input, grid and out must be float");
+  if (interp != 0 && interp != 1)
+    return fail(ErrorCode::kNotSupported, name, "interpolation_mode " + std::to_string(interp) + " (0 bilinear, 1 nearest only)");
+  if (padding != 0 && padding != 1)
+    return fail(ErrorCode::kNotSupported, name, "padding_mode " + std::to_string(padding) + " (0 zeros, 1 border only)");
+  if (in->rank() != 4 || grid->rank() != 4 || out->rank() != 4)
+    return fail(ErrorCode::kInvalidProgram, name, "input, grid and out must be 4-D");
+  if (out->buffer == in->buffer || out->buffer == grid->buffer)
+    return fail(ErrorCode::kNotSupported, name, "output aliases an input");
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::grid_sampler_2d)
+                                                       .set("wg_size", kWorkgroup)
+                                                       .set("mode", static_cast<uint32_t>(interp))));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(GridParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, in->buffer.get()}, {1, grid->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  const uint32_t flags = (align ? 1u : 0u) | (padding == 1 ? 2u : 0u);
+  return g.add_step([=, &g]() -> Status {
+    const auto& id = in->dims;
+    const auto& gd = grid->dims;
+    if (gd[0] != id[0] || gd[3] != 2)
+      return fail(ErrorCode::kInvalidArgument, name,
+                  "grid " + shape_to_string(gd) + " must be [N, Ho, Wo, 2] for input " + shape_to_string(id));
+    std::vector<int64_t> shape = {id[0], id[1], gd[1], gd[2]};
+    if (shape_numel(shape) > out->max_numel())
+      return fail(ErrorCode::kInvalidArgument, name, "result " + shape_to_string(shape) + " does not fit the output");
+    out->dims = shape;
+    GridParams p{static_cast<uint32_t>(id[0]), static_cast<uint32_t>(id[1]), static_cast<uint32_t>(id[2]),
+                 static_cast<uint32_t>(id[3]), static_cast<uint32_t>(gd[1]), static_cast<uint32_t>(gd[2]),
+                 static_cast<uint32_t>(shape_numel(shape)), flags};
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, p.total, kWorkgroup);
+  });
+}
+
+}  // namespace
+
+void append_sampling_ops(std::vector<OpEntry>& ops) {
+  ops.insert(ops.end(), {{"aten.grid_sampler_2d.default", grid_sampler_2d}});
+}
+
+}  // namespace wick::webgpu
