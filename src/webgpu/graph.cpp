@@ -259,7 +259,9 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
   if (!options_.alias_views) return {};
   for (const vkgraph::OpCall& call : plan.ops)
     if (call.name.find("conv") != std::string::npos) return {};
-  if (options_.fuse) llm_fusions_ = plan_llm_fusions(plan, std::vector<bool>(plan.ops.size(), false));
+  if (options_.fuse)
+    llm_fusions_ = plan_llm_fusions(plan, std::vector<bool>(plan.ops.size(), false),
+                                    device_->limits().max_storage_buffers_per_shader_stage);
   const size_t n = values_.size();
   std::vector<int> index(n, -1);  // value id -> planned tensor
   std::vector<size_t> ids;

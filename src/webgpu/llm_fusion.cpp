@@ -3,6 +3,7 @@
 #include <string>
 
 #include "webgpu/graph.h"
+#include "webgpu/llm_gemv_fusion.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -17,8 +18,10 @@ struct SiluMulParams {
 
 }  // namespace
 
-LlmFusions plan_llm_fusions(const vkgraph::Plan& plan, const std::vector<bool>& skip) {
+LlmFusions plan_llm_fusions(const vkgraph::Plan& plan, const std::vector<bool>& skip_in, uint32_t max_storage_buffers) {
   LlmFusions f;
+  std::vector<bool> skip = skip_in;
+  plan_gemv_fusions(plan, skip, max_storage_buffers, f);
   const size_t n = plan.values.size();
   // Appearances of each value as an argument (ValueList members included); graph outputs count.
   std::vector<int> uses(n, 0);

@@ -11,6 +11,7 @@
 // scale(n, k) = scales[(k / group_size) * n_pad + n].
 //#include "dispatch.inc.wgsl"
 //#include "q4gsw_params.inc.wgsl"
+//#include "q4gsw_nibbles.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> w: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> scales: array<f32>;
@@ -22,15 +23,6 @@ const WG: u32 = 64u;
 const ROWS: u32 = 4u;
 var<workgroup> red: array<f32, 256>;  // ROWS * WG partial sums
 
-const SHIFT_LO = vec4<u32>(0u, 4u, 8u, 12u);
-const SHIFT_HI = vec4<u32>(16u, 20u, 24u, 28u);
-
-// Dot product of one u32 word (8 nibbles, k ascending) with the 8 activations xa, xb.
-fn word_dot(word: u32, xa: vec4<f32>, xb: vec4<f32>) -> f32 {
-  let lo = vec4<f32>((vec4<u32>(word) >> SHIFT_LO) & vec4<u32>(0xfu)) - vec4<f32>(8.0);
-  let hi = vec4<f32>((vec4<u32>(word) >> SHIFT_HI) & vec4<u32>(0xfu)) - vec4<f32>(8.0);
-  return dot(xa, lo) + dot(xb, hi);
-}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
