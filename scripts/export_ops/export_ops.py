@@ -102,6 +102,28 @@ def grid_inputs(g, shape_in, shape_grid):
     return torch.randn(shape_in, generator=g), torch.rand(shape_grid, generator=g) * 2.4 - 1.2
 
 
+def pack_q4_linear(q):
+    """int [-8, 7] values [rows, cols] -> uint8 [rows, cols / 2], even column in the low nibble
+    (the q4gsw / is_linear_weight order of shared/spec/ops.md §5.1)."""
+    u = (q + 8).to(torch.uint8)
+    return (u[:, 1::2] << 4) | u[:, 0::2]
+
+
+class EmbeddingQ4gsw(torch.nn.Module):
+    """et_vk.embedding_q4gsw on a constant [vocab, dim] table of 4-bit values with one scale per
+    group of `group_size` dims (called directly, as the Vulkan pattern emits it)."""
+
+    def __init__(self, g, vocab=16, dim=64, group_size=32):
+        super().__init__()
+        q = torch.randint(-8, 8, (vocab, dim), generator=g)
+        self.register_buffer("weight", pack_q4_linear(q))
+        self.register_buffer("scales", torch.rand(vocab, dim // group_size, generator=g) * 0.1 + 0.01)
+        self.group_size = group_size
+
+    def forward(self, idx):
+        return torch.ops.et_vk.embedding_q4gsw(self.weight, self.scales, self.group_size, idx, True)
+
+
 # name -> (description, module fn, cases: list of input tuples made from a generator, (atol, rtol), fp64 check)
 def op_table():
     g = gen()
@@ -138,6 +160,8 @@ def op_table():
     t["grid_sampler_2d"] = ("grid_sample(x[1,3,6,7], grid[1,4,5,2] in [-1.2,1.2], bilinear, border, align_corners=True)",
                             lambda x, gr: torch.nn.functional.grid_sample(x, gr, mode="bilinear", padding_mode="border", align_corners=True),
                             [grid_inputs(g, (1, 3, 6, 7), (1, 4, 5, 2))], (1e-5, 1e-5), True)
+    t["embedding_q4gsw"] = ("et_vk.embedding_q4gsw(weight uint8[16,32], scales[16,2], group 32, idx int64[2,3], is_linear_weight)",
+                            EmbeddingQ4gsw(g), [(torch.randint(0, 16, (2, 3), generator=g),)], (1e-6, 1e-6), False)
     return t
 
 
@@ -191,7 +215,7 @@ def fp64_gap(fn, inputs, ref):
 
 def export_one(name, spec, out_root):
     desc, fn, cases, tol, check64 = spec
-    model = Fn(fn).eval()
+    model = (fn if isinstance(fn, torch.nn.Module) else Fn(fn)).eval()
     with torch.no_grad():
         refs = [as_tuple(model(*c)) for c in cases]
     ep = torch.export.export(model, cases[0])

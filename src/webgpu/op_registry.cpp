@@ -24,6 +24,7 @@ const std::vector<OpEntry>& all_ops() {
     append_qdq_ops(v);
     append_positional_ops(v);
     append_sampling_ops(v);
+    append_embedding_q4gsw_ops(v);
     return v;
   }();
   return ops;

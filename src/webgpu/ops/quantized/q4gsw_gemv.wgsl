@@ -6,6 +6,7 @@
 // word = 8 consecutive k with one scale.
 //#include "dispatch.inc.wgsl"
 //#include "q4gsw_params.inc.wgsl"
+//#include "q4_bytes.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> w: array<u32>;
 @group(0) @binding(2) var<storage, read> scales: array<f32>;
@@ -15,14 +16,6 @@
 
 const WG: u32 = 64u;
 var<workgroup> red: array<f32, 64>;
-
-fn nibble(byte_index: u32, odd: bool) -> f32 {
-  let word = w[byte_index >> 2u];
-  let b = (word >> (8u * (byte_index & 3u))) & 0xffu;
-  var q = b & 0xfu;
-  if (odd) { q = b >> 4u; }
-  return f32(q) - 8.0;
-}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
