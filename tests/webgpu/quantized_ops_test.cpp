@@ -28,6 +28,8 @@ TEST(WebGpuQuantizedOp, LinearQ4gswMatchesDequantizedReference) {
       {{1, 36}, {1, 36}, 9, 12, true},            // same, GEMV
       {{40, 96}, {33, 96}, 65, 32, false},        // several row and column tiles
       {{1, 2048}, {1, 2048}, 130, 32, false},     // long K
+      {{70, 200}, {70, 200}, 130, 40, true},      // 2x3 tiles of 64x64, partial K step, bias
+      {{65, 64}, {65, 64}, 64, 64, false},        // one row past a tile, N exactly one tile
       // q4gsw_gemv_rows (M == 1, K % 32 == 0, group % 32 == 0): N not a multiple of its 4
       // rows, chunk counts below / above its 64 threads, groups of 64 and 128, N = 1.
       {{1, 2080}, {1, 2080}, 131, 64, true},

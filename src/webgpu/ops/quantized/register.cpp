@@ -3,7 +3,8 @@
 //   M == 1 -> q4gsw_gemv_rows (4 output rows per workgroup, coalesced 16-byte weight loads)
 //             when K % 32 == 0, k_packed % 16 == 0 and group_size % 32 == 0 (every real
 //             LLM shape); else q4gsw_gemv (cooperative over K, one workgroup per column)
-//   M > 1  -> q4gsw_gemm (32x32 tiles with the weight tile dequantized in shared memory)
+//   M > 1  -> q4gsw_gemm (64x64 tiles, 4x4 outputs per thread, the weight tile dequantized
+//             into workgroup memory)
 // All kernels share one params block; the unused ones get a zero grid (skipped).
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
@@ -117,7 +118,7 @@ Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
     WICK_RETURN_IF_ERROR(g.set_workgroups(gemv_index, 0, 0, 0));
     WICK_RETURN_IF_ERROR(g.set_workgroups(rows_index, 0, 0, 0));
     if (m == 0) return g.set_workgroups(gemm_index, 0, 0, 0);
-    return g.set_workgroups(gemm_index, ceil_div(static_cast<uint64_t>(n), 32), ceil_div(static_cast<uint64_t>(m), 32));
+    return g.set_workgroups(gemm_index, ceil_div(static_cast<uint64_t>(n), 64), ceil_div(static_cast<uint64_t>(m), 64));
   });
 }
 
