@@ -17,11 +17,22 @@ int fail(const std::string& msg) {
   return 1;
 }
 
+constexpr const char* kTokenizeUsage = "usage: wick tokenize --tokenizer PATH (--text T | --text-file F) [--no-special]";
+constexpr const char* kDetokenizeUsage = "usage: wick detokenize --tokenizer PATH --ids 1,2,3 [--skip-special]";
+
+// Every command answers --help on stdout with exit code 0 (issue 8), as inspect/run/bench do.
+bool wants_help(const std::vector<std::string>& args, const char* usage) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") return std::printf("%s\n", usage), true;
+  return false;
+}
+
 }  // namespace
 
 int tokenize(const std::vector<std::string>& args) {
   std::string tokenizer_path, text, text_file;
   bool have_text = false, special = true;
+  if (wants_help(args, kTokenizeUsage)) return 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     bool has_value = i + 1 < args.size();
@@ -29,7 +40,7 @@ int tokenize(const std::vector<std::string>& args) {
     else if (a == "--text" && has_value) text = args[++i], have_text = true;
     else if (a == "--text-file" && has_value) text_file = args[++i];
     else if (a == "--no-special") special = false;
-    else return fail("tokenize: unknown or incomplete argument '" + a + "'\nusage: wick tokenize --tokenizer PATH (--text T | --text-file F) [--no-special]");
+    else return fail("tokenize: unknown or incomplete argument '" + a + "'\n" + kTokenizeUsage);
   }
   if (tokenizer_path.empty()) return fail("tokenize: --tokenizer PATH is required");
   if (have_text == !text_file.empty()) return fail("tokenize: give exactly one of --text and --text-file");
@@ -53,13 +64,14 @@ int tokenize(const std::vector<std::string>& args) {
 int detokenize(const std::vector<std::string>& args) {
   std::string tokenizer_path, ids_arg;
   bool have_ids = false, skip_special = false;
+  if (wants_help(args, kDetokenizeUsage)) return 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     bool has_value = i + 1 < args.size();
     if (a == "--tokenizer" && has_value) tokenizer_path = args[++i];
     else if (a == "--ids" && has_value) ids_arg = args[++i], have_ids = true;
     else if (a == "--skip-special") skip_special = true;
-    else return fail("detokenize: unknown or incomplete argument '" + a + "'\nusage: wick detokenize --tokenizer PATH --ids 1,2,3 [--skip-special]");
+    else return fail("detokenize: unknown or incomplete argument '" + a + "'\n" + kDetokenizeUsage);
   }
   if (tokenizer_path.empty() || !have_ids) return fail("detokenize: --tokenizer PATH and --ids 1,2,3 are required");
   std::vector<int32_t> ids;

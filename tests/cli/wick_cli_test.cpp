@@ -155,6 +155,12 @@ TEST(WickCli, EveryCommandAnswersHelp) {
     EXPECT_EQ(r.code, 0) << cmd << ": " << r.out;
     EXPECT_NE(r.out.find(std::string("wick ") + cmd + " MODEL.pte"), std::string::npos) << cmd << ": " << r.out;
   }
+  // tokenize/detokenize once answered --help with "unknown argument", exit 1.
+  for (const char* cmd : {"tokenize", "detokenize"}) {
+    CliResult r = sh(std::string(cmd) + " --help");
+    EXPECT_EQ(r.code, 0) << cmd << ": " << r.out;
+    EXPECT_NE(r.out.find(std::string("usage: wick ") + cmd + " --tokenizer"), std::string::npos) << cmd << ": " << r.out;
+  }
 }
 
 // `--runs abc` once ran once (atoi gave 0, clamped to 1); every count flag is now checked.
