@@ -4,7 +4,7 @@
 // within 1/255 per channel; the download button saves that result as a PNG. A file that
 // is no image fails in red with no result left on the page, and the next run (the sample
 // button) clears the red. A dropped picture larger than the model's 64x64 goes through
-// overlapping tiles with the progress moving tile by tile, and a run can be cancelled
+// overlapping tiles with the progress moving tile by tile and within a tile, and a run can be cancelled
 // between tiles. Screenshots are kept in out/screenshots/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -152,6 +152,8 @@ test('a dropped larger picture is upscaled in overlapping tiles, with progress p
   for (let i = 1; i <= 2; i++) assert.ok(texts.includes(`Upscaling tile ${i} of 2`), JSON.stringify(texts));
   const values = await page.evaluate(() => window.progressValues);
   assert.ok(values.includes(0.5), `progress values ${JSON.stringify(values)}`);
+  // Within the second tile the bar moves by the first tile's time (it once sat at 0.5).
+  assert.ok(values.some((v) => v > 0.5 && v < 1), `no progress within tile 2: ${JSON.stringify(values)}`);
   assert.match(await page.textContent('#timing'), /100x64 -> 400x256 in \d+ ms, 2 overlapping tiles/);
   await page.screenshot({path: path.join(repoRoot, 'out/screenshots/esrgan_page_tiled.png'), fullPage: true});
 });

@@ -1,8 +1,9 @@
 // The ESRGAN page: load Wick and the model (with progress), then upscale the picture the
 // person picks, drops or asks for (the sample), in overlapping 64x64 tiles blended without
 // seams (../lib/tiling.mjs; the bundled model takes exactly 64x64). Each run starts from a
-// clean state (no old result, no red error style), shows its progress tile by tile with
-// the result filling in, can be cancelled between tiles, and offers the result as a PNG.
+// clean state (no old result, no red error style), shows its progress tile by tile (and
+// within a tile by the time the finished ones took) with the result filling in, can be
+// cancelled between tiles, and offers the result as a PNG.
 //
 // For tests, window.esrgan = {ready, busy, runs, last}: `runs` counts finished runs and
 // `last` is the latest one's {width, height, ms, tiles} or {error} or {cancelled}.
@@ -57,12 +58,26 @@ async function upscale(model, bitmap, signal) {
   const octx = outCanvas.getContext('2d');
   const out = octx.createImageData(outCanvas.width, outCanvas.height);
   const t0 = performance.now();
+  // A tile is one GPU submission that reports nothing until it ends, so the bar moves
+  // within a tile by time: every tile has the same size and cost, and once one has finished
+  // its duration says how far the next one is (capped below the tile's end, which only the
+  // result moves past). The first tile, with nothing to go on, shows an indeterminate bar.
+  let tileMs = 0, tilesDone = 0;
   const runTile = async ({index, count, w, h, chw}) => {
-    // Within a tile the GPU runs one submission: the bar is indeterminate while it does.
-    setStatus(`Upscaling tile ${index + 1} of ${count}`, count > 1 ? index / count : undefined);
-    const x = model.et.Tensor.fromArray([1, 3, h, w], chw);
-    const [y] = await model.module.forward([x]);
-    return y.data;
+    setStatus(`Upscaling tile ${index + 1} of ${count}`, tilesDone ? index / count : undefined);
+    const start = performance.now();
+    const timer = tilesDone ? setInterval(() => {
+      progress.value = (index + Math.min(0.95, (performance.now() - start) / tileMs)) / count;
+    }, 100) : null;
+    try {
+      const x = model.et.Tensor.fromArray([1, 3, h, w], chw);
+      const [y] = await model.module.forward([x]);
+      tileMs = (tileMs * tilesDone + performance.now() - start) / (tilesDone + 1);
+      tilesDone++;
+      return y.data;
+    } finally {
+      clearInterval(timer);
+    }
   };
   const onTile = ({index, count, partial}) => {
     progress.value = (index + 1) / count;
