@@ -124,6 +124,21 @@ class EmbeddingQ4gsw(torch.nn.Module):
         return torch.ops.et_vk.embedding_q4gsw(self.weight, self.scales, self.group_size, idx, True)
 
 
+class LinearQcs4w(torch.nn.Module):
+    """linear(x, dequantize_per_channel(q int8 in [-8, 7], scales, zeros 0)): the weight-only
+    pattern that the Vulkan backend's fuse_quantized_ops.py turns into et_vk.linear_qcs4w."""
+
+    def __init__(self, g, k=64, n=24):
+        super().__init__()
+        self.register_buffer("q", torch.randint(-8, 8, (n, k), generator=g).to(torch.int8))
+        self.register_buffer("scales", torch.rand(n, generator=g) * 0.05 + 0.01)
+        self.register_buffer("zeros", torch.zeros(n, dtype=torch.int64))
+
+    def forward(self, x):
+        w = torch.ops.quantized_decomposed.dequantize_per_channel(self.q, self.scales, self.zeros, 0, -8, 7, torch.int8)
+        return torch.nn.functional.linear(x, w)
+
+
 # name -> (description, module fn, cases: list of input tuples made from a generator, (atol, rtol), fp64 check)
 def op_table():
     g = gen()
@@ -162,6 +177,8 @@ def op_table():
                             [grid_inputs(g, (1, 3, 6, 7), (1, 4, 5, 2))], (1e-5, 1e-5), True)
     t["embedding_q4gsw"] = ("et_vk.embedding_q4gsw(weight uint8[16,32], scales[16,2], group 32, idx int64[2,3], is_linear_weight)",
                             EmbeddingQ4gsw(g), [(torch.randint(0, 16, (2, 3), generator=g),)], (1e-6, 1e-6), False)
+    t["linear_qcs4w"] = ("linear(x[2,64], dequantize_per_channel(q int8[24,64] in [-8,7], scales[24])) -> et_vk.linear_qcs4w",
+                         LinearQcs4w(g), [(torch.randn(2, 64, generator=g),)], (1e-5, 1e-5), False)
     return t
 
 

@@ -25,6 +25,7 @@ const std::vector<OpEntry>& all_ops() {
     append_positional_ops(v);
     append_sampling_ops(v);
     append_embedding_q4gsw_ops(v);
+    append_linear_qcs4w_ops(v);
     return v;
   }();
   return ops;

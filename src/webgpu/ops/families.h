@@ -20,6 +20,7 @@ void append_upsample_ops(std::vector<OpEntry>& ops);     // ops/upsample: neares
 void append_attention_ops(std::vector<OpEntry>& ops);    // ops/attention: sdpa_with_kv_cache, rotary embeddings
 void append_quantized_ops(std::vector<OpEntry>& ops);    // ops/quantized: linear_q4gsw
 void append_embedding_q4gsw_ops(std::vector<OpEntry>& ops);  // ops/quantized: embedding_q4gsw
+void append_linear_qcs4w_ops(std::vector<OpEntry>& ops);     // ops/quantized: linear_qcs4w
 void append_creation_ops(std::vector<OpEntry>& ops);     // ops/creation: full, full_like, arange
 void append_positional_ops(std::vector<OpEntry>& ops);   // ops/positional: interleaved RoPE, grid_priors
 void append_sampling_ops(std::vector<OpEntry>& ops);     // ops/sampling: grid_sampler_2d

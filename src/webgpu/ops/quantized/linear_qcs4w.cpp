@@ -1,0 +1,74 @@
+// et_vk.linear_qcs4w -> linear_qcs4w.wgsl: fp32 activations times 4-bit per-channel symmetric
+// weights (shared/spec/ops.md §5.3), as ExecuTorch's Vulkan pass fuse_quantized_ops.py emits
+// it for dequantize_per_channel(int4-range int8 weight) + linear: [x, weight, scales, out].
+#include <string>
+
+#include "webgpu/graph.h"
+#include "webgpu/ops/families.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
+
+namespace wick::webgpu {
+
+namespace {
+
+constexpr uint32_t kWorkgroup = 64;
+
+struct Qcs4wParams {
+  uint32_t m, n, k, row_bytes;
+};
+static_assert(sizeof(Qcs4wParams) == gpu::wgsl_size::linear_qcs4w_params_Params);
+
+Status fail(ErrorCode code, const char* name, const std::string& what) {
+  return Status(code, std::string(name) + ": " + what);
+}
+
+Status linear_qcs4w(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "et_vk.linear_qcs4w.default";
+  if (args.size() != 4) return fail(ErrorCode::kInvalidProgram, name, "expected 4 arguments, got " + std::to_string(args.size()));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[1], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[2], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args[3], name));
+  if (!x->is_float() || !scales->is_float() || !y->is_float())
+    return fail(ErrorCode::kNotSupported, name, "input, scales and output must be float");
+  if (w->elem != Elem::kPackedBytes || w->rank() != 2)
+    return fail(ErrorCode::kNotSupported, name, "weight must be a uint8 [N, K / 2] tensor");
+  if (x->rank() < 1 || y->rank() != x->rank()) return fail(ErrorCode::kInvalidProgram, name, "input and output ranks differ");
+  const int64_t k = x->max_dims.back(), n = y->max_dims.back(), row_bytes = w->max_dims[1];
+  if (k <= 0 || w->max_dims[0] < n || row_bytes != (k + 1) / 2)
+    return fail(ErrorCode::kInvalidProgram, name, "weight " + shape_to_string(w->max_dims) + " does not hold N=" +
+                                                      std::to_string(n) + ", K=" + std::to_string(k));
+  if (scales->max_numel() < n)
+    return fail(ErrorCode::kInvalidProgram, name, "scales " + shape_to_string(scales->max_dims) + " shorter than N=" + std::to_string(n));
+  if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::linear_qcs4w).set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Qcs4wParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, x->buffer.get()}, {1, w->buffer.get()}, {2, scales->buffer.get()}, {3, y->buffer.get()},
+                {4, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  return g.add_step([=, &g]() -> Status {
+    if (x->dims.back() != k)
+      return fail(ErrorCode::kInvalidArgument, name, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
+    std::vector<int64_t> shape = x->dims;
+    shape.back() = n;
+    if (shape_numel(shape) > y->max_numel())
+      return fail(ErrorCode::kInvalidArgument, name, "output " + shape_to_string(shape) + " exceeds its bound " +
+                                                         shape_to_string(y->max_dims));
+    y->dims = shape;
+    const Qcs4wParams p{static_cast<uint32_t>(x->numel() / k), static_cast<uint32_t>(n), static_cast<uint32_t>(k),
+                        static_cast<uint32_t>(row_bytes)};
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
+  });
+}
+
+}  // namespace
+
+void append_linear_qcs4w_ops(std::vector<OpEntry>& ops) {
+  ops.insert(ops.end(), {{"et_vk.linear_qcs4w.default", linear_qcs4w}});
+}
+
+}  // namespace wick::webgpu
