@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One tiny ExecuTorch fixture per operator that Wick's WebGPU delegate added for issue 14
 (comparisons, logical ops, rounded division, int8 quantize / dequantize, choose_qparams_affine,
-interleaved RoPE, grid_priors, grid_sampler_2d), in the layout of shared/fixtures.
+interleaved RoPE, grid_priors, grid_sampler_2d, embedding_q4gsw, linear_qcs4w, linear_dq8ca_q4gsw),
+in the layout of shared/fixtures.
 
 Run on the device machine, with ExecuTorch's toolchain copied to .et (shared/executorch):
 
@@ -139,6 +140,28 @@ class LinearQcs4w(torch.nn.Module):
         return torch.nn.functional.linear(x, w)
 
 
+class Linear8da4w(torch.nn.Module):
+    """torchao's 8da4w graph: per-row asymmetric int8 choose_qparams / quantize / dequantize of
+    the activation, group-wise symmetric 4-bit weight dequantized by dequantize_affine, linear
+    (+ bias): what the Vulkan pattern quantized_linear.py turns into et_vk.linear_dq8ca_q4gsw."""
+
+    def __init__(self, g, k=64, n=16, group_size=32):
+        super().__init__()
+        self.register_buffer("q", torch.randint(-8, 8, (n, k), generator=g).to(torch.int8))
+        self.register_buffer("scales", torch.rand(n, k // group_size, generator=g) * 0.05 + 0.01)
+        self.register_buffer("zeros", torch.zeros(n, k // group_size, dtype=torch.int8))
+        self.register_buffer("bias", torch.randn(n, generator=g))
+        self.group_size = group_size
+
+    def forward(self, x):
+        block = [1, x.shape[-1]]
+        s, zp = choose_qparams(x)
+        xq = torch.ops.torchao.quantize_affine(x, block, s, zp, torch.int8, -128, 127)
+        xd = torch.ops.torchao.dequantize_affine(xq, block, s, zp, torch.int8, -128, 127)
+        w = torch.ops.torchao.dequantize_affine(self.q, [1, self.group_size], self.scales, self.zeros, torch.int8, -8, 7)
+        return torch.nn.functional.linear(xd, w, self.bias)
+
+
 # name -> (description, module fn, cases: list of input tuples made from a generator, (atol, rtol), fp64 check)
 def op_table():
     g = gen()
@@ -179,6 +202,8 @@ def op_table():
                             EmbeddingQ4gsw(g), [(torch.randint(0, 16, (2, 3), generator=g),)], (1e-6, 1e-6), False)
     t["linear_qcs4w"] = ("linear(x[2,64], dequantize_per_channel(q int8[24,64] in [-8,7], scales[24])) -> et_vk.linear_qcs4w",
                          LinearQcs4w(g), [(torch.randn(2, 64, generator=g),)], (1e-5, 1e-5), False)
+    t["linear_dq8ca_q4gsw"] = ("8da4w linear: x[3,64] per-row int8 dynamic quant, q int4[16,64] group 32, bias -> et_vk.linear_dq8ca_q4gsw",
+                               Linear8da4w(g), [(torch.randn(3, 64, generator=g),)], (1e-4, 1e-4), False)
     return t
 
 

@@ -21,6 +21,7 @@ void append_attention_ops(std::vector<OpEntry>& ops);    // ops/attention: sdpa_
 void append_quantized_ops(std::vector<OpEntry>& ops);    // ops/quantized: linear_q4gsw
 void append_embedding_q4gsw_ops(std::vector<OpEntry>& ops);  // ops/quantized: embedding_q4gsw
 void append_linear_qcs4w_ops(std::vector<OpEntry>& ops);     // ops/quantized: linear_qcs4w
+void append_linear_dq8ca_q4gsw_ops(std::vector<OpEntry>& ops);  // ops/quantized: linear_dq8ca_q4gsw (8da4w)
 void append_creation_ops(std::vector<OpEntry>& ops);     // ops/creation: full, full_like, arange
 void append_positional_ops(std::vector<OpEntry>& ops);   // ops/positional: interleaved RoPE, grid_priors
 void append_sampling_ops(std::vector<OpEntry>& ops);     // ops/sampling: grid_sampler_2d
