@@ -163,6 +163,46 @@ TEST(WickCli, EveryCommandAnswersHelp) {
   }
 }
 
+// README.md's "Command line" block is what a new user copies: every command it shows must
+// exist (answer --help) and every flag on its line must be in that command's usage, so the
+// README cannot drift from the binaries (issue 8: examples that do not run as written).
+TEST(WickCli, ReadmeCommandLinesMatchTheUsage) {
+  std::ifstream f(std::string(WICK_SOURCE_DIR) + "/README.md");
+  ASSERT_TRUE(f) << "no README.md";
+  bool in_section = false, in_block = false;
+  int lines = 0;
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Command line";
+    if (!in_section) continue;
+    if (line.rfind("```", 0) == 0) {
+      if (in_block) break;
+      in_block = true;
+      continue;
+    }
+    if (!in_block || line.rfind("build/", 0) != 0) continue;
+    const std::string cmd = line.substr(0, line.find('#'));  // the comment may name other flags
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(cmd, m, std::regex("^build/(\\S+)(?: ([a-z]+))?"))) << line;
+    std::string usage_of;
+    CliResult help;
+    if (m[1] == "wick") {
+      usage_of = "wick " + m[2].str();
+      help = sh(m[2].str() + " --help");
+    } else {
+      ASSERT_EQ(m[1], "wick_upscale") << line;
+      if (!std::filesystem::exists(WICK_UPSCALE_PATH)) continue;
+      usage_of = "wick_upscale";
+      help = test::run_command(std::string(WICK_UPSCALE_PATH) + " --help");
+    }
+    EXPECT_EQ(help.code, 0) << usage_of << ": " << help.out;
+    const std::regex flag("--[a-z][a-z-]*");
+    for (auto it = std::sregex_iterator(cmd.begin(), cmd.end(), flag); it != std::sregex_iterator(); ++it)
+      EXPECT_NE(help.out.find(it->str()), std::string::npos) << usage_of << " --help lacks " << it->str() << " (README: " << line << ")";
+    ++lines;
+  }
+  EXPECT_GE(lines, 8) << "README.md's Command line block not found";
+}
+
 // `--runs abc` once ran once (atoi gave 0, clamped to 1); every count flag is now checked.
 TEST(WickCli, BadCountsAreRejected) {
   const std::string pte = test::fixtures_dir() + "/cpu/mlp_cpu/model.pte";
