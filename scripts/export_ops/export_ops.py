@@ -162,6 +162,20 @@ class Linear8da4w(torch.nn.Module):
         return torch.nn.functional.linear(xd, w, self.bias)
 
 
+class UpdateCache(torch.nn.Module):
+    """llama.update_cache(value, cache, 2) on a zero [1, 8, 2, 4] cache buffer (mutated in
+    place), returning a copy of the cache: rows 2..4 hold value, the rest stay zero."""
+
+    def __init__(self):
+        super().__init__()
+        import executorch.extension.llm.custom_ops.custom_ops  # noqa: F401  (llama ops)
+        self.register_buffer("cache", torch.zeros(1, 8, 2, 4))
+
+    def forward(self, value):
+        torch.ops.llama.update_cache(value, self.cache, 2)
+        return self.cache.clone()
+
+
 # name -> (description, module fn, cases: list of input tuples made from a generator, (atol, rtol), fp64 check)
 def op_table():
     g = gen()
@@ -204,6 +218,8 @@ def op_table():
                          LinearQcs4w(g), [(torch.randn(2, 64, generator=g),)], (1e-5, 1e-5), False)
     t["linear_dq8ca_q4gsw"] = ("8da4w linear: x[3,64] per-row int8 dynamic quant, q int4[16,64] group 32, bias -> et_vk.linear_dq8ca_q4gsw",
                                Linear8da4w(g), [(torch.randn(3, 64, generator=g),)], (1e-4, 1e-4), False)
+    t["update_cache"] = ("llama.update_cache(value[1,3,2,4], zero cache[1,8,2,4] buffer, start_pos 2) -> cache copy",
+                         UpdateCache, [(torch.randn(1, 3, 2, 4, generator=g),)], (0, 0), False)
     return t
 
 
@@ -257,9 +273,12 @@ def fp64_gap(fn, inputs, ref):
 
 def export_one(name, spec, out_root):
     desc, fn, cases, tol, check64 = spec
-    model = (fn if isinstance(fn, torch.nn.Module) else Fn(fn)).eval()
+    # A module class is built afresh for each reference and for the export (a module that
+    # mutates a buffer would otherwise export its state after the references ran).
+    fresh = (lambda: fn().eval()) if isinstance(fn, type) else (lambda: (fn if isinstance(fn, torch.nn.Module) else Fn(fn)).eval())
     with torch.no_grad():
-        refs = [as_tuple(model(*c)) for c in cases]
+        refs = [as_tuple(fresh()(*c)) for c in cases]
+    model = fresh()
     ep = torch.export.export(model, cases[0])
     lowered = to_edge_transform_and_lower(ep, partitioner=[VulkanPartitioner()])
     inside, outside = delegation(lowered)

@@ -291,6 +291,41 @@ TEST(WebGpuAttentionOp, SdpaRejectsPositionsPastTheCache) {
   EXPECT_NE(r.status().message().find("cache length"), std::string::npos) << r.status().message();
 }
 
+// update_cache writes value [1,S,H,D] into the cache at start_pos (a SymInt from the input),
+// and the cache keeps earlier rows across executions: checked exactly after each step
+// through a clone of the cache.
+TEST(WebGpuAttentionOp, UpdateCacheAcrossExecutions) {
+  std::mt19937 rng(3);
+  const int64_t cmax = 8, h = 2, d = 4, smax = 3;
+  StatefulGraph g;
+  int pos = g.input(ScalarType::kInt, {1});
+  int value = g.input(ScalarType::kFloat, {1, smax, h, d});
+  int cache = g.zeros({1, cmax, h, d});
+  int zero = g.int_value(0);
+  int start = g.symint();
+  g.op("et_vk.select_as_symint.default", {pos, zero, zero, start});
+  int placeholder = g.tensor(ScalarType::kFloat, {1});
+  g.op("update_cache.default", {value, cache, start, placeholder});
+  int copy = g.tensor(ScalarType::kFloat, {1, cmax, h, d});
+  g.op("aten.clone.default", {cache, g.none(), copy});
+  g.output(copy);
+  ASSERT_TRUE(g.build().ok());
+  std::vector<float> ref(static_cast<size_t>(cmax * h * d), 0);
+  for (auto [start_pos, s] : std::vector<std::pair<int64_t, int64_t>>{{0, 3}, {3, 1}, {4, 2}, {1, 1}}) {
+    Tensor tv = test::random_tensor(ScalarType::kFloat, {1, s, h, d}, rng);
+    auto r = g.run({int_tensor({1}, {start_pos}), tv});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    for (int64_t i = 0; i < s * h * d; ++i) ref[static_cast<size_t>(start_pos * h * d + i)] = tv.data_as<float>()[i];
+    const Tensor& got = (*r)[0];
+    ASSERT_EQ(got.numel(), cmax * h * d);
+    for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(got.data_as<float>()[i], ref[i]) << "start_pos " << start_pos << " at " << i;
+  }
+  Tensor tv = test::random_tensor(ScalarType::kFloat, {1, 2, h, d}, rng);
+  auto r = g.run({int_tensor({1}, {7}), tv});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("cache length"), std::string::npos) << r.status().message();
+}
+
 TEST(WebGpuAttentionOp, RotaryLlamaInterleaved) {
   std::mt19937 rng(5);
   struct C { int64_t b, s, hq, hk, d; };

@@ -2,6 +2,7 @@
 //   et_vk.select_as_symint   SymInt from a graph input's host data (input_pos[0].item())
 //   sdpa_with_kv_cache       cache update (sdpa_kv_update.wgsl) + causal GQA attention
 //                            with an online softmax (sdpa_attend.wgsl)
+//   update_cache             writes value rows into a cache at start_pos (cache_update.wgsl)
 //   et_vk.apply_rotary_emb   Llama interleaved RoPE   } rope_apply.wgsl
 //   et_vk.apply_rotary_emb_hf HF rotate-half RoPE     }
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 #include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
 
 namespace wick::webgpu {
 
@@ -67,6 +69,7 @@ Status select_as_symint(Graph& g, const std::vector<int32_t>& args) {
 struct UpdateParams {
   uint32_t n, offset, pad0, pad1;
 };
+static_assert(sizeof(UpdateParams) == gpu::wgsl_size::kv_update_params_Params);
 struct AttendParams {
   uint32_t s_len, hq, hkv, d;
   uint32_t start_pos, causal, pad0;
@@ -175,6 +178,48 @@ Status sdpa_with_kv_cache(Graph& g, const std::vector<int32_t>& args) {
   });
 }
 
+// ---- update_cache ----
+// [value [1,S,H,D], cache [1,Cmax,H,D], start_pos (Int or SymInt), out]: the cache is
+// written in place (it persists across executions like sdpa_with_kv_cache's); out is
+// ExecuTorch's placeholder result and is left as it is.
+Status update_cache(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "update_cache.default";
+  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * value, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * cache, g.tensor(args[1], name));
+  const int32_t start_pos_id = args[2];
+  WICK_RETURN_IF_ERROR(g.int_arg(start_pos_id, name).status());
+  WICK_RETURN_IF_ERROR(require_f32(value, "value", name));
+  WICK_RETURN_IF_ERROR(require_f32(cache, "cache", name));
+  if (value->rank() != 4 || cache->rank() != 4 || value->max_dims[0] != 1 || cache->max_dims[0] != 1)
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": expected value [1,S,H,D] and cache [1,C,H,D], got " +
+                                                  shape_to_string(value->max_dims) + " and " + shape_to_string(cache->max_dims));
+  if (value->max_dims[2] != cache->max_dims[2] || value->max_dims[3] != cache->max_dims[3])
+    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": value " + shape_to_string(value->max_dims) +
+                                                  " and cache " + shape_to_string(cache->max_dims) + " differ in heads or head dim");
+  if (value->buffer == cache->buffer) return Status(ErrorCode::kNotSupported, std::string(name) + ": value aliases the cache");
+  const int64_t hd = cache->max_dims[2] * cache->max_dims[3], cmax = cache->max_dims[1];
+  WICK_ASSIGN_OR_RETURN(auto pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::cache_update).set("wg_size", kCopyWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * up, g.params(sizeof(UpdateParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipe;
+  d.bindings = {{0, value->buffer.get()}, {1, cache->buffer.get()}, {2, up->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  return g.add_step([=, &g]() -> Status {
+    WICK_ASSIGN_OR_RETURN(int64_t start_pos, g.int_arg(start_pos_id, name));
+    const int64_t s = value->dims[1];
+    if (start_pos < 0 || start_pos + s > cmax)
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": positions [" + std::to_string(start_pos) + ", " +
+                                                     std::to_string(start_pos + s) + ") exceed the cache length " +
+                                                     std::to_string(cmax));
+    UpdateParams u{};
+    u.n = static_cast<uint32_t>(s * hd);
+    u.offset = static_cast<uint32_t>(start_pos * hd);
+    WICK_RETURN_IF_ERROR(up->write(u));
+    return g.set_grid(index, u.n, kCopyWorkgroup);
+  });
+}
+
 // ---- rotary embeddings ----
 struct RopeParams {
   uint32_t nq, n, s_len, d;
@@ -269,6 +314,7 @@ void append_attention_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
       {"et_vk.select_as_symint.default", select_as_symint},
       {"sdpa_with_kv_cache.default", sdpa_with_kv_cache},
+      {"update_cache.default", update_cache},
       {"et_vk.apply_rotary_emb.default", apply_rotary_emb},
       {"et_vk.apply_rotary_emb_hf.default", apply_rotary_emb_hf},
   });

@@ -1,11 +1,7 @@
 // sdpa_with_kv_cache, step 1: copies the S new key/value rows [1,S,Hkv,D] into the
 // caches [1,Cmax,Hkv,D] at row start_pos (offset = start_pos*Hkv*D words).
 //#include "dispatch.inc.wgsl"
-struct Params {
-  n: u32,       // S*Hkv*D
-  offset: u32,  // start_pos*Hkv*D
-  _p0: u32, _p1: u32,
-}
+//#include "kv_update_params.inc.wgsl"
 
 @group(0) @binding(0) var<storage, read> k: array<f32>;
 @group(0) @binding(1) var<storage, read> v: array<f32>;
