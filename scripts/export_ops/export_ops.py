@@ -220,6 +220,10 @@ def op_table():
                                Linear8da4w(g), [(torch.randn(3, 64, generator=g),)], (1e-4, 1e-4), False)
     t["update_cache"] = ("llama.update_cache(value[1,3,2,4], zero cache[1,8,2,4] buffer, start_pos 2) -> cache copy",
                          UpdateCache, [(torch.randn(1, 3, 2, 4, generator=g),)], (0, 0), False)
+    t["et_vk_sdpa"] = ("et_vk.sdpa(q[1,2,3,8], k[1,2,5,8], v[1,2,5,8], additive mask[1,2,3,5], scale None)",
+                       lambda q, k, v, m: torch.ops.et_vk.sdpa(q, k, v, m),
+                       [(torch.randn(1, 2, 3, 8, generator=g), torch.randn(1, 2, 5, 8, generator=g),
+                         torch.randn(1, 2, 5, 8, generator=g), torch.rand(1, 2, 3, 5, generator=g) * -3)], (1e-5, 1e-5), True)
     return t
 
 

@@ -2,9 +2,11 @@
 //   et_vk.select_as_symint   SymInt from a graph input's host data (input_pos[0].item())
 //   sdpa_with_kv_cache       cache update (sdpa_kv_update.wgsl) + causal GQA attention
 //                            with an online softmax (sdpa_attend.wgsl)
+//   et_vk.sdpa               softmax(q k^T * scale + mask) v on [B,H,S,D] (sdpa_plain.wgsl)
 //   update_cache             writes value rows into a cache at start_pos (cache_update.wgsl)
 //   et_vk.apply_rotary_emb   Llama interleaved RoPE   } rope_apply.wgsl
 //   et_vk.apply_rotary_emb_hf HF rotate-half RoPE     }
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -220,6 +222,78 @@ Status update_cache(Graph& g, const std::vector<int32_t>& args) {
   });
 }
 
+// ---- et_vk.sdpa ----
+struct SdpaParams {
+  uint32_t total, hq, sq, skv, d, kv_bh_stride, mask_mode;
+  float scale;
+  uint32_t kv_b_div, kv_h_div, pad0, pad1;
+};
+static_assert(sizeof(SdpaParams) == gpu::wgsl_size::sdpa_plain_params_Params);
+
+// [q [B,H,Sq,D], k [Bk,Hk,Skv,D], v like k, attn_mask?, scale?, out]; Bk, Hk equal to the
+// query's or 1 (torch.matmul's broadcast); mask [Sq,Skv] or [B,H,Sq,Skv].
+Status et_vk_sdpa(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "et_vk.sdpa.default";
+  WICK_RETURN_IF_ERROR(arg_count(args, 6, name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * q, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * k, g.tensor(args[1], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * v, g.tensor(args[2], name));
+  GpuTensor* mask = nullptr;
+  if (!g.is_none(args[3])) {
+    WICK_ASSIGN_OR_RETURN(mask, g.tensor(args[3], name));
+  }
+  double scale_arg = 0;
+  const bool has_scale = !g.is_none(args[4]);
+  if (has_scale) {
+    WICK_ASSIGN_OR_RETURN(scale_arg, g.scalar_arg(args[4], name));
+  }
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
+  for (auto [t, what] : {std::pair{q, "q"}, {k, "k"}, {v, "v"}, {out, "output"}}) WICK_RETURN_IF_ERROR(require_f32(t, what, name));
+  if (mask) WICK_RETURN_IF_ERROR(require_f32(mask, "attn_mask", name));
+  if (q->rank() != 4 || k->rank() != 4 || v->rank() != 4 || out->rank() != 4)
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": expected rank-4 q, k, v, out [B,H,S,D]");
+  if (out->buffer == q->buffer || out->buffer == k->buffer || out->buffer == v->buffer || (mask && out->buffer == mask->buffer))
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": output aliases an input");
+  WICK_ASSIGN_OR_RETURN(auto pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::sdpa_plain).set("wg_size", 64u)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * pb, g.params(sizeof(SdpaParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipe;
+  d.bindings = {{0, q->buffer.get()}, {1, k->buffer.get()}, {2, v->buffer.get()},
+                {3, mask ? mask->buffer.get() : q->buffer.get()}, {4, out->buffer.get()}, {5, pb->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  return g.add_step([=, &g]() -> Status {
+    const auto &qd = q->dims, &kd = k->dims;
+    const int64_t b = qd[0], h = qd[1], sq = qd[2], dim = qd[3], skv = kd[2];
+    auto bad = [&](const std::string& what) {
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + what + " (q " + shape_to_string(qd) + ", k " +
+                                                     shape_to_string(kd) + ", v " + shape_to_string(v->dims) + ")");
+    };
+    if (v->dims != kd || kd[3] != dim) return bad("k and v must agree with each other and with q's head dim");
+    if ((kd[0] != b && kd[0] != 1) || (kd[1] != h && kd[1] != 1)) return bad("k's batch and heads must equal q's or be 1");
+    uint32_t mask_mode = 0;
+    if (mask) {
+      if (mask->numel() == sq * skv) mask_mode = 1;
+      else if (mask->numel() == b * h * sq * skv) mask_mode = 2;
+      else return bad("attn_mask " + shape_to_string(mask->dims) + " is neither [Sq,Skv] nor [B,H,Sq,Skv]");
+    }
+    if (shape_numel(qd) > out->max_numel()) return bad("the output bound " + shape_to_string(out->max_dims) + " is too small");
+    out->dims = qd;
+    SdpaParams p{};
+    p.total = static_cast<uint32_t>(shape_numel(qd));
+    p.hq = static_cast<uint32_t>(h);
+    p.sq = static_cast<uint32_t>(sq);
+    p.skv = static_cast<uint32_t>(skv);
+    p.d = static_cast<uint32_t>(dim);
+    p.kv_bh_stride = static_cast<uint32_t>(skv * dim);
+    p.mask_mode = mask_mode;
+    p.scale = has_scale ? static_cast<float>(scale_arg) : static_cast<float>(1.0 / std::sqrt(double(dim)));
+    p.kv_b_div = kd[0] == 1 ? static_cast<uint32_t>(std::max<int64_t>(b, 1)) : 1u;
+    p.kv_h_div = kd[1] == 1 ? static_cast<uint32_t>(std::max<int64_t>(h, 1)) : 1u;
+    WICK_RETURN_IF_ERROR(pb->write(p));
+    return g.set_grid(index, p.total, 64);
+  });
+}
+
 // ---- rotary embeddings ----
 struct RopeParams {
   uint32_t nq, n, s_len, d;
@@ -315,6 +389,7 @@ void append_attention_ops(std::vector<OpEntry>& ops) {
       {"et_vk.select_as_symint.default", select_as_symint},
       {"sdpa_with_kv_cache.default", sdpa_with_kv_cache},
       {"update_cache.default", update_cache},
+      {"et_vk.sdpa.default", et_vk_sdpa},
       {"et_vk.apply_rotary_emb.default", apply_rotary_emb},
       {"et_vk.apply_rotary_emb_hf.default", apply_rotary_emb_hf},
   });
