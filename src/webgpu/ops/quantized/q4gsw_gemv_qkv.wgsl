@@ -5,7 +5,7 @@
 // is uniform over a workgroup, so the branches that pick its buffers do not diverge.
 // All sets share K, k_packed and group size (checked on the host).
 //#include "dispatch.inc.wgsl"
-//#include "q4gsw_nibbles.inc.wgsl"
+//#include "q4gsw_gemv_normed.inc.wgsl"
 struct Params {
   n0: u32, n1: u32, n2: u32, k: u32,
   k_packed: u32, group_size: u32, wg0: u32, wg1: u32,
@@ -13,8 +13,6 @@ struct Params {
   eps: f32, z0: u32, z1: u32, z2: u32,
 }
 
-@group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read> nw: array<vec4<f32>>;   // norm weight [K] (x if unused)
 @group(0) @binding(2) var<storage, read> w0: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> s0: array<f32>;
 @group(0) @binding(4) var<storage, read> w1: array<vec4<u32>>;
@@ -26,10 +24,7 @@ struct Params {
 @group(0) @binding(10) var<storage, read_write> y2: array<f32>;
 @group(0) @binding(11) var<uniform> p: Params;
 
-const WG: u32 = 64u;
-const ROWS: u32 = 4u;
-var<workgroup> red: array<f32, 320>;  // (ROWS + 1) * WG partial sums: 4 rows, then sum x^2
-
+const ROWS: u32 = 4u;  // output rows per workgroup, one accumulator each
 
 fn load_w(ws: u32, i: u32) -> vec4<u32> {
   if (ws == 0u) { return w0[i]; }
@@ -67,33 +62,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var acc = vec4<f32>(0.0);
   var ss = 0.0;
   for (var c = tid; c < chunks; c = c + WG) {
-    let xb = c * 8u;
-    var xv: array<vec4<f32>, 8>;
-    for (var i = 0u; i < 8u; i = i + 1u) {
-      let v = x[xb + i];
-      ss = ss + dot(v, v);
-      xv[i] = select(v, v * nw[xb + i], norm);
-    }
+    let xv = load_chunk(c, norm, &ss);
     let srow = (c * 32u / p.group_size) * n_pad;
     for (var r = 0u; r < ROWS; r = r + 1u) {
       let q = load_w(ws, rows[r] * row_stride + c);
-      let s = word_dot(q.x, xv[0], xv[1]) + word_dot(q.y, xv[2], xv[3]) + word_dot(q.z, xv[4], xv[5]) +
-              word_dot(q.w, xv[6], xv[7]);
-      acc[r] = acc[r] + load_s(ws, srow + rows[r]) * s;
+      acc[r] = acc[r] + load_s(ws, srow + rows[r]) * chunk_dot(q, xv);
     }
   }
-  for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = acc[r]; }
-  red[ROWS * WG + tid] = ss;
-  workgroupBarrier();
-  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-    if (tid < st) {
-      for (var r = 0u; r <= ROWS; r = r + 1u) { red[r * WG + tid] = red[r * WG + tid] + red[r * WG + tid + st]; }
-    }
-    workgroupBarrier();
-  }
+  reduce_partials(tid, acc, ss);
   if (tid < ROWS && r0 + tid < n) {
     var v = red[tid * WG];
-    if (norm) { v = v * inverseSqrt(red[ROWS * WG] / f32(p.k) + p.eps); }
+    if (norm) { v = v * reduced_rstd(p.k, p.eps); }
     store_y(ws, r0 + tid, v);
   }
 }

@@ -23,7 +23,6 @@ const WG: u32 = 64u;
 const ROWS: u32 = 4u;
 var<workgroup> red: array<f32, 256>;  // ROWS * WG partial sums
 
-
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) tid: u32) {

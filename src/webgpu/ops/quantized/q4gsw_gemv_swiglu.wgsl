@@ -5,14 +5,12 @@
 // n0, n0+1 (w1, s1) share each loaded chunk of x. Loads and host checks as
 // q4gsw_gemv_rows.wgsl; both weights have the same K, k_packed, group size and N.
 //#include "dispatch.inc.wgsl"
-//#include "q4gsw_nibbles.inc.wgsl"
+//#include "q4gsw_gemv_normed.inc.wgsl"
 struct Params {
   n: u32, k: u32, k_packed: u32, group_size: u32,
   n_pad0: u32, n_pad1: u32, flags: u32, eps: f32,
 }
 
-@group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read> nw: array<vec4<f32>>;   // norm weight [K] (x if unused)
 @group(0) @binding(2) var<storage, read> w0: array<vec4<u32>>;   // gate
 @group(0) @binding(3) var<storage, read> s0: array<f32>;
 @group(0) @binding(4) var<storage, read> w1: array<vec4<u32>>;   // up
@@ -20,15 +18,7 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> y: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-const WG: u32 = 64u;
 const OUT: u32 = 2u;  // output rows per workgroup; accumulators: gate 0..1, up 2..3
-var<workgroup> red: array<f32, 320>;  // 5 * WG: 4 accumulators, then sum x^2
-
-
-fn chunk_dot(q: vec4<u32>, xv: array<vec4<f32>, 8>) -> f32 {
-  return word_dot(q.x, xv[0], xv[1]) + word_dot(q.y, xv[2], xv[3]) + word_dot(q.z, xv[4], xv[5]) +
-         word_dot(q.w, xv[6], xv[7]);
-}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -43,33 +33,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var acc = vec4<f32>(0.0);
   var ss = 0.0;
   for (var c = tid; c < chunks; c = c + WG) {
-    let xb = c * 8u;
-    var xv: array<vec4<f32>, 8>;
-    for (var i = 0u; i < 8u; i = i + 1u) {
-      let v = x[xb + i];
-      ss = ss + dot(v, v);
-      xv[i] = select(v, v * nw[xb + i], norm);
-    }
+    let xv = load_chunk(c, norm, &ss);
     let g = c * 32u / p.group_size;
     acc.x = acc.x + s0[g * p.n_pad0 + na] * chunk_dot(w0[na * row_stride + c], xv);
     acc.y = acc.y + s0[g * p.n_pad0 + nb] * chunk_dot(w0[nb * row_stride + c], xv);
     acc.z = acc.z + s1[g * p.n_pad1 + na] * chunk_dot(w1[na * row_stride + c], xv);
     acc.w = acc.w + s1[g * p.n_pad1 + nb] * chunk_dot(w1[nb * row_stride + c], xv);
   }
-  for (var r = 0u; r < 4u; r = r + 1u) { red[r * WG + tid] = acc[r]; }
-  red[4u * WG + tid] = ss;
-  workgroupBarrier();
-  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-    if (tid < st) {
-      for (var r = 0u; r < 5u; r = r + 1u) { red[r * WG + tid] = red[r * WG + tid] + red[r * WG + tid + st]; }
-    }
-    workgroupBarrier();
-  }
+  reduce_partials(tid, acc, ss);
   if (tid < OUT && n0 + tid < p.n) {
     var gate = red[tid * WG];
     var up = red[(2u + tid) * WG];
     if (norm) {
-      let rstd = inverseSqrt(red[4u * WG] / f32(p.k) + p.eps);
+      let rstd = reduced_rstd(p.k, p.eps);
       gate = gate * rstd;
       up = up * rstd;
     }
