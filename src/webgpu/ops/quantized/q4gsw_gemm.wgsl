@@ -9,6 +9,7 @@
 // each thread reads x as vec4 and one u32 weight word (8 nibbles, one scale); otherwise every
 // element is read on its own (byte path). Formats as in q4gsw_gemv.wgsl.
 //#include "q4gsw_params.inc.wgsl"
+//#include "q4_bytes.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> w: array<u32>;
 @group(0) @binding(2) var<storage, read> scales: array<f32>;
@@ -22,13 +23,9 @@ const BK: u32 = 32u;
 var<workgroup> a_sh: array<vec4<f32>, 512>;  // [BK][BM / 4]: a_sh[k * 16 + r / 4][r % 4] = x[row0 + r, k0 + k]
 var<workgroup> b_sh: array<vec4<f32>, 512>;  // [BK][BN / 4]: b_sh[k * 16 + c / 4][c % 4] = W[col0 + c, k0 + k]
 
+// W[n, k] on the byte path (even k in the low nibble).
 fn dequant(n: u32, k: u32) -> f32 {
-  let bi = n * p.k_packed + k / 2u;
-  let word = w[bi >> 2u];
-  let b = (word >> (8u * (bi & 3u))) & 0xffu;
-  var q = b & 0xfu;
-  if ((k & 1u) == 1u) { q = b >> 4u; }
-  return (f32(q) - 8.0) * scales[(k / p.group_size) * p.n_pad + n];
+  return nibble(n * p.k_packed + k / 2u, (k & 1u) == 1u) * scales[(k / p.group_size) * p.n_pad + n];
 }
 
 fn x_at(m: u32, k: u32) -> f32 {
