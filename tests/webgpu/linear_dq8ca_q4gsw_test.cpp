@@ -22,19 +22,13 @@ TEST(WebGpuLinearDq8caQ4gsw, MatchesQuantizeDequantizeLinear) {
   };
   for (const Cfg& c : {Cfg{{1, 64}, {1, 64}, 37, 32, true}, Cfg{{4, 96}, {3, 96}, 10, 32, false},
                        Cfg{{2, 1, 48}, {2, 1, 48}, 8, 16, true}}) {
-    const int64_t k = c.in_max.back(), n = c.n, kp = (k + 1) / 2, groups = (k + c.group_size - 1) / c.group_size;
+    const int64_t k = c.in_max.back(), n = c.n, groups = (k + c.group_size - 1) / c.group_size;
     const int64_t n_pad = (n + 3) / 4 * 4, m_max = shape_numel(c.in_max) / k;
     std::uniform_int_distribution<int> qd(-8, 7), zpd(-20, 20), ed(3, 6), kd(-150, 150);
     std::uniform_real_distribution<float> fd(-0.4f, 0.4f);
     std::vector<int> q(static_cast<size_t>(n * k));
     for (int& v : q) v = qd(rng);
-    Tensor w = Tensor::make_owned(ScalarType::kByte, {n, kp});
-    for (int64_t r = 0; r < n; ++r)
-      for (int64_t j = 0; j < kp; ++j) {
-        const int lo = q[static_cast<size_t>(r * k + 2 * j)];
-        const int hi = 2 * j + 1 < k ? q[static_cast<size_t>(r * k + 2 * j + 1)] : 0;
-        w.data_as<uint8_t>()[r * kp + j] = static_cast<uint8_t>(((hi + 8) << 4) | (lo + 8));
-      }
+    Tensor w = test::pack_q4gsw_weight(q, n, k);
     Tensor wscales = test::random_tensor(ScalarType::kFloat, {groups, n_pad}, rng, 0.01, 0.1);
     Tensor bias = test::random_tensor(ScalarType::kFloat, {n}, rng);
     Tensor x = Tensor::make_owned(ScalarType::kFloat, c.in_live);

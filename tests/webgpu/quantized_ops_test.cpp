@@ -39,18 +39,12 @@ TEST(WebGpuQuantizedOp, LinearQ4gswMatchesDequantizedReference) {
       {{1, 48}, {1, 48}, 10, 16, false},          // K % 32 != 0: falls back to q4gsw_gemv
   };
   for (const Q4Case& c : cases) {
-    const int64_t k = c.in_max.back(), n = c.n, kp = (k + 1) / 2, groups = (k + c.group_size - 1) / c.group_size;
+    const int64_t k = c.in_max.back(), n = c.n, groups = (k + c.group_size - 1) / c.group_size;
     const int64_t n_pad = (n + 3) / 4 * 4;
     std::uniform_int_distribution<int> qd(-8, 7);
     std::vector<int> q(static_cast<size_t>(n * k));
     for (int& v : q) v = qd(rng);
-    Tensor w = Tensor::make_owned(ScalarType::kByte, {n, kp});
-    for (int64_t r = 0; r < n; ++r)
-      for (int64_t j = 0; j < kp; ++j) {
-        const int lo = q[static_cast<size_t>(r * k + 2 * j)];
-        const int hi = 2 * j + 1 < k ? q[static_cast<size_t>(r * k + 2 * j + 1)] : 0;
-        w.data_as<uint8_t>()[r * kp + j] = static_cast<uint8_t>(((hi + 8) << 4) | (lo + 8));
-      }
+    Tensor w = test::pack_q4gsw_weight(q, n, k);
     Tensor scales = test::random_tensor(ScalarType::kFloat, {groups, n_pad}, rng, 0.01, 0.1);
     Tensor bias = test::random_tensor(ScalarType::kFloat, {n}, rng);
     Tensor x = test::random_tensor(ScalarType::kFloat, c.in_live, rng);

@@ -226,4 +226,16 @@ float at_f(const Tensor& t, int64_t i) {
   }
 }
 
+Tensor pack_q4gsw_weight(const std::vector<int>& q, int64_t n, int64_t k) {
+  const int64_t kp = (k + 1) / 2;
+  Tensor w = Tensor::make_owned(ScalarType::kByte, {n, kp});
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t j = 0; j < kp; ++j) {
+      const int lo = q[static_cast<size_t>(r * k + 2 * j)];
+      const int hi = 2 * j + 1 < k ? q[static_cast<size_t>(r * k + 2 * j + 1)] : 0;
+      w.data_as<uint8_t>()[r * kp + j] = static_cast<uint8_t>(((hi + 8) << 4) | (lo + 8));
+    }
+  return w;
+}
+
 }  // namespace wick::test

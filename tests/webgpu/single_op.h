@@ -66,4 +66,8 @@ class VkGraphBuilder {
 Tensor random_tensor(ScalarType dtype, std::vector<int64_t> shape, std::mt19937& rng, double lo = -2, double hi = 2);
 float at_f(const Tensor& t, int64_t i);  // element i as float, any dtype
 
+// 4-bit values q[n * k] in [-8, 7] packed as linear_q4gsw takes its weight: uint8 [n, (k+1)/2],
+// +8 offset, even k in the low nibble (a zero nibble pads odd k).
+Tensor pack_q4gsw_weight(const std::vector<int>& q, int64_t n, int64_t k);
+
 }  // namespace wick::test
