@@ -210,6 +210,7 @@ async function runTask(label, fn) {
     return value;
   } catch (e) {
     if (controller.signal.aborted || e.code === 'aborted' || e.name === 'AbortError') {
+      await client.cancelledStopped();
       setStatus(`${label}: cancelled`, 0, {busy: false});
     } else {
       setStatus(`${label}: failed`, 0, {busy: false});

@@ -46,6 +46,7 @@ export class RuntimeClient {
     }
     this.pending.delete(msg.id);
     clearTimeout(p.stuckTimer);
+    if (p.stopped) p.stopped();
     if (msg.type === 'result') p.resolve(msg.value);
     else p.reject(Object.assign(new Error(msg.message), {code: msg.code}));
   }
@@ -66,11 +67,20 @@ export class RuntimeClient {
     for (const p of this.pending.values()) {
       clearTimeout(p.stuckTimer);
       p.reject(error);
+      if (p.stopped) p.stopped();
     }
     this.pending.clear();
     this.worker = null;
     this.started = null;
     this.emit('restart', reason);
+  }
+
+  // Resolves once every cancelled request has stopped in the worker, or the worker was
+  // replaced because one did not stop within STUCK_MS. A task waits for this before it
+  // counts as cancelled, so the next one neither queues behind a step still running nor
+  // is cut off by the restart that ends it.
+  cancelledStopped() {
+    return Promise.all([...this.pending.values()].filter((p) => p.stopping).map((p) => p.stopping));
   }
 
   // One request. signal aborts it: the promise rejects at once (code 'aborted'), the
@@ -88,6 +98,7 @@ export class RuntimeClient {
           reject(Object.assign(new Error('cancelled'), {code: 'aborted', name: 'AbortError'}));
           entry.resolve = entry.reject = () => {};
           entry.onProgress = null;
+          entry.stopping = new Promise((done) => { entry.stopped = done; });
           entry.stuckTimer = setTimeout(() => {
             if (this.pending.has(id)) this.restart('a cancelled step did not stop in time, so the runtime was restarted');
           }, STUCK_MS);
