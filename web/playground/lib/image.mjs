@@ -104,10 +104,25 @@ export function colormapBar(w = 240, h = 12) {
   return canvasOf(colormap(values, w, h).image);
 }
 
-// The fixture case's input tensors of an option (its `reference`), or null.
+// The fixture case's input tensors of an option (its `reference`), or null. An input
+// marked `image: true` is a PNG of exactly the tensor's height and width, whose 8-bit RGB
+// becomes the tensor with the option's normalisation (as a photo would, minus the resize):
+// a real photo as a reference case, a third of the raw float32 size.
 export async function testInputs(option, signal) {
   if (!option.reference) return null;
-  return Promise.all(option.reference.inputs.map((t) => fetchTensor(t, signal)));
+  return Promise.all(option.reference.inputs.map(async (t) => {
+    if (!t.image) return fetchTensor(t, signal);
+    const bitmap = await loadBitmap(t.url);
+    const [, , h, w] = t.shape;
+    if (bitmap.width !== w || bitmap.height !== h) {
+      throw new Error(`${t.url}: ${bitmap.width}x${bitmap.height}, the reference input is ${w}x${h}`);
+    }
+    const c = new OffscreenCanvas(w, h);
+    const g = c.getContext('2d');
+    g.drawImage(bitmap, 0, 0);
+    const norm = {mean: option.input.mean, std: option.input.std, range: option.input.range};
+    return {dtype: 'float32', shape: t.shape, data: toNCHW(g.getImageData(0, 0, w, h), norm)};
+  }));
 }
 
 // The picker: sample photos as thumbnails, a file input, drop on the page area, and (when

@@ -1,6 +1,8 @@
-// MODNet portrait matting: the photo resized to the program's input (128x128 for the tiny
-// program) in [-1, 1]; the alpha matte resized back to the photo, and the subject
-// composited over the background the person picks (re-composited without a new run).
+// Portrait matting: the photo resized to the program's input (256x256 in [0, 1] for
+// MediaPipe's selfie segmentation, whose person probability is the alpha; 128x128 in
+// [-1, 1] for the tiny MODNet program), the alpha matte resized back to the photo, and the
+// subject composited over the background the person picks (re-composited without a new
+// run). The option's `input` (shape, mean, std) says which.
 import {el} from '../../lib/dom.mjs';
 import {canvasOf, fitted, fromNCHW, photoPicker, resized, testInputs, toNCHW} from '../../lib/image.mjs';
 
@@ -72,7 +74,8 @@ export default {
           shown = pick.bitmap;
         }
         const photo = fitted(shown, 300, 300);
-        photoFig.replaceChildren(photo, el('figcaption', {}, pick.kind === 'test' ? 'test input (fixture case 0)' : `photo: ${pick.name}`));
+        const caption = pick.kind === 'test' ? option.reference.caption || 'test input (fixture case 0)' : `photo: ${pick.name}`;
+        photoFig.replaceChildren(photo, el('figcaption', {}, caption));
         const model = await ctx.load('main', step, signal);
         step(`Matting (${w}x${h})`, undefined);
         const t0 = performance.now();
