@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One tiny ExecuTorch fixture per operator that Wick's WebGPU delegate added for issue 14
 (comparisons, logical ops, rounded division, int8 quantize / dequantize, choose_qparams_affine,
-interleaved RoPE, grid_priors, grid_sampler_2d, embedding_q4gsw, linear_qcs4w, linear_dq8ca_q4gsw),
+interleaved RoPE, grid_priors, grid_sampler_2d, embedding_q4gsw, linear_qcs4w, linear_dq8ca_q4gsw,
+the training ops fused_ce and linear_dW),
 in the layout of shared/fixtures.
 
 Run on the device machine, with ExecuTorch's toolchain copied to .et (shared/executorch):
@@ -176,6 +177,12 @@ class UpdateCache(torch.nn.Module):
         return self.cache.clone()
 
 
+def ce_inputs(g, rows, cols, pad):
+    labels = torch.randint(0, cols, (rows,), generator=g)
+    labels[rows - pad:] = -1
+    return torch.randn(rows, cols, generator=g) * 2, labels
+
+
 # name -> (description, module fn, cases: list of input tuples made from a generator, (atol, rtol), fp64 check)
 def op_table():
     g = gen()
@@ -224,6 +231,16 @@ def op_table():
                        lambda q, k, v, m: torch.ops.et_vk.sdpa(q, k, v, m),
                        [(torch.randn(1, 2, 3, 8, generator=g), torch.randn(1, 2, 5, 8, generator=g),
                          torch.randn(1, 2, 5, 8, generator=g), torch.rand(1, 2, 3, 5, generator=g) * -3)], (1e-5, 1e-5), True)
+    # Training ops. adamw_step and linear_q4gsw_backward have no fixture: with ExecuTorch 1.5.0 and
+    # torch 2.11, torch.export cannot functionalize adamw_step (its schema returns aliased
+    # outputs, Tensor(a!)), and VulkanPartitioner 1.5.0 wants every input of
+    # linear_q4gsw_backward float, so its uint8 weight keeps it on the CPU, where it has no
+    # out variant (export_training.py records both; tests build them as VK00 graphs instead).
+    t["fused_ce"] = ("et_vk.fused_ce(logits[6,20], labels int64[6] (last 2 = -1, ignored), n_valid 4) -> (loss, dlogits)",
+                     lambda x, y: torch.ops.et_vk.fused_ce(x, y, 4.0), [ce_inputs(g, 6, 20, 2)], (1e-5, 1e-5), True)
+    t["linear_dW"] = ("et_vk.linear_dW(d_out[13,10], x[13,18]) -> d_W[10,18] = d_out^T x",
+                      lambda d, x: torch.ops.et_vk.linear_dW(d, x),
+                      [(torch.randn(13, 10, generator=g), torch.randn(13, 18, generator=g))], (1e-5, 1e-5), True)
     return t
 
 

@@ -100,6 +100,14 @@ Status cache_form(CpuGraph& g, const OpCall& call, const OpEntry& e, std::initia
 Status sdpa_form(CpuGraph& g, const OpCall& call, const OpEntry& e) { return cache_form(g, call, e, {3, 4}); }
 Status update_cache_form(CpuGraph& g, const OpCall& call, const OpEntry& e) { return cache_form(g, call, e, {1}); }
 
+// et_vk.adamw_step writes param, m and v (arguments 0-2) in place: they get private copies
+// when they are constants, and the returned tuple gets the results (tuple_form).
+Status adamw_form(CpuGraph& g, const OpCall& call, const OpEntry& e) {
+  WICK_RETURN_IF_ERROR(expect_args(call, 12));
+  for (size_t i = 0; i < 3; ++i) WICK_RETURN_IF_ERROR(g.make_writable(call.args[i], call.name.c_str()));
+  return tuple_form(g, call, e);
+}
+
 // et_vk.prepack(constant) -> tensor: the output is the constant itself.
 Status prepack(CpuGraph& g, const OpCall& call, const OpEntry&) {
   WICK_RETURN_IF_ERROR(expect_args(call, 2));
@@ -403,6 +411,11 @@ const std::vector<OpEntry>& all_ops() {
       {"et_vk.apply_rotary_emb_hf.default", tuple_form, "et_vk::apply_rotary_emb_hf.out", {}},
       {"sdpa_with_kv_cache.default", sdpa_form, "llama::sdpa_with_kv_cache.out", {}},
       {"update_cache.default", update_cache_form, "llama::update_cache.out", {}},
+      // on-device training
+      {"et_vk.adamw_step.default", adamw_form, "et_vk::adamw_step.out", {}},
+      {"et_vk.fused_ce.default", tuple_form, "et_vk::fused_ce.out", {}},
+      {"et_vk.linear_dW.default", out_form, "et_vk::linear_dW.out", {}},
+      {"et_vk.linear_q4gsw_backward.default", out_form, "et_vk::linear_q4gsw_backward.out", {}},
   };
   return ops;
 }

@@ -27,6 +27,7 @@ const std::vector<OpEntry>& all_ops() {
     append_embedding_q4gsw_ops(v);
     append_linear_qcs4w_ops(v);
     append_linear_dq8ca_q4gsw_ops(v);
+    append_training_ops(v);
     return v;
   }();
   return ops;

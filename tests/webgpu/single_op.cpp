@@ -6,6 +6,7 @@
 #include "gpu/pipeline.h"
 #include "runtime/named_data.h"
 #include "vk00_generated.h"
+#include "vkcpu/cpu_graph.h"
 #include "webgpu/graph.h"
 
 namespace wick::test {
@@ -162,6 +163,27 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   blob.resize(bytes_offset, 0);
   AlignedBuffer aligned(blob.size());
   std::memcpy(aligned.data(), blob.data(), blob.size());
+
+  if (cpu) {
+    MapData named(named_);
+    WICK_ASSIGN_OR_RETURN(vkgraph::Plan plan, vkgraph::read_plan(aligned.bytes(), &named));
+    WICK_ASSIGN_OR_RETURN(auto graph, vkcpu::CpuGraph::build(plan));
+    ValueTable table;
+    std::vector<int32_t> args;
+    for (const Value& in : inputs) {
+      table.values.push_back(in);
+      args.push_back(static_cast<int32_t>(table.values.size()) - 1);
+    }
+    for (int id : outputs_) {
+      const V& v = *values_[static_cast<size_t>(id)];
+      Tensor t = Tensor::make_owned(v.dtype, v.shape);
+      t.dynamism = ShapeDynamism::kDynamicBound;
+      table.values.push_back(Value::make_tensor(std::move(t)));
+      args.push_back(static_cast<int32_t>(table.values.size()) - 1);
+    }
+    WICK_RETURN_IF_ERROR(graph->execute(table, args));
+    return std::vector<Value>(table.values.begin() + static_cast<long>(inputs.size()), table.values.end());
+  }
 
   // Leaked on purpose: destroying a device from a static destructor at exit races the
   // Vulkan driver's own teardown.

@@ -116,6 +116,12 @@ Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args
 // quantized.cpp
 Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args);
 
+// training.cpp
+Status et_vk_adamw_step_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_fused_ce_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_linear_dw_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_linear_q4gsw_backward_out(ValueTable& values, std::span<const int32_t> args);
+
 // quantized_decomposed.cpp
 Status quantize_per_tensor_out(ValueTable& values, std::span<const int32_t> args);
 Status dequantize_per_tensor_out(ValueTable& values, std::span<const int32_t> args);

@@ -26,5 +26,6 @@ void append_creation_ops(std::vector<OpEntry>& ops);     // ops/creation: full, 
 void append_positional_ops(std::vector<OpEntry>& ops);   // ops/positional: interleaved RoPE, grid_priors
 void append_sampling_ops(std::vector<OpEntry>& ops);     // ops/sampling: grid_sampler_2d
 void append_qdq_ops(std::vector<OpEntry>& ops);          // ops/qdq: quantize/dequantize per tensor, choose_qparams
+void append_training_ops(std::vector<OpEntry>& ops);     // ops/training: adamw_step, fused_ce, linear_dW, q4gsw backward
 
 }  // namespace wick::webgpu
