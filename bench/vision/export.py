@@ -13,6 +13,7 @@ which bounds the tolerance any fp32 runtime can be held to).
 import copy
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -55,7 +56,9 @@ def export_pte(m, x, path):
         if "executorch_call_delegate" in name:
             delegates += 1
         elif name != "<built-in function getitem>":
-            outside[name.split("edge._ops.")[-1]] += 1
+            # "<EdgeOpOverload: aten.mul.Scalar>: schema = ..." -> "aten.mul.Scalar"
+            m = re.search(r"<EdgeOpOverload: ([\w.]+)>", name)
+            outside[m.group(1) if m else name] += 1
     prog = edge.to_executorch()
     with open(path, "wb") as f:
         f.write(prog.buffer)

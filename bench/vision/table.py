@@ -5,8 +5,15 @@
 """
 
 import json
+import re
 import sys
 from collections import OrderedDict
+
+
+def short_op(name):
+    """ "<EdgeOpOverload: aten.mul.Scalar>: schema = ..." (older export.py) -> "aten.mul.Scalar"."""
+    m = re.search(r"<EdgeOpOverload: ([\w.]+)>", name)
+    return m.group(1) if m else name
 
 
 def fmt(v, unit=" ms"):
@@ -37,7 +44,7 @@ def main():
         pte = ex.get("pte", {})
         deleg = f"{pte.get('delegates', '-')} / {w.get('dispatches', '-')}"
         if pte.get("ops_outside_delegates"):
-            deleg += " (CPU: " + ", ".join(f"{k} x{v}" for k, v in pte["ops_outside_delegates"].items()) + ")"
+            deleg += " (CPU: " + ", ".join(f"{short_op(k)} x{v}" for k, v in pte["ops_outside_delegates"].items()) + ")"
         if "error" in pte:
             deleg = "export failed: " + pte["error"][:80]
 
