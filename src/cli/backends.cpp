@@ -59,6 +59,13 @@ void print_profile() {
 #endif
 }
 
+std::vector<webgpu::DelegateCallTimes> take_delegate_call_times() {
+#ifdef WICK_HAVE_WEBGPU_DELEGATE
+  if (chosen() != "cpu") return webgpu::take_delegate_call_times();
+#endif
+  return {};
+}
+
 void print_backend_summary() {
   if (chosen() == "cpu") {
     vkcpu::print_last_graph_summary(stdout);

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "webgpu/backend.h"
+
 namespace wick::cli {
 
 // Each returns the process exit code; failures print one line to stderr.
@@ -23,6 +25,8 @@ const std::string& chosen_backend();
 std::string backend_line();
 // Prints the per-dispatch (WebGPU) or per-op (CPU) profile of the delegates' last executions.
 void print_profile();
+// The WebGPU delegate calls since the last take, by phase (empty on the cpu backend).
+std::vector<webgpu::DelegateCallTimes> take_delegate_call_times();
 // Dispatch count, memory plan and host encode time of the delegates loaded so far.
 void print_backend_summary();
 

@@ -15,7 +15,7 @@ void usage(FILE* to = stderr) {
                "  wick run MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--profile]\n"
                "           --input FILE:dtype:d0,d1,...|FILE.npy ... [--step --input ...] --output-dir DIR\n"
                "           [--output-format bin|npy]   or, one step:  --output FILE(.npy|.bin) per output\n"
-               "  wick bench MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--runs N] [--warmup N]\n"
+               "  wick bench MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--runs N] [--warmup N] [--max-seconds S]\n"
                "           [--input ...]   (inputs default to zeros of the declared shapes)\n"
                "  wick generate MODEL.pte [--tokenizer PATH] (--prompt TEXT | --prompt-tokens 1,2,3) [--chat]\n"
                "           [--max-new-tokens N] [--greedy | --temperature T ...] [--json]   (--help for all)\n"

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/host_profile.h"
 #include "runtime/program.h"
 #include "runtime/tensor_io.h"
 
@@ -24,6 +25,7 @@ struct RunOptions {
   // as raw bytes (the fixtures' .bin), so the name says the format.
   std::vector<std::string> output_files;
   int runs = 20, warmup = 3;
+  int max_seconds = 0;  // bench: stop timing once this many seconds have passed (0: never)
   std::vector<std::vector<std::string>> steps{{}};  // input specs per call
 };
 
@@ -79,6 +81,7 @@ bool parse(const std::vector<std::string>& args, RunOptions& o, bool bench) {
     else if (a == "--profile") o.profile = true;
     else if (a == "--runs" && bench) { if (!next(tmp) || !parse_count(a, tmp, 1, o.runs)) return false; }
     else if (a == "--warmup" && bench) { if (!next(tmp) || !parse_count(a, tmp, 0, o.warmup)) return false; }
+    else if (a == "--max-seconds" && bench) { if (!next(tmp) || !parse_count(a, tmp, 1, o.max_seconds)) return false; }
     else if (o.model.empty() && a.rfind("--", 0) != 0) o.model = a;
     else {
       std::fprintf(stderr, "wick: unexpected argument '%s'\n", a.c_str());
@@ -157,20 +160,6 @@ Status write_output_files(const std::vector<Value>& outputs, const std::vector<s
   return {};
 }
 
-// --profile on the CPU backend: every kernel and delegate call of the step with its wall
-// time, in execution order, then the total.
-void print_cpu_profile(const Method& method, size_t step, double ms) {
-  const auto& times = method.last_profile();
-  std::printf("step %zu: forward %.3f ms wall on the cpu backend, %zu calls\n", step, ms, times.size());
-  std::printf("  %5s  %10s  %s\n", "instr", "ms", "op");
-  double sum = 0;
-  for (const InstructionTime& t : times) {
-    std::printf("  %5zu  %10.3f  %s\n", t.pc, t.ms, t.name.c_str());
-    sum += t.ms;
-  }
-  std::printf("  %5s  %10.3f  (sum of calls; the rest of the step is input and output copies)\n", "total", sum);
-}
-
 Result<std::unique_ptr<Method>> open_method(const RunOptions& o) {
   WICK_ASSIGN_OR_RETURN(auto program, Program::load_file(o.model));
   return program->load_method(o.method);
@@ -184,10 +173,9 @@ int run(const std::vector<std::string>& args) {
   if (o.output_dir.empty() && o.output_files.empty()) return fail("missing --output-dir DIR or --output FILE");
   if (!o.output_files.empty() && o.steps.size() > 1) return fail("--output FILE takes one step; use --output-dir with --step");
   if (!select_backend(o.backend, o.profile)) return 1;
-  const bool on_cpu = chosen_backend() == "cpu";
   auto method = open_method(o);
   if (!method.ok()) return fail(method.status().to_string());
-  if (o.profile && on_cpu) (*method)->set_profiling(true);
+  if (o.profile) (*method)->set_profiling(true);
   for (size_t s = 0; s < o.steps.size(); ++s) {
     auto inputs = read_inputs(o.steps[s]);
     if (!inputs.ok()) return fail(inputs.status().to_string());
@@ -197,9 +185,9 @@ int run(const std::vector<std::string>& args) {
     if (!outputs.ok()) return fail(outputs.status().to_string());
     // Which executor ran the delegated parts (once it has: a failure stays one line).
     if (s == 0) std::printf("%s\n", backend_line().c_str());
-    // The WebGPU delegate times its dispatches (print_profile below); on the CPU the
-    // method times each instruction.
-    if (o.profile && on_cpu) print_cpu_profile(**method, s, ms);
+    // Host time per instruction (CPU ops, delegate calls by phase), then the WebGPU
+    // delegate's GPU time per dispatch (print_profile below).
+    if (o.profile) print_host_profile(stdout, **method, s, ms, chosen_backend(), take_delegate_call_times());
     if (!o.output_files.empty()) {
       Status w = write_output_files(*outputs, o.output_files);
       if (!w.ok()) return fail(w.to_string());
@@ -237,17 +225,21 @@ int bench(const std::vector<std::string>& args) {
     inputs = std::move(r).value();
   }
   std::vector<double> ms;
+  std::chrono::steady_clock::time_point timed_start;
   for (int i = 0; i < o.warmup + o.runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
+    if (i == o.warmup) timed_start = t0;
     auto out = (*method)->forward(inputs);
     auto t1 = std::chrono::steady_clock::now();
     if (!out.ok()) return fail(out.status().to_string());
     if (i >= o.warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    // --max-seconds: slow programs get fewer runs instead of a harness's timeout.
+    if (o.max_seconds > 0 && !ms.empty() && t1 - timed_start >= std::chrono::seconds(o.max_seconds)) break;
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("%s (%s, backend %s): median %.3f ms, min %.3f ms, max %.3f ms over %d runs (%d warm-up)\n",
+  std::printf("%s (%s, backend %s): median %.3f ms, min %.3f ms, max %.3f ms over %zu runs (%d warm-up)\n",
               o.model.c_str(), o.method.c_str(), chosen_backend().c_str(), ms[ms.size() / 2], ms.front(), ms.back(),
-              o.runs, o.warmup);
+              ms.size(), o.warmup);
   print_backend_summary();
   return 0;
 }

@@ -20,6 +20,7 @@ struct LastRun {
   uint64_t naive = 0, planned = 0, constants = 0;
   size_t graphs = 0;
   uint64_t encode_ns = 0, encoded = 0, runs = 0;  // accumulated host encode time and dispatches
+  std::vector<DelegateCallTimes> calls;            // when profiling, until taken
 };
 LastRun& last_run() {
   static LastRun r;
@@ -29,8 +30,8 @@ LastRun& last_run() {
 class WebGpuDelegate : public DelegateInstance {
  public:
   WebGpuDelegate(std::shared_ptr<gpu::Device> device, std::shared_ptr<gpu::PipelineCache> cache,
-                 std::unique_ptr<Graph> graph)
-      : device_(std::move(device)), cache_(std::move(cache)), graph_(std::move(graph)) {}
+                 std::unique_ptr<Graph> graph, bool profile)
+      : device_(std::move(device)), cache_(std::move(cache)), graph_(std::move(graph)), profile_(profile) {}
   Status execute(ValueTable& values, std::span<const int32_t> args) override {
     Status s = graph_->execute(values, args);
     last_run().encode_ns += graph_->last_submit().encode_ns;
@@ -39,6 +40,7 @@ class WebGpuDelegate : public DelegateInstance {
       auto& p = last_run().profile;
       p.insert(p.end(), graph_->last_profile().begin(), graph_->last_profile().end());
     }
+    if (profile_) record_call_times();
     return s;
   }
 
@@ -60,9 +62,28 @@ class WebGpuDelegate : public DelegateInstance {
     return Status(ErrorCode::kNotFound, "value " + std::to_string(value) + " is not an output of this WebGPU delegate");
   }
 
+  void record_call_times() const {
+    const gpu::SubmitStats& st = graph_->last_submit();
+    const HostTimes& h = graph_->last_host_times();
+    auto ms = [](uint64_t ns) { return static_cast<double>(ns) / 1e6; };
+    DelegateCallTimes c;
+    c.dispatches = st.dispatches;
+    c.upload_ms = ms(h.upload_ns);
+    c.prepare_ms = ms(h.prepare_ns);
+    c.encode_ms = ms(st.encode_ns);
+    c.submit_ms = ms(st.submit_ns);
+    c.wait_ms = ms(st.wait_ns);
+    c.download_ms = ms(h.download_ns);
+    c.gpu_ms = st.has_gpu_times ? ms(st.gpu_total_ns()) : 0;
+    c.upload_bytes = h.upload_bytes;
+    c.download_bytes = h.download_bytes;
+    last_run().calls.push_back(c);
+  }
+
   std::shared_ptr<gpu::Device> device_;
   std::shared_ptr<gpu::PipelineCache> cache_;
   std::unique_ptr<Graph> graph_;
+  bool profile_ = false;
 };
 
 class WebGpuBackend : public Backend {
@@ -82,7 +103,7 @@ class WebGpuBackend : public Backend {
     lr.naive += graph->naive_activation_bytes();
     lr.planned += graph->planned_activation_bytes();
     lr.constants += graph->constant_bytes_total();
-    return std::unique_ptr<DelegateInstance>(new WebGpuDelegate(device_, cache_, std::move(graph)));
+    return std::unique_ptr<DelegateInstance>(new WebGpuDelegate(device_, cache_, std::move(graph), options_.profile));
   }
 
   // A lost device is replaced on the next load, so one failure does not poison the process.
@@ -129,6 +150,12 @@ Status register_webgpu_backend(const BackendOptions& options) {
   WICK_RETURN_IF_ERROR(backend->ensure_device());
   register_backend(backend);
   return {};
+}
+
+std::vector<DelegateCallTimes> take_delegate_call_times() {
+  std::vector<DelegateCallTimes> calls;
+  calls.swap(last_run().calls);
+  return calls;
 }
 
 void print_last_profile(std::FILE* out) {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "core/status.h"
 
@@ -25,6 +26,21 @@ Status register_webgpu_backend(const BackendOptions& options = {});
 std::shared_ptr<gpu::Device> backend_device();
 // Per-dispatch timings of the most recent execution with profiling on.
 void print_last_profile(std::FILE* out);
+// Host and GPU time of one delegate call, by phase, for `wick run --profile`'s host rows.
+struct DelegateCallTimes {
+  size_t dispatches = 0;
+  double upload_ms = 0;    // inputs converted and handed to the queue
+  double prepare_ms = 0;   // the ops' per-execution steps (shapes, params)
+  double encode_ms = 0;    // the command buffer recorded
+  double submit_ms = 0;    // wgpuQueueSubmit
+  double wait_ms = 0;      // from the submit until the GPU was done
+  double download_ms = 0;  // outputs mapped, copied and converted
+  double gpu_ms = 0;       // sum of the dispatches' GPU times (timestamps; 0 without them)
+  uint64_t upload_bytes = 0, download_bytes = 0;
+};
+// The delegate calls made since the last take, in call order; recorded only with
+// BackendOptions::profile.
+std::vector<DelegateCallTimes> take_delegate_call_times();
 // Dispatch count and memory plan of the most recently built graph (for `wick bench`).
 void print_last_graph_summary(std::FILE* out);
 

@@ -1,6 +1,7 @@
 #include "webgpu/graph.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 
 #include <cstring>
@@ -64,65 +65,112 @@ std::vector<uint32_t> to_words(std::span<const uint8_t> src, vk::VkDataType dtyp
   return out;
 }
 
-// Host tensor element -> word, for uploads.
+// Host tensor element i -> the GPU's 32-bit word (f32 or i32), for uploads and for
+// host_input_word. Errors on dtypes the GPU cannot hold.
+Result<uint32_t> host_word(const Tensor& host, int64_t i, Elem elem) {
+  double v;
+  int64_t iv = 0;
+  bool is_int = true;
+  switch (host.dtype) {
+    case ScalarType::kFloat: v = host.data_as<float>()[i]; is_int = false; break;
+    case ScalarType::kDouble: v = host.data_as<double>()[i]; is_int = false; break;
+    case ScalarType::kHalf: v = half_to_float(host.data_as<uint16_t>()[i]); is_int = false; break;
+    case ScalarType::kBFloat16: v = bf16_to_float(host.data_as<uint16_t>()[i]); is_int = false; break;
+    case ScalarType::kLong: iv = host.data_as<int64_t>()[i]; v = static_cast<double>(iv); break;
+    case ScalarType::kInt: iv = host.data_as<int32_t>()[i]; v = static_cast<double>(iv); break;
+    case ScalarType::kShort: iv = host.data_as<int16_t>()[i]; v = static_cast<double>(iv); break;
+    case ScalarType::kChar: iv = host.data_as<int8_t>()[i]; v = static_cast<double>(iv); break;
+    case ScalarType::kByte: case ScalarType::kBool: iv = host.data_as<uint8_t>()[i]; v = static_cast<double>(iv); break;
+    default:
+      return Status(ErrorCode::kNotSupported, std::string("input dtype ") + dtype_name(host.dtype) +
+                                                  " cannot be uploaded to the GPU");
+  }
+  uint32_t w;
+  if (elem == Elem::kF32) {
+    float f = static_cast<float>(v);
+    std::memcpy(&w, &f, 4);
+  } else {
+    int32_t x = is_int ? static_cast<int32_t>(iv) : static_cast<int32_t>(v);
+    std::memcpy(&w, &x, 4);
+  }
+  return w;
+}
+
+// Whether the host tensor's bytes already are the GPU's words (float32 as f32, int32 as
+// i32): then uploads and readbacks copy straight between the tensor and the buffer.
+bool same_words(ScalarType dtype, Elem elem) {
+  return (dtype == ScalarType::kFloat && elem == Elem::kF32) || (dtype == ScalarType::kInt && elem == Elem::kI32);
+}
+
+// Host tensor -> words, for uploads of dtypes the GPU holds differently. The common
+// non-float case, bool and uint8 masks, gets a loop of its own: the general one costs a
+// switch and two conversions per element, ~10x more on a 9M-element attention mask.
 Status host_to_words(const Tensor& host, Elem elem, std::vector<uint32_t>& out) {
   const int64_t n = host.numel();
-  out.assign(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
+  out.resize(static_cast<size_t>(std::max<int64_t>(n, 1)));
+  out[0] = 0;
+  if ((host.dtype == ScalarType::kBool || host.dtype == ScalarType::kByte) && elem == Elem::kI32) {
+    const uint8_t* p = host.data_as<uint8_t>();
+    for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(i)] = p[i];
+    return {};
+  }
   for (int64_t i = 0; i < n; ++i) {
-    double v;
-    int64_t iv = 0;
-    bool is_int = true;
-    switch (host.dtype) {
-      case ScalarType::kFloat: v = host.data_as<float>()[i]; is_int = false; break;
-      case ScalarType::kDouble: v = host.data_as<double>()[i]; is_int = false; break;
-      case ScalarType::kHalf: v = half_to_float(host.data_as<uint16_t>()[i]); is_int = false; break;
-      case ScalarType::kBFloat16: v = bf16_to_float(host.data_as<uint16_t>()[i]); is_int = false; break;
-      case ScalarType::kLong: iv = host.data_as<int64_t>()[i]; v = static_cast<double>(iv); break;
-      case ScalarType::kInt: iv = host.data_as<int32_t>()[i]; v = static_cast<double>(iv); break;
-      case ScalarType::kShort: iv = host.data_as<int16_t>()[i]; v = static_cast<double>(iv); break;
-      case ScalarType::kChar: iv = host.data_as<int8_t>()[i]; v = static_cast<double>(iv); break;
-      case ScalarType::kByte: case ScalarType::kBool: iv = host.data_as<uint8_t>()[i]; v = static_cast<double>(iv); break;
-      default:
-        return Status(ErrorCode::kNotSupported, std::string("input dtype ") + dtype_name(host.dtype) +
-                                                    " cannot be uploaded to the GPU");
-    }
-    uint32_t w;
-    if (elem == Elem::kF32) {
-      float f = static_cast<float>(v);
-      std::memcpy(&w, &f, 4);
-    } else {
-      int32_t x = is_int ? static_cast<int32_t>(iv) : static_cast<int32_t>(v);
-      std::memcpy(&w, &x, 4);
-    }
-    out[static_cast<size_t>(i)] = w;
+    WICK_ASSIGN_OR_RETURN(out[static_cast<size_t>(i)], host_word(host, i, elem));
   }
   return {};
 }
 
-Status words_to_host(const std::vector<uint32_t>& words, Elem elem, Tensor& host) {
+template <typename T, typename F>
+void convert_words(const uint32_t* words, int64_t n, T* dst, F convert) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = convert(words[i]);
+}
+
+float word_f32(uint32_t w) {
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+int32_t word_i32(uint32_t w) { return static_cast<int32_t>(w); }
+
+// Words read back -> host tensor of its own dtype; one loop per dtype (the switch is
+// outside the loop: readbacks of attention-sized outputs run over millions of elements).
+Status words_to_host(const uint32_t* words, Elem elem, Tensor& host) {
   const int64_t n = host.numel();
-  for (int64_t i = 0; i < n; ++i) {
-    uint32_t w = words[static_cast<size_t>(i)];
-    float f;
-    int32_t x;
-    std::memcpy(&f, &w, 4);
-    std::memcpy(&x, &w, 4);
-    double v = elem == Elem::kF32 ? static_cast<double>(f) : static_cast<double>(x);
-    switch (host.dtype) {
-      case ScalarType::kFloat: host.data_as<float>()[i] = elem == Elem::kF32 ? f : static_cast<float>(x); break;
-      case ScalarType::kDouble: host.data_as<double>()[i] = v; break;
-      case ScalarType::kHalf: host.data_as<uint16_t>()[i] = float_to_half(static_cast<float>(v)); break;
-      case ScalarType::kBFloat16: host.data_as<uint16_t>()[i] = float_to_bf16(static_cast<float>(v)); break;
-      case ScalarType::kLong: host.data_as<int64_t>()[i] = elem == Elem::kF32 ? static_cast<int64_t>(f) : x; break;
-      case ScalarType::kInt: host.data_as<int32_t>()[i] = elem == Elem::kF32 ? static_cast<int32_t>(f) : x; break;
-      case ScalarType::kShort: host.data_as<int16_t>()[i] = static_cast<int16_t>(v); break;
-      case ScalarType::kChar: host.data_as<int8_t>()[i] = static_cast<int8_t>(v); break;
-      case ScalarType::kByte: host.data_as<uint8_t>()[i] = static_cast<uint8_t>(v); break;
-      case ScalarType::kBool: host.data_as<uint8_t>()[i] = v != 0 ? 1 : 0; break;
-      default:
-        return Status(ErrorCode::kNotSupported, std::string("output dtype ") + dtype_name(host.dtype) +
-                                                    " cannot be read back from the GPU");
-    }
+  const bool f = elem == Elem::kF32;
+  auto as_double = [f](uint32_t w) { return f ? static_cast<double>(word_f32(w)) : static_cast<double>(word_i32(w)); };
+  switch (host.dtype) {
+    case ScalarType::kFloat:
+      convert_words(words, n, host.data_as<float>(), [f](uint32_t w) { return f ? word_f32(w) : static_cast<float>(word_i32(w)); });
+      break;
+    case ScalarType::kDouble: convert_words(words, n, host.data_as<double>(), as_double); break;
+    case ScalarType::kHalf:
+      convert_words(words, n, host.data_as<uint16_t>(), [&](uint32_t w) { return float_to_half(static_cast<float>(as_double(w))); });
+      break;
+    case ScalarType::kBFloat16:
+      convert_words(words, n, host.data_as<uint16_t>(), [&](uint32_t w) { return float_to_bf16(static_cast<float>(as_double(w))); });
+      break;
+    case ScalarType::kLong:
+      convert_words(words, n, host.data_as<int64_t>(), [f](uint32_t w) { return f ? static_cast<int64_t>(word_f32(w)) : int64_t{word_i32(w)}; });
+      break;
+    case ScalarType::kInt:
+      convert_words(words, n, host.data_as<int32_t>(), [f](uint32_t w) { return f ? static_cast<int32_t>(word_f32(w)) : word_i32(w); });
+      break;
+    case ScalarType::kShort:
+      convert_words(words, n, host.data_as<int16_t>(), [&](uint32_t w) { return static_cast<int16_t>(as_double(w)); });
+      break;
+    case ScalarType::kChar:
+      convert_words(words, n, host.data_as<int8_t>(), [&](uint32_t w) { return static_cast<int8_t>(as_double(w)); });
+      break;
+    case ScalarType::kByte:
+      convert_words(words, n, host.data_as<uint8_t>(), [&](uint32_t w) { return static_cast<uint8_t>(as_double(w)); });
+      break;
+    case ScalarType::kBool:
+      if (f) convert_words(words, n, host.data_as<uint8_t>(), [](uint32_t w) { return static_cast<uint8_t>(word_f32(w) != 0 ? 1 : 0); });
+      else convert_words(words, n, host.data_as<uint8_t>(), [](uint32_t w) { return static_cast<uint8_t>(w != 0 ? 1 : 0); });
+      break;
+    default:
+      return Status(ErrorCode::kNotSupported, std::string("output dtype ") + dtype_name(host.dtype) +
+                                                  " cannot be read back from the GPU");
   }
   return {};
 }
@@ -535,16 +583,20 @@ Status Graph::add_step(std::function<Status()> prepare) {
 
 Result<int64_t> Graph::host_input_word(int64_t tensor_id, int64_t flat_index) const {
   auto it = host_inputs_.find(static_cast<int32_t>(tensor_id));
-  if (it == host_inputs_.end()) {
+  if (it == host_inputs_.end() || it->second == nullptr) {
     for (int32_t id : input_ids_)
       if (id == tensor_id) return int64_t{0};  // at build time nothing is uploaded yet
     return Status(ErrorCode::kInvalidProgram, "value " + std::to_string(tensor_id) + " is not a graph input tensor");
   }
-  if (flat_index < 0 || static_cast<size_t>(flat_index) >= it->second.size())
+  const Tensor& host = *it->second;
+  if (flat_index < 0 || flat_index >= std::max<int64_t>(host.numel(), 1))
     return Status(ErrorCode::kInvalidArgument, "index " + std::to_string(flat_index) + " outside input " +
                                                    std::to_string(tensor_id));
-  uint32_t w = it->second[static_cast<size_t>(flat_index)];
   const GpuTensor& t = values_[static_cast<size_t>(tensor_id)].tensor;
+  uint32_t w = 0;
+  if (host.numel() > 0) {
+    WICK_ASSIGN_OR_RETURN(w, host_word(host, flat_index, t.elem));
+  }
   if (t.elem == Elem::kF32) {
     float f;
     std::memcpy(&f, &w, 4);
@@ -566,9 +618,12 @@ Status Graph::upload_input(const Tensor& host, int32_t id, const std::string& wh
   if (t.elem == Elem::kPackedBytes) return Status(ErrorCode::kNotSupported, where + ": byte-packed input");
   if (host.data == nullptr && host.numel() > 0) return Status(ErrorCode::kInvalidArgument, where + ": no data");
   t.dims = host.sizes;
-  std::vector<uint32_t>& words = host_inputs_[id];
-  WICK_RETURN_IF_ERROR(host_to_words(host, t.elem, words).with_context(where));
-  return t.buffer->write(words.data(), static_cast<uint64_t>(std::max<int64_t>(host.numel(), 1)) * 4);
+  host_inputs_[id] = &host;
+  const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(host.numel(), 1)) * 4;
+  host_times_.upload_bytes += bytes;
+  if (host.numel() > 0 && same_words(host.dtype, t.elem)) return t.buffer->write(host.data, bytes);
+  WICK_RETURN_IF_ERROR(host_to_words(host, t.elem, convert_scratch_).with_context(where));
+  return t.buffer->write(convert_scratch_.data(), bytes);
 }
 
 Status Graph::download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where) {
@@ -579,17 +634,40 @@ Status Graph::download_output(const GpuTensor& t, const gpu::Buffer& staging, Te
   if (!s.ok()) return s.with_context(where);
   if (host.numel() == 0) return {};
   if (host.data == nullptr) return Status(ErrorCode::kInvalidProgram, where + ": output tensor has no memory");
-  std::vector<uint32_t> words(static_cast<size_t>(host.numel()));
-  WICK_RETURN_IF_ERROR(staging.read(words.data(), words.size() * 4));
-  return words_to_host(words, t.elem, host).with_context(where);
+  const uint64_t bytes = static_cast<uint64_t>(host.numel()) * 4;
+  host_times_.download_bytes += bytes;
+  if (same_words(host.dtype, t.elem)) return staging.read(host.data, bytes);
+  convert_scratch_.resize(static_cast<size_t>(host.numel()));
+  WICK_RETURN_IF_ERROR(staging.read(convert_scratch_.data(), bytes));
+  return words_to_host(convert_scratch_.data(), t.elem, host).with_context(where);
 }
 
+namespace {
+uint64_t ns_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
+}
+}  // namespace
+
 Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
+  // Host inputs are read in place (host_input_word) only while this call runs.
+  struct ForgetInputs {
+    std::map<int32_t, const Tensor*>& m;
+    ~ForgetInputs() {
+      for (auto& [id, t] : m) t = nullptr;
+    }
+  } forget{host_inputs_};
+  return execute_call(values, args);
+}
+
+Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
+  using Clock = std::chrono::steady_clock;
+  host_times_ = HostTimes{};
   if (args.size() != input_ids_.size() + output_ids_.size())
     return Status(ErrorCode::kInvalidProgram, "WebGPU delegate: called with " + std::to_string(args.size()) +
                                                   " arguments, the graph has " + std::to_string(input_ids_.size()) +
                                                   " inputs and " + std::to_string(output_ids_.size()) + " outputs");
   WICK_RETURN_IF_ERROR(device_->check().with_context("WebGPU delegate"));
+  Clock::time_point t0 = Clock::now();
   for (size_t i = 0; i < input_ids_.size(); ++i) {
     GValue& gv = values_[static_cast<size_t>(input_ids_[i])];
     WICK_ASSIGN_OR_RETURN(Value * hv, values.at(args[i]));
@@ -604,9 +682,12 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
       return Status(ErrorCode::kNotSupported, where + ": unsupported input kind");
     }
   }
+  Clock::time_point t1 = Clock::now();
+  host_times_.upload_ns = ns_between(t0, t1);
   for (auto& step : steps_) WICK_RETURN_IF_ERROR(step());
   for (auto& t : topk_)
     if (t) WICK_RETURN_IF_ERROR(t->prepare());
+  host_times_.prepare_ns = ns_between(t1, Clock::now());
   gpu::SubmitOptions so;
   so.timestamps = options_.profile;
   auto stats = commands_->submit(so);
@@ -617,6 +698,7 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
     for (size_t k = 0; k < stats->labels.size(); ++k)
       profile_.push_back(ProfileEntry{stats->labels[k], "", 0, 0, 0, stats->has_gpu_times ? stats->gpu_ns[k] : 0});
   }
+  t0 = Clock::now();
   for (auto& check : after_submit_) WICK_RETURN_IF_ERROR(check().with_context("WebGPU delegate"));
   for (size_t j = 0; j < output_ids_.size(); ++j) {
     const GValue& gv = values_[static_cast<size_t>(output_ids_[j])];
@@ -636,6 +718,7 @@ Status Graph::execute(ValueTable& values, std::span<const int32_t> args) {
     }
     WICK_RETURN_IF_ERROR(download_output(gv.tensor, *staging_[j], hv->tensor, where));
   }
+  host_times_.download_ns = ns_between(t0, Clock::now());
   return device_->check().with_context("WebGPU delegate");
 }
 

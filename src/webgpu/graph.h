@@ -84,6 +84,15 @@ struct ProfileEntry {
   uint64_t gpu_ns = 0;
 };
 
+// Host time of one execute() by phase, for `wick run --profile` (the submit's own phases,
+// encode / submit / wait for the GPU, are in gpu::SubmitStats).
+struct HostTimes {
+  uint64_t upload_ns = 0;    // host inputs converted and handed to the queue
+  uint64_t prepare_ns = 0;   // the ops' per-execution steps (shapes, params)
+  uint64_t download_ns = 0;  // outputs mapped, copied and converted into host tensors
+  uint64_t upload_bytes = 0, download_bytes = 0;
+};
+
 struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
@@ -166,6 +175,7 @@ class Graph {
   const std::vector<ProfileEntry>& last_profile() const { return profile_; }
   // Host-side timings of the last submit (encode, submit, wait for the GPU).
   const gpu::SubmitStats& last_submit() const { return last_submit_; }
+  const HostTimes& last_host_times() const { return host_times_; }
   size_t dispatch_count() const { return commands_->size(); }
   size_t num_outputs() const { return output_ids_.size(); }
   // Chain ops folded into a convolution, and ops left out because nothing used their result.
@@ -189,6 +199,7 @@ class Graph {
   Graph() = default;
   Status create_values(const vkgraph::Plan& plan);
   Status build_ops(const vkgraph::Plan& plan);
+  Status execute_call(ValueTable& values, std::span<const int32_t> args);  // execute() minus the input bookkeeping
   Status upload_input(const Tensor& host, int32_t id, const std::string& where);
   Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
   Status add_output_copies();
@@ -202,7 +213,11 @@ class Graph {
   std::vector<GValue> values_;
   std::vector<std::span<const uint8_t>> constant_host_;  // per value id with a constant (else empty); build time only
   std::vector<int32_t> input_ids_, output_ids_;
-  std::map<int32_t, std::vector<uint32_t>> host_inputs_;  // last upload per input tensor id
+  // The host tensor of each tensor input, while execute() runs (host_input_word reads it;
+  // null outside execute()). Read in place: copying a large input to serve a few index
+  // reads cost as much as the upload itself.
+  std::map<int32_t, const Tensor*> host_inputs_;
+  std::vector<uint32_t> convert_scratch_;  // reused by conversions to and from 32-bit words
   // Host-mappable copies of each output, filled by the same submission as the dispatches
   // so a call costs one GPU round trip.
   std::vector<std::unique_ptr<gpu::Buffer>> staging_;
@@ -231,6 +246,7 @@ class Graph {
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;
   std::vector<ProfileEntry> profile_;
   gpu::SubmitStats last_submit_;
+  HostTimes host_times_;
   uint64_t naive_bytes_ = 0, planned_bytes_ = 0, constant_total_ = 0;
 };
 

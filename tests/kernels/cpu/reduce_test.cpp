@@ -143,6 +143,38 @@ TEST(CpuReduceKernel, AnyAlongLastDimAsInAttentionMasks) {
   EXPECT_EQ(h.data(b0)[0], 1);
 }
 
+// any() over the innermost dims of a bool or uint8 tensor takes a word-at-a-time path:
+// rows whose length is not a multiple of 8 (tails), rows true only in their last byte,
+// uint8 values other than 1, two reduced dims at once, and a mask that reduces an inner
+// but not the innermost dim (the general path) must all agree with the reference.
+TEST(CpuReduceKernel, AnyOverInnermostDimsOddLengths) {
+  Harness h;
+  std::vector<int64_t> s = {2, 3, 5, 13};
+  auto m = random_ints(numel(s), 0, 12, 35);
+  for (double& v : m) v = v == 0 ? 7 : 0;  // sparse: ~1 in 13 nonzero, value 7
+  for (int k = 0; k < 13; ++k) m[static_cast<size_t>(13 * 4 + k)] = k == 12 ? 7 : 0;  // only the last byte
+  for (int k = 0; k < 13; ++k) m[static_cast<size_t>(13 * 9 + k)] = 0;                  // an all-false row
+  auto any_ref = [](double a, double v) { return (a != 0 || v != 0) ? 1 : 0; };
+  for (ScalarType dt : {ScalarType::kBool, ScalarType::kByte}) {
+    std::vector<double> in = m;
+    if (dt == ScalarType::kBool)
+      for (double& v : in) v = v != 0 ? 1 : 0;
+    int32_t tx = h.tensor(dt, s, in);
+    int32_t out = h.tensor(ScalarType::kBool, {2, 3, 5, 1});
+    ASSERT_TRUE(h.call("aten::any.out", {tx, h.i(-1), h.b(true), out, out}).ok());
+    auto got = h.data(out);
+    EXPECT_EQ(got, reduce_ref4(in, s, {false, false, false, true}, 0, any_ref));
+    EXPECT_EQ(got[4], 1);
+    EXPECT_EQ(got[9], 0);
+    int32_t out2 = h.tensor(ScalarType::kBool, {2, 3});
+    ASSERT_TRUE(h.call("aten::any.dims_out", {tx, h.int_list({2, 3}), h.b(false), out2, out2}).ok());
+    EXPECT_EQ(h.data(out2), reduce_ref4(in, s, {false, false, true, true}, 0, any_ref));
+    int32_t out3 = h.tensor(ScalarType::kBool, {2, 3, 13});
+    ASSERT_TRUE(h.call("aten::any.out", {tx, h.i(2), h.b(false), out3, out3}).ok());
+    EXPECT_EQ(h.data(out3), reduce_ref4(in, s, {false, false, true, false}, 0, any_ref));
+  }
+}
+
 TEST(CpuReduceKernel, MaxDimAsInDfine) {
   Harness h;  // demos/dfine_tiny: max.dim_max(x[1,336,80], -1, False)
   std::vector<int64_t> s = {1, 336, 80};

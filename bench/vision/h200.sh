@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark on the lent NVIDIA H200, in one device call: export every model
+# of models.py (.pte with ExecuTorch's Vulkan partitioner, .onnx with torch.onnx), check
+# each runtime's output against PyTorch eager, and time Wick (`wick bench`, Dawn on NVIDIA's
+# Vulkan driver), onnxruntime-node 1.30's WebGPU EP (its own Dawn, same driver) and PyTorch
+# CUDA (eager, CUDA graph). Staged by bench/vision/prepare.sh into STAGE (git-ignored);
+# run from the root of the checkout the device tool sends, carrying .gl and STAGE:
+#
+#   bash .dev/bench/vision/h200.sh [MODEL...]
+#
+# Writes to $OUT (or /tmp/vision_out): results.jsonl (one JSON line per model and tool),
+# table.md (medians, Wick/ORT ratio, correctness), h200.log and logs.tar.gz (every step).
+set -u
+VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # these scripts
+STAGE=$(dirname "$VISION")                           # node.xz, ort.tar.xz, et.tar.xz, wick.tar.xz
+R=${OUT:-/tmp/vision_out}
+W=${W:-/tmp/vb}
+LOGS=$W/logs
+DEADLINE=${DEADLINE:-440}  # seconds from start: later steps are skipped, so the call ends in time
+START=$SECONDS
+mkdir -p "$R" "$W" "$LOGS"
+MODELS=${*:-mobilenet_v3_small esrgan_slim_x4_64 esrgan_slim_x4_128 depth_anything_v2_small_518 whisper_base_encoder_30s realesrgan_x4_tile64 whisper_base_encoder_30s_sdpa depth_anything_v2_small_518_sdpa}
+left() { echo $((DEADLINE - (SECONDS - START))); }
+# A step's timeout: its own, cut to what is left before the deadline (at least 5 s).
+tmo() { local l; l=$(left); echo $((l < $1 ? (l > 5 ? l : 5) : $1)); }
+log() { echo "[$((SECONDS - START))s] $*"; }
+
+export PYTHONUNBUFFERED=1
+# DRY_RUN=1 (on a machine without torch or the device): the tools in place (WICK, NODE,
+# ORT_NODE_DIR given), no exports; models already in $W/models.
+if [[ -z ${DRY_RUN:-} ]]; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  for t in et ort wick; do tar -xJf "$STAGE/$t.tar.xz" -C "$W"; done
+  xz -dc "$STAGE/node.xz" > "$W/node" && chmod +x "$W/node"
+  export LD_LIBRARY_PATH=$W/wick
+  export ORT_NODE_DIR=$W/node_modules/onnxruntime-node
+  WICK=$W/wick/wick
+  NODE=$W/node
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.used --format=csv,noheader
+  cat "$W/wick/COMMIT"
+fi
+RES=$R/results.jsonl
+: > "$RES"
+log "tools: node $("$NODE" --version), wick $(du -h "$WICK" | cut -f1)"
+
+# 1. Exports, all models at once, each in its own process on one thread (lowering is
+# single-threaded Python), so that half the 16 cores stay free for the timings, which start
+# as soon as a model's export is done.
+export EXPORT_THREADS=1
+for m in $([[ -z ${DRY_RUN:-} ]] && echo "$MODELS"); do
+  (. "$W/et/env.sh" && timeout 300 python3 "$VISION/export.py" "$m" "$W/models" > "$LOGS/export_$m.log" 2>&1;
+   echo "exit $?" >> "$LOGS/export_$m.log") &
+done
+
+# 2. Per model, one tool after the other (nothing else runs on the GPU meanwhile).
+bench_model() {
+  local m=$1 D=$W/models/$1 shape
+  if [[ -z ${DRY_RUN:-} ]]; then
+    while ! grep -q '^exit ' "$LOGS/export_$m.log" 2>/dev/null && [[ $(left) -gt 20 ]]; do sleep 1; done
+    log "export $m: $(grep -v Warning "$LOGS/export_$m.log" | tail -4 | tr '\n' ' ' | cut -c1-600)"
+  fi
+  [[ -f $D/meta.json ]] || { log "$m: no export, skipped"; return; }
+  shape=$(python3 -c "import json;print(','.join(map(str,json.load(open('$D/meta.json'))['input_shape'])))")
+  python3 -c "import json;m=json.load(open('$D/meta.json'));m['tool']='export';print(json.dumps(m))" >> "$RES"
+  if [[ -f $D/model.pte && $(left) -gt 20 ]]; then
+    log "$m: wick run --profile"
+    timeout $(tmo 120) "$WICK" run "$D/model.pte" --backend webgpu --profile --input "$D/input.bin:float32:$shape" \
+      --output "$D/wick_out.bin" > "$LOGS/wick_profile_$m.txt" 2>&1
+    echo "exit $?" >> "$LOGS/wick_profile_$m.txt"
+    [[ -f $D/wick_out.bin ]] && python3 "$VISION/compare.py" "$D/ref.bin" "$D/wick_out.bin" |
+      sed "s/^{/{\"model\": \"$m\", \"tool\": \"wick_check\", /" >> "$RES"
+    log "$m: wick bench"
+    timeout $(tmo 90) "$WICK" bench "$D/model.pte" --backend webgpu --runs "${WICK_RUNS:-200}" --warmup 3 --max-seconds 8 \
+      --input "$D/input.bin:float32:$shape" > "$LOGS/wick_bench_$m.txt" 2>&1
+    echo "exit $?" >> "$LOGS/wick_bench_$m.txt"
+    python3 "$VISION/parse_wick.py" "$m" "$LOGS/wick_bench_$m.txt" "$LOGS/wick_profile_$m.txt" >> "$RES"
+  fi
+  if [[ -f $D/model.onnx && $(left) -gt 20 ]]; then
+    log "$m: onnxruntime-node webgpu"
+    timeout $(tmo 120) "$NODE" "$VISION/ort_bench.mjs" --model "$D/model.onnx" --input "$D/input.bin" --shape "$shape" \
+      --ep webgpu --runs 200 --warmup 5 --max-seconds 8 --out "$D/ort_out.bin" --profile-dir "$W/ort_prof" \
+      > "$LOGS/ort_$m.txt" 2>&1
+    echo "exit $?" >> "$LOGS/ort_$m.txt"
+    grep '^{' "$LOGS/ort_$m.txt" | sed "s/^{/{\"model\": \"$m\", /" >> "$RES"
+    [[ -f $D/ort_out.bin ]] && python3 "$VISION/compare.py" "$D/ref.bin" "$D/ort_out.bin" |
+      sed "s/^{/{\"model\": \"$m\", \"tool\": \"ort_check\", /" >> "$RES"
+  fi
+}
+
+FIRST="mobilenet_v3_small esrgan_slim_x4_64 esrgan_slim_x4_128 depth_anything_v2_small_518"
+# PyTorch CUDA for a group of models, in one process (imports once).
+torch_group() {
+  [[ $# -gt 0 && $(left) -gt 20 ]] || return
+  log "torch: $*"
+  timeout $(tmo 120) python3 "$VISION/torch_bench.py" "$W/models" "$@" --runs 200 --max-seconds 4 \
+    > "$LOGS/torch_$1.txt" 2>&1
+  echo "exit $?" >> "$LOGS/torch_$1.txt"
+  grep '^{' "$LOGS/torch_$1.txt" >> "$RES"
+}
+
+G1=() G2=()
+for m in $MODELS; do if [[ " $FIRST " == *" $m "* ]]; then G1+=("$m"); else G2+=("$m"); fi; done
+for m in "${G1[@]}"; do bench_model "$m"; done
+torch_group "${G1[@]}"
+
+# 3. The tiny Whisper encoder fixture (5 delegates, CPU ops between): host rows of the
+# profile, and wick bench (the issue's 300 runs that did not finish in 60 s).
+F=$W/wick/whisper_tiny_encoder
+if [[ -f $F/model.pte && $(left) -gt 15 ]]; then
+  log "whisper_tiny_encoder fixture"
+  timeout $(tmo 30) "$WICK" run "$F/model.pte" --backend webgpu --profile --input "$F/case0_input0.bin:float32:1,80,3000" \
+    --output "$F/out.bin" > "$LOGS/wick_profile_whisper_tiny_encoder_fixture.txt" 2>&1
+  timeout $(tmo 60) "$WICK" bench "$F/model.pte" --backend webgpu --runs 300 --warmup 5 --max-seconds 10 \
+    --input "$F/case0_input0.bin:float32:1,80,3000" > "$LOGS/wick_bench_whisper_tiny_encoder_fixture.txt" 2>&1
+  echo "exit $?" >> "$LOGS/wick_bench_whisper_tiny_encoder_fixture.txt"
+  python3 "$VISION/compare.py" "$F/case0_output0.bin" "$F/out.bin" --rtol 1e-4 > "$LOGS/whisper_tiny_check.txt" 2>&1
+  if [[ -x $W/wick/wick_before ]]; then  # the same program on the wick this branch started from
+    timeout $(tmo 25) "$W/wick/wick_before" bench "$F/model.pte" --backend webgpu --runs 10 --warmup 2 \
+      --input "$F/case0_input0.bin:float32:1,80,3000" > "$LOGS/wick_before_bench_whisper_tiny_encoder_fixture.txt" 2>&1
+    echo "exit $?" >> "$LOGS/wick_before_bench_whisper_tiny_encoder_fixture.txt"
+  fi
+  tail -n 4 "$LOGS"/wick*_bench_whisper_tiny_encoder_fixture.txt "$LOGS/whisper_tiny_check.txt"
+fi
+
+for m in "${G2[@]}"; do bench_model "$m"; done
+torch_group "${G2[@]}"
+
+log "table"
+python3 "$VISION/table.py" "$RES" > "$R/table.md"
+cat "$R/table.md"
+tar -czf "$R/logs.tar.gz" -C "$W" logs
+log "done"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Stages what bench/vision/h200.sh needs into STAGE (default /work/main/.dev/bench, a
+# git-ignored folder of the checkout the device tool sends), compressed to fit the 64 MiB
+# transfer: these scripts, Node (this machine's binary, stripped), onnxruntime-node 1.30.0
+# with only its Linux x64 binaries, ExecuTorch's export toolchain (../shared/executorch),
+# a stripped `wick` from BUILD (default build/), Dawn's libwebgpu_wrapper.so and the tiny
+# Whisper encoder fixture.
+#
+#   [BEFORE=other/wick] bash bench/vision/prepare.sh [STAGE] [BUILD]
+#
+# Then: run `bash .dev/bench/vision/h200.sh` on the device, carrying .gl and .dev/bench.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+STAGE=${1:-/work/main/.dev/bench}
+BUILD=${2:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$STAGE/vision"
+cp bench/vision/*.py bench/vision/*.mjs bench/vision/h200.sh "$STAGE/vision/"
+
+# Node: reuse the compressed binary when this machine's node has not changed.
+NODE=$(command -v node)
+if [[ ! -f $STAGE/node.xz || $(cat "$STAGE/node.sha" 2>/dev/null) != $(sha256sum "$NODE" | cut -c1-64) ]]; then
+  cp "$NODE" "$T/node" && strip "$T/node"
+  nice xz -9 -T2 -c "$T/node" > "$STAGE/node.xz"
+  sha256sum "$NODE" | cut -c1-64 > "$STAGE/node.sha"
+fi
+
+# onnxruntime-node without the other platforms' binaries (and its install-time deps).
+ORT=node_modules/onnxruntime-node
+[[ $(node -p "require('./$ORT/package.json').version") == 1.30.0 ]] || { echo "need onnxruntime-node 1.30.0" >&2; exit 1; }
+if [[ ! -f $STAGE/ort.tar.xz ]]; then
+  mkdir -p "$T/ort/node_modules/onnxruntime-node/bin/napi-v6/linux"
+  cp -rL "$ORT/package.json" "$ORT/dist" "$ORT/lib" "$T/ort/node_modules/onnxruntime-node/"
+  cp -rL "$ORT/bin/napi-v6/linux/x64" "$T/ort/node_modules/onnxruntime-node/bin/napi-v6/linux/"
+  cp -rL node_modules/onnxruntime-common "$T/ort/node_modules/"
+  tar -C "$T/ort" -cf - node_modules | nice xz -9 -T2 > "$STAGE/ort.tar.xz"
+fi
+
+# ExecuTorch's export toolchain (PROVENANCE.txt there).
+if [[ ! -f $STAGE/et.tar.xz ]]; then
+  tar -C ../shared -chf - --transform 's,^executorch,et,' executorch | nice xz -9 -T2 > "$STAGE/et.tar.xz"
+fi
+
+# wick (always fresh), Dawn, the Whisper fixture.
+mkdir -p "$T/wick/whisper_tiny_encoder"
+cp "$BUILD/wick" "$T/wick/wick" && strip "$T/wick/wick"
+# main's wick too, when given (BEFORE=path): the Whisper fixture's before/after in one call.
+[[ -n ${BEFORE:-} ]] && cp "$BEFORE" "$T/wick/wick_before" && strip "$T/wick/wick_before"
+cp third_party/npm/dawn/lib/libwebgpu_wrapper.so "$T/wick/"
+F=../shared/fixtures/demos/whisper_tiny_encoder
+cp "$F/model.pte" "$F/case0_input0.bin" "$F/case0_output0.bin" "$T/wick/whisper_tiny_encoder/"
+git log -1 --format='%H %s' > "$T/wick/COMMIT"
+git status --porcelain --untracked-files=no >> "$T/wick/COMMIT"
+tar -C "$T" -cf - wick | nice xz -6 -T2 > "$STAGE/wick.tar.xz"
+du -ch "$STAGE"/*.xz | tail -1
+ls -la "$STAGE"

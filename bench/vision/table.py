@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The benchmark table (Markdown) from h200.sh's results.jsonl:
+
+  python3 bench/vision/table.py results.jsonl > table.md
+"""
+
+import json
+import re
+import sys
+from collections import OrderedDict
+
+
+def short_op(name):
+    """ "<EdgeOpOverload: aten.mul.Scalar>: schema = ..." (older export.py) -> "aten.mul.Scalar"."""
+    m = re.search(r"<EdgeOpOverload: ([\w.]+)>", name)
+    return m.group(1) if m else name
+
+
+def fmt(v, unit=" ms"):
+    if v is None:
+        return "-"
+    return f"{v:.3g}{unit}" if v < 10 else f"{v:.1f}{unit}"
+
+
+def main():
+    rows = OrderedDict()
+    for line in open(sys.argv[1]):
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        r = json.loads(line)
+        name = r.get("model") or r.get("name")
+        rows.setdefault(name, {})[r.get("tool", "ort") if not str(r.get("tool", "")).startswith("onnxruntime")
+                                   else "ort"] = r
+    print("| model | Wick | ORT WebGPU | Wick/ORT | PyTorch eager | PyTorch CUDA graph | Wick GPU time (profile) "
+          "| Wick delegates / dispatches | Wick vs eager | ORT vs eager | ORT kernels by EP |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, t in rows.items():
+        ex, w, o = t.get("export", {}), t.get("wick", {}), t.get("ort", {})
+        tb = next((v for k, v in t.items() if str(v.get("tool", "")).startswith("torch")), {})
+        wm, om = w.get("median_ms"), o.get("median_ms")
+        ratio = f"{wm / om:.2f}" if wm and om else "-"
+        graph = tb.get("cuda_graph", {})
+        pte = ex.get("pte", {})
+        deleg = f"{pte.get('delegates', '-')} / {w.get('dispatches', '-')}"
+        if pte.get("ops_outside_delegates"):
+            deleg += " (CPU: " + ", ".join(f"{short_op(k)} x{v}" for k, v in pte["ops_outside_delegates"].items()) + ")"
+        if "error" in pte:
+            deleg = "export failed: " + pte["error"][:80]
+
+        def check(key):
+            c = t.get(key)
+            if not c:
+                return "-"
+            if "rel" not in c:
+                return c.get("error", "?")
+            return f"{'ok' if c['ok'] else 'FAIL'} {c['rel']:.1e}"
+
+        prov = o.get("providers")
+        prov = ", ".join(f"{k.replace('ExecutionProvider', '')} {v}" for k, v in prov.items()) if prov else "-"
+        wick_cell = fmt(wm) if wm else ("error" if w else "-")
+        ort_cell = fmt(om) if om else ("error" if o else "-")
+        print(f"| {name} | {wick_cell} | {ort_cell} | {ratio} | {fmt(tb.get('eager', {}).get('median_ms'))} | "
+              f"{fmt(graph.get('median_ms')) if 'median_ms' in graph else graph.get('error', '-')[:60]} | "
+              f"{fmt(w.get('profile_gpu_ms'))} | {deleg} | {check('wick_check')} | {check('ort_check')} | {prov} |")
+
+
+if __name__ == "__main__":
+    main()
