@@ -1,6 +1,7 @@
 // Wick's Wasm CPU path against onnxruntime-web's 'wasm' EP, in headless Chromium started
 // without WebGPU, on the same architectures and shapes (bench/cpu/ort/models.mjs).
 //   node bench/cpu/ort/web_bench.mjs [ONNX_DIR (.bench/onnx)] [--rounds N] [--only NAME,...] [--engines wick,ort]
+//                                    [--wick-dist DIR (package/dist: wick.js, wick.wasm)]
 // The page is cross-origin isolated (COOP/COEP headers), so onnxruntime-web may use
 // threads: it runs at 1 thread and at every core. Wick's bundle runs on one thread. Each
 // configuration gets a fresh page (onnxruntime-web fixes its thread count at its first
@@ -26,7 +27,8 @@ const ortVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/
 
 const TYPES = {'.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm',
                '.json': 'application/json', '.html': 'text/html'};
-const ROOTS = [['/fixtures/', fixturesDir], ['/onnx/', onnxDir], ['/ort/', ortDist], ['/', repoRoot]];
+const wickDist = path.resolve(flag('--wick-dist', path.join(repoRoot, 'package/dist')));
+const ROOTS = [['/package/dist/', wickDist], ['/fixtures/', fixturesDir], ['/onnx/', onnxDir], ['/ort/', ortDist], ['/', repoRoot]];
 const server = http.createServer((req, res) => {
   const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   const headers = {'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp'};
@@ -62,7 +64,7 @@ async function pageBench({engine, threads, models}) {
     }
     return stats(t);
   };
-  const out = {isolated: crossOriginIsolated, gpu: !!navigator.gpu, results: {}};
+  const out = {isolated: crossOriginIsolated, results: {}};
   if (engine === 'ort') {
     const ort = await import('/ort/ort.wasm.min.mjs');
     ort.env.wasm.numThreads = threads;
@@ -109,7 +111,6 @@ for (let r = 0; r < rounds; r++) {
     await page.goto(`${url}/bench.html`);
     const res = await page.evaluate(pageBench, {...c, models});
     if (!res.isolated) throw new Error('the page is not cross-origin isolated');
-    if (res.gpu) console.error('note: navigator.gpu exists in this page');
     if (c.engine === 'wick' && res.backend !== 'cpu') throw new Error(`Wick ran on ${res.backend}`);
     for (const [name, s] of Object.entries(res.results)) {
       const key = `${c.engine} ${c.threads} ${name}`;
@@ -122,7 +123,7 @@ await browser.close();
 server.close();
 
 console.log(`# ${new Date().toISOString()} ${os.cpus().length} cores: ${os.cpus()[0].model}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-console.log(`# headless Chromium ${version} without WebGPU, cross-origin isolated; Wick package/dist (backend 'cpu', 1 thread), ` +
+console.log(`# headless Chromium ${version} without WebGPU, cross-origin isolated; Wick ${path.relative(repoRoot, wickDist)} (backend 'cpu', 1 thread), ` +
             `onnxruntime-web ${ortVersion} 'wasm' EP; ${rounds} rounds, median of each round's median, min of all runs`);
 for (const m of models) {
   const row = (engine, threads) => {
