@@ -1,7 +1,11 @@
 """ONNX twins of the CPU benchmark's models, for onnxruntime (bench/cpu/ort/).
 
-Run where torch 2.x is (the H200 machine; bench/cpu/ort/README.md has the call):
-    python3 export_onnx.py OUT_DIR
+Run where torch 2.x and onnxruntime are (the lent H200 machine; 15 s there): copy this
+file into a git-ignored folder of the checkout the device tool sends (e.g. .dev/cpu/),
+carry that folder, run
+    cd .dev/cpu && python3 export_onnx.py $OUT
+and copy the .onnx files it returns into .bench/onnx/ (where native_bench.mjs and
+web_bench.mjs look). What it printed on 2026-12-04: bench/results/cpu_ort_onnx_export_h200.log.
 Writes, with random weights (the timing needs the architecture and shapes, not the
 fixture's weights):
   mobilenet_v3_small.onnx   torchvision mobilenet_v3_small(weights=None), x[1,3,224,224]

@@ -83,6 +83,7 @@ void conv2d(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& 
 // value loaded once for 4 channels. The weights are read in place, from 4 rows at once (no
 // repacked copy per call: MobileNet's would be megabytes).
 constexpr int64_t kOcBlock = 4, kOwBlock = 8;  // conv2d_blocked_rows spells out the 4 channels
+constexpr int64_t kIcChunk = 8;
 
 struct BlockedConv {
   const float* in;
@@ -109,46 +110,51 @@ WICK_HOT_LOOP void conv2d_blocked_rows(const BlockedConv& c, int64_t begin, int6
     for (int64_t ow0 = 0; ow0 < g.out_w; ow0 += kOwBlock) {
       f32x8 acc[kOcBlock];
       for (int64_t j = 0; j < kOcBlock; ++j) acc[j] = f32x8{} + (c.bias && j < n_oc ? c.bias[oc0 + j] : 0.0f);
-      // Taps outside, input channels inside: the inner loop is one vector load, 4 weights
-      // and 4 multiply-adds per channel, with the bounds settled once per tap.
-      for (int64_t kh = 0; kh < g.k_h; ++kh) {
-        const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dil_h;
-        if (ih < 0 || ih >= g.in_h) continue;
-        for (int64_t kw = 0; kw < g.k_w; ++kw) {
-          const int64_t iw0 = ow0 * g.stride_w - g.pad_w + kw * g.dil_w;
-          const bool inside = iw0 >= 0 && iw0 + (kOwBlock - 1) * g.stride_w < g.in_w && ow0 + kOwBlock <= g.out_w;
-          const float* x0 = xg + ih * g.in_w;
-          const int64_t tap = kh * g.k_w + kw;
-          const float *w0 = wrow[0] + tap, *w1 = wrow[1] + tap, *w2 = wrow[2] + tap, *w3 = wrow[3] + tap;
-          if (inside && g.stride_w == 1) {
-            for (int64_t ic = 0; ic < in_cg; ++ic) {
-              f32x8 xv;
-              WICK_F32X8_LOAD(xv, x0 + ic * in_plane + iw0);
-              const int64_t wi = ic * taps;
-              acc[0] += w0[wi] * xv;
-              acc[1] += w1[wi] * xv;
-              acc[2] += w2[wi] * xv;
-              acc[3] += w3[wi] * xv;
-            }
-          } else {
-            for (int64_t ic = 0; ic < in_cg; ++ic) {
-              const float* xr = x0 + ic * in_plane;
-              float xs[kOwBlock];
-              if (inside) {  // strided: no bounds to check, still a gather
-                for (int64_t t = 0; t < kOwBlock; ++t) xs[t] = xr[iw0 + t * g.stride_w];
-              } else {
-                for (int64_t t = 0; t < kOwBlock; ++t) {
-                  const int64_t iw = iw0 + t * g.stride_w;
-                  xs[t] = iw >= 0 && iw < g.in_w && ow0 + t < g.out_w ? xr[iw] : 0.0f;
-                }
+      // Input channels in chunks of 8, taps, then the chunk's channels: the inner loop is one
+      // vector load, 4 weights and 4 multiply-adds per channel with the bounds settled once
+      // per tap, and a chunk's rows stay in L1 across its taps (planes a power of two apart
+      // map to the same cache sets, so all 64 channels' rows at once would not).
+      for (int64_t ic0 = 0; ic0 < in_cg; ic0 += kIcChunk) {
+        const int64_t ic1 = std::min(in_cg, ic0 + kIcChunk);
+        for (int64_t kh = 0; kh < g.k_h; ++kh) {
+          const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+          if (ih < 0 || ih >= g.in_h) continue;
+          for (int64_t kw = 0; kw < g.k_w; ++kw) {
+            const int64_t iw0 = ow0 * g.stride_w - g.pad_w + kw * g.dil_w;
+            const bool inside = iw0 >= 0 && iw0 + (kOwBlock - 1) * g.stride_w < g.in_w && ow0 + kOwBlock <= g.out_w;
+            const float* x0 = xg + ih * g.in_w;
+            const int64_t tap = kh * g.k_w + kw;
+            const float *w0 = wrow[0] + tap, *w1 = wrow[1] + tap, *w2 = wrow[2] + tap, *w3 = wrow[3] + tap;
+            if (inside && g.stride_w == 1) {
+              for (int64_t ic = ic0; ic < ic1; ++ic) {
+                f32x8 xv;
+                WICK_F32X8_LOAD(xv, x0 + ic * in_plane + iw0);
+                const int64_t wi = ic * taps;
+                acc[0] += w0[wi] * xv;
+                acc[1] += w1[wi] * xv;
+                acc[2] += w2[wi] * xv;
+                acc[3] += w3[wi] * xv;
               }
-              f32x8 xv;
-              WICK_F32X8_LOAD(xv, xs);
-              const int64_t wi = ic * taps;
-              acc[0] += w0[wi] * xv;
-              acc[1] += w1[wi] * xv;
-              acc[2] += w2[wi] * xv;
-              acc[3] += w3[wi] * xv;
+            } else {
+              for (int64_t ic = ic0; ic < ic1; ++ic) {
+                const float* xr = x0 + ic * in_plane;
+                float xs[kOwBlock];
+                if (inside) {  // strided: no bounds to check, still a gather
+                  for (int64_t t = 0; t < kOwBlock; ++t) xs[t] = xr[iw0 + t * g.stride_w];
+                } else {
+                  for (int64_t t = 0; t < kOwBlock; ++t) {
+                    const int64_t iw = iw0 + t * g.stride_w;
+                    xs[t] = iw >= 0 && iw < g.in_w && ow0 + t < g.out_w ? xr[iw] : 0.0f;
+                  }
+                }
+                f32x8 xv;
+                WICK_F32X8_LOAD(xv, xs);
+                const int64_t wi = ic * taps;
+                acc[0] += w0[wi] * xv;
+                acc[1] += w1[wi] * xv;
+                acc[2] += w2[wi] * xv;
+                acc[3] += w3[wi] * xv;
+              }
             }
           }
         }
