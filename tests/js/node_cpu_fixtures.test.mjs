@@ -2,16 +2,13 @@
 // API in Node on the CPU executor of VK00 graphs (createExecuTorch({backend: 'cpu'}): the
 // Wasm bundle's src/vkcpu, no WebGPU anywhere), with the harness and tolerances of the
 // WebGPU runs (node_fixtures.test.mjs), stateful fixtures' cases in order on one method,
-// and both two-program pipelines. Chromium runs a few of them the same way
-// (browser_no_webgpu.test.mjs); running all 92 there too would add the same Wasm work
-// again to CI's 2 cores for no new code path.
+// and both two-program pipelines. browser_cpu_fixtures.test.mjs runs them in Chromium.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {createExecuTorch} from '../../package/index.mjs';
-import {PIPELINES, listFixtures, runFixture, runPipeline} from './fixture_harness.mjs';
+import {DELEGATED_GROUPS, PIPELINES, listFixtures, runFixture, runPipeline} from './fixture_harness.mjs';
 import {fixtureFiles} from './node_runtime.mjs';
 
-export const DELEGATED_GROUPS = ['ops', 'models', 'demos', 'pretrained'];
 const fixtures = await listFixtures(fixtureFiles, DELEGATED_GROUPS);
 const index = JSON.parse(await fixtureFiles.text('index.json'));
 const delegated = new Set(index.fixtures.filter((f) => f.delegated).map((f) => f.path));
