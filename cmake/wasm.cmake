@@ -19,6 +19,13 @@ foreach(_lib flatbuffers nlohmann)
 endforeach()
 target_include_directories(wick_runtime SYSTEM PUBLIC "${_wick_host_headers}")
 
+# Wasm SIMD128 for the CPU kernels (every current browser and Node runs it): clang turns
+# their blocked loops (convolution, linear, 4-bit linear, elementwise) into f32x4
+# operations. Appended, after cmake/vkgraph.cmake set -O3 on the hot files. The bundle is
+# linked with it too, so that wasm-opt accepts the SIMD instructions.
+file(GLOB _wick_kernel_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/kernels/cpu/*.cpp")
+set_property(SOURCE ${_wick_kernel_sources} TARGET_DIRECTORY wick_runtime APPEND PROPERTY COMPILE_OPTIONS -msimd128)
+
 # Made once every part has defined its libraries (cmake/webgpu*.cmake come after this
 # file alphabetically).
 function(_wick_add_wasm_bundle)
@@ -31,7 +38,7 @@ function(_wick_add_wasm_bundle)
   set_target_properties(wick_wasm PROPERTIES OUTPUT_NAME wick SUFFIX ".js")
   target_link_libraries(wick_wasm PRIVATE wick_llm wick_webgpu wick_gpu wick_runtime)
   target_link_options(wick_wasm PRIVATE
-    -sMODULARIZE=1 -sEXPORT_NAME=createExecuTorch -sENVIRONMENT=web,worker,node
+    -msimd128 -sMODULARIZE=1 -sEXPORT_NAME=createExecuTorch -sENVIRONMENT=web,worker,node
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=4GB
     # WebGPU's promises are awaited inside C++ calls (src/gpu/web): Asyncify unwinds
     # the wasm stack there. Its save area must hold the deepest stack that waits.

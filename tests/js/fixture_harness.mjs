@@ -10,6 +10,8 @@
 // in Node and over HTTP in the browser (tests/js/browser/fixtures.html).
 
 export const FIXTURE_GROUPS = ['cpu', 'ops_undelegated', 'ops', 'models', 'demos', 'pretrained'];
+// The groups whose programs all hold VulkanBackend delegates (the CPU executor's runs).
+export const DELEGATED_GROUPS = ['ops', 'models', 'demos', 'pretrained'];
 
 const TYPED = {float32: Float32Array, int64: BigInt64Array, bool: Uint8Array, int32: Int32Array,
                float64: Float64Array, uint8: Uint8Array, int8: Int8Array, int16: Int16Array};

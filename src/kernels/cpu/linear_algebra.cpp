@@ -1,6 +1,7 @@
 // Matrix products: mm, bmm, addmm, baddbmm, linear.
 #include <algorithm>
 
+#include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
 #include "kernels/cpu/thread_pool.h"
@@ -37,24 +38,32 @@ void batched_gemm(const T* a, const T* b, T* c, int64_t batch, int64_t m, int64_
   });
 }
 
-// y[m, o] = x[m, :] . w[o, :] for fp32: weight rows are read in place (no transpose) by
-// 8 running sums per dot product, output features spread over the thread pool.
-void linear_f32(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n) {
-  parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>(m * k, 1)), [&](int64_t begin, int64_t end) {
-    for (int64_t o = begin; o < end; ++o) {
-      const float* wr = w + o * k;
-      for (int64_t i = 0; i < m; ++i) {
-        const float* xr = x + i * k;
-        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        int64_t p = 0;
-        for (; p + 8 <= k; p += 8)
-          for (int t = 0; t < 8; ++t) acc[t] += xr[p + t] * wr[p + t];
-        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-        for (; p < k; ++p) sum += xr[p] * wr[p];
-        y[i * n + o] = sum;
+// y[m, o] = x[m, :] . w[o, :] for fp32 over output features [begin, end): weight rows
+// are read in place (no transpose) by 8 running sums per dot product.
+WICK_HOT_LOOP void linear_f32_features(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n,
+                                       int64_t begin, int64_t end) {
+  for (int64_t o = begin; o < end; ++o) {
+    const float* wr = w + o * k;
+    for (int64_t i = 0; i < m; ++i) {
+      const float* xr = x + i * k;
+      f32x8 acc{}, xv, wv;
+      int64_t p = 0;
+      for (; p + 8 <= k; p += 8) {
+        WICK_F32X8_LOAD(xv, xr + p);
+        WICK_F32X8_LOAD(wv, wr + p);
+        acc += xv * wv;
       }
+      float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+      for (; p < k; ++p) sum += xr[p] * wr[p];
+      y[i * n + o] = sum;
     }
-  });
+  }
+}
+
+// Output features spread over the thread pool.
+void linear_f32(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n) {
+  parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>(m * k, 1)),
+               [&](int64_t begin, int64_t end) { linear_f32_features(x, w, y, m, k, n, begin, end); });
 }
 
 Status check_matrix_inputs(const char* op, std::initializer_list<std::pair<const Tensor*, const char*>> ts,

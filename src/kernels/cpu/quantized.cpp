@@ -5,11 +5,54 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu {
+
+namespace {
+
+struct Q4Linear {
+  const float* x;
+  const uint8_t* w;
+  const float* scales;
+  const float* bias;
+  float* y;
+  int64_t m, k, n, kp, gs, padded_n;
+};
+
+// Output features [begin, end). Each feature's row is dequantized once into a small
+// buffer and dotted with every input row, so the weights are read once per call whatever
+// M is.
+WICK_HOT_LOOP void q4gsw_features(const Q4Linear& q, int64_t begin, int64_t end) {
+  std::vector<float> row(static_cast<size_t>(q.k));
+  for (int64_t o = begin; o < end; ++o) {
+    const uint8_t* wr = q.w + o * q.kp;
+    for (int64_t j0 = 0; j0 < q.k; j0 += q.gs) {
+      const float scale = q.scales[(j0 / q.gs) * q.padded_n + o];
+      const int64_t j1 = std::min(q.k, j0 + q.gs);
+      for (int64_t j = j0; j < j1; ++j)
+        row[static_cast<size_t>(j)] = static_cast<float>(((wr[j / 2] >> ((j & 1) * 4)) & 0xF) - 8) * scale;
+    }
+    for (int64_t r = 0; r < q.m; ++r) {
+      const float* xr = q.x + r * q.k;
+      f32x8 part{}, xv, wv;
+      int64_t j = 0;
+      for (; j + 8 <= q.k; j += 8) {
+        WICK_F32X8_LOAD(xv, xr + j);
+        WICK_F32X8_LOAD(wv, row.data() + j);
+        part += xv * wv;
+      }
+      float acc = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+      for (; j < q.k; ++j) acc += xr[j] * row[static_cast<size_t>(j)];
+      q.y[r * q.n + o] = acc + (q.bias ? q.bias[o] : 0.0f);
+    }
+  }
+}
+
+}  // namespace
 
 // linear_q4gsw.out(Tensor self, Tensor weights, Tensor weight_scales, int group_size,
 //   Tensor? bias=None, *, Tensor(a!) out)
@@ -55,30 +98,9 @@ Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args)
   const float* ss = sc->data_as<float>();
   const float* bs = bias ? bias->data_as<float>() : nullptr;
   float* ys = out->data_as<float>();
-  // Each output feature's row is dequantized once into a small buffer and dotted with
-  // every input row, so the weights are read once per call whatever M is.
-  parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>((m + 1) * k, 1)), [&](int64_t begin, int64_t end) {
-    std::vector<float> row(static_cast<size_t>(k));
-    for (int64_t o = begin; o < end; ++o) {
-      const uint8_t* wr = ws + o * kp;
-      for (int64_t j0 = 0; j0 < k; j0 += gs) {
-        const float scale = ss[(j0 / gs) * padded_n + o];
-        const int64_t j1 = std::min(k, j0 + gs);
-        for (int64_t j = j0; j < j1; ++j)
-          row[static_cast<size_t>(j)] = static_cast<float>(((wr[j / 2] >> ((j & 1) * 4)) & 0xF) - 8) * scale;
-      }
-      for (int64_t r = 0; r < m; ++r) {
-        const float* xr = xs + r * k;
-        float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        int64_t j = 0;
-        for (; j + 8 <= k; j += 8)
-          for (int t = 0; t < 8; ++t) part[t] += xr[j + t] * row[static_cast<size_t>(j + t)];
-        float acc = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
-        for (; j < k; ++j) acc += xr[j] * row[static_cast<size_t>(j)];
-        ys[r * n + o] = acc + (bs ? bs[o] : 0.0f);
-      }
-    }
-  });
+  const Q4Linear q{xs, ws, ss, bs, ys, m, k, n, kp, gs, padded_n};
+  parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>((m + 1) * k, 1)),
+               [&](int64_t begin, int64_t end) { q4gsw_features(q, begin, end); });
   return {};
 }
 

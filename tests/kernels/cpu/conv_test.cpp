@@ -73,6 +73,20 @@ TEST(CpuConvKernel, GroupsDilationAsymmetricNoBias) {
   run_conv2d({{1, 1, 4, 6}, {1, 1, 4, 6}, {3, 3}, {0, 0}, {1, 1}, 1, true}, 46);  // kernel == input
 }
 
+// The fp32 register-blocked path (4 output channels x 8 columns): 1x1 convolutions run on
+// flattened planes (7x7 = 49 pixels: 6 full blocks and a tail), channel counts that leave
+// a partial block (6 = 4 + 2, in a group too), strided rows whose interior takes the
+// gather without bounds checks and whose edges take the checked one, batches, and wide
+// rows with 5x5 kernels and padding 2 (ESRGAN's).
+TEST(CpuConvKernel, BlockedPathEdgesAndTails) {
+  run_conv2d({{1, 24, 7, 7}, {6, 24, 1, 1}, {1, 1}, {0, 0}, {1, 1}}, 50);
+  run_conv2d({{2, 8, 5, 3}, {12, 8, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, false}, 51);
+  run_conv2d({{1, 3, 37, 41}, {16, 3, 3, 3}, {2, 2}, {1, 1}, {1, 1}}, 52);
+  run_conv2d({{1, 5, 20, 35}, {7, 5, 3, 3}, {1, 3}, {2, 1}, {1, 2}, 1, false}, 53);
+  run_conv2d({{1, 8, 12, 30}, {12, 4, 5, 5}, {1, 1}, {2, 2}, {1, 1}, 2, true}, 54);
+  run_conv2d({{1, 16, 9, 26}, {8, 16, 3, 3}, {1, 1}, {1, 1}, {2, 2}}, 55);
+}
+
 TEST(CpuConvKernel, Conv1dAndScalarParams) {
   Harness h;
   auto x = as_float32(random_values(2 * 3 * 10, -1, 1, 47));
