@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """One tiny ExecuTorch fixture per operator that Wick's WebGPU delegate added for issue 14
 (comparisons, logical ops, rounded division, int8 quantize / dequantize, choose_qparams_affine,
-interleaved RoPE, grid_priors, grid_sampler_2d, embedding_q4gsw, linear_qcs4w, linear_dq8ca_q4gsw),
-in the layout of shared/fixtures.
+interleaved RoPE, grid_priors, grid_sampler_2d, embedding_q4gsw, linear_qcs4w, linear_dq8ca_q4gsw,
+and the int8 q8ta family with q4gsw_requant from q8ta_cases.py), in the layout of shared/fixtures.
 
 Run on the device machine, with ExecuTorch's toolchain copied to .et (shared/executorch):
 
@@ -33,6 +33,7 @@ import executorch.backends.vulkan.custom_ops_lib  # noqa: E402,F401  (et_vk ops)
 import torchao.quantization.quant_primitives  # noqa: E402,F401  (torchao.choose_qparams_affine)
 from executorch.backends.vulkan.partitioner.vulkan_partitioner import VulkanPartitioner  # noqa: E402
 from executorch.exir import to_edge_transform_and_lower  # noqa: E402
+from q8ta_cases import add_q8ta_cases  # noqa: E402
 
 MAX_FIXTURE_BYTES = 64 * 1024
 DTYPE_NAMES = {torch.float32: "float32", torch.int64: "int64", torch.int32: "int32", torch.int8: "int8",
@@ -224,7 +225,7 @@ def op_table():
                        lambda q, k, v, m: torch.ops.et_vk.sdpa(q, k, v, m),
                        [(torch.randn(1, 2, 3, 8, generator=g), torch.randn(1, 2, 5, 8, generator=g),
                          torch.randn(1, 2, 5, 8, generator=g), torch.rand(1, 2, 3, 5, generator=g) * -3)], (1e-5, 1e-5), True)
-    return t
+    return add_q8ta_cases(t)
 
 
 def as_file(t):
@@ -279,7 +280,14 @@ def export_one(name, spec, out_root):
     desc, fn, cases, tol, check64 = spec
     # A module class is built afresh for each reference and for the export (a module that
     # mutates a buffer would otherwise export its state after the references ran).
-    fresh = (lambda: fn().eval()) if isinstance(fn, type) else (lambda: (fn if isinstance(fn, torch.nn.Module) else Fn(fn)).eval())
+    # A function without parameters builds the module itself (a PT2E-converted GraphModule,
+    # which refuses .eval()).
+    if isinstance(fn, type):
+        fresh = lambda: fn().eval()  # noqa: E731
+    elif not isinstance(fn, torch.nn.Module) and fn.__code__.co_argcount == 0:
+        fresh = fn
+    else:
+        fresh = lambda: (fn if isinstance(fn, torch.nn.Module) else Fn(fn)).eval()  # noqa: E731
     with torch.no_grad():
         refs = [as_tuple(fresh()(*c)) for c in cases]
     model = fresh()
