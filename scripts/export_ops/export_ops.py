@@ -12,7 +12,9 @@ Each program is lowered with VulkanPartitioner(); OUTDIR/<name>/ gets model.pte,
 manifest.json and the case files (PyTorch eager references, fp32, CPU; float cases are also
 run in fp64 and the difference recorded). The delegated ops and the ops left outside the
 delegate are printed and written to the manifest (vk_ops, edge_ops_outside_delegates) and to
-OUTDIR/summary.json. One op failing to export is recorded there and does not stop the rest.
+OUTDIR/summary.json. vk_ops are the edge ops handed to the partitioner, before the Vulkan
+preprocess fuses patterns (q/dq + conv -> et_vk.q8ta_conv2d, ...): once the fixtures are back,
+run vk_graph_ops.py here to add the VK00 chain's own op names (what op_status.py counts). One op failing to export is recorded there and does not stop the rest.
 Every fixture stays under 64 KiB.
 """
 
