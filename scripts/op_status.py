@@ -30,8 +30,11 @@ for f in index["fixtures"]:
         fixture_ops.setdefault(op, []).append(f["path"])
 
 # Per-op fixtures kept in the repository (scripts/export_ops, tests/webgpu/op_fixtures_test.cpp).
+# "vk_graph_ops" (scripts/export_ops/vk_graph_ops.py) names the ops of the VK00 chain itself,
+# after the Vulkan preprocess fused its patterns; "vk_ops" the edge ops before that.
 for man in sorted((root / "tests" / "fixtures" / "ops").glob("*/manifest.json")):
-    for op in json.loads(man.read_text()).get("vk_ops", []):
+    m = json.loads(man.read_text())
+    for op in m.get("vk_graph_ops", m.get("vk_ops", [])):
         fixture_ops.setdefault(op, []).append("tests/fixtures/ops/" + man.parent.name)
 
 unit_tested = set()

@@ -2,8 +2,8 @@
 """One tiny ExecuTorch fixture per operator that Wick's WebGPU delegate added for issue 14
 (comparisons, logical ops, rounded division, int8 quantize / dequantize, choose_qparams_affine,
 interleaved RoPE, grid_priors, grid_sampler_2d, embedding_q4gsw, linear_qcs4w, linear_dq8ca_q4gsw,
-the training ops fused_ce and linear_dW),
-in the layout of shared/fixtures.
+the training ops fused_ce and linear_dW, and the int8 q8ta family with q4gsw_requant from
+q8ta_cases.py), in the layout of shared/fixtures.
 
 Run on the device machine, with ExecuTorch's toolchain copied to .et (shared/executorch):
 
@@ -13,7 +13,9 @@ Each program is lowered with VulkanPartitioner(); OUTDIR/<name>/ gets model.pte,
 manifest.json and the case files (PyTorch eager references, fp32, CPU; float cases are also
 run in fp64 and the difference recorded). The delegated ops and the ops left outside the
 delegate are printed and written to the manifest (vk_ops, edge_ops_outside_delegates) and to
-OUTDIR/summary.json. One op failing to export is recorded there and does not stop the rest.
+OUTDIR/summary.json. vk_ops are the edge ops handed to the partitioner, before the Vulkan
+preprocess fuses patterns (q/dq + conv -> et_vk.q8ta_conv2d, ...): once the fixtures are back,
+run vk_graph_ops.py here to add the VK00 chain's own op names (what op_status.py counts). One op failing to export is recorded there and does not stop the rest.
 Every fixture stays under 64 KiB.
 """
 
@@ -34,6 +36,7 @@ import executorch.backends.vulkan.custom_ops_lib  # noqa: E402,F401  (et_vk ops)
 import torchao.quantization.quant_primitives  # noqa: E402,F401  (torchao.choose_qparams_affine)
 from executorch.backends.vulkan.partitioner.vulkan_partitioner import VulkanPartitioner  # noqa: E402
 from executorch.exir import to_edge_transform_and_lower  # noqa: E402
+from q8ta_cases import add_q8ta_cases  # noqa: E402
 
 MAX_FIXTURE_BYTES = 64 * 1024
 DTYPE_NAMES = {torch.float32: "float32", torch.int64: "int64", torch.int32: "int32", torch.int8: "int8",
@@ -241,7 +244,7 @@ def op_table():
     t["linear_dW"] = ("et_vk.linear_dW(d_out[13,10], x[13,18]) -> d_W[10,18] = d_out^T x",
                       lambda d, x: torch.ops.et_vk.linear_dW(d, x),
                       [(torch.randn(13, 10, generator=g), torch.randn(13, 18, generator=g))], (1e-5, 1e-5), True)
-    return t
+    return add_q8ta_cases(t)
 
 
 def as_file(t):
@@ -296,7 +299,14 @@ def export_one(name, spec, out_root):
     desc, fn, cases, tol, check64 = spec
     # A module class is built afresh for each reference and for the export (a module that
     # mutates a buffer would otherwise export its state after the references ran).
-    fresh = (lambda: fn().eval()) if isinstance(fn, type) else (lambda: (fn if isinstance(fn, torch.nn.Module) else Fn(fn)).eval())
+    # A function without parameters builds the module itself (a PT2E-converted GraphModule,
+    # which refuses .eval()).
+    if isinstance(fn, type):
+        fresh = lambda: fn().eval()  # noqa: E731
+    elif not isinstance(fn, torch.nn.Module) and fn.__code__.co_argcount == 0:
+        fresh = fn
+    else:
+        fresh = lambda: (fn if isinstance(fn, torch.nn.Module) else Fn(fn)).eval()  # noqa: E731
     with torch.no_grad():
         refs = [as_tuple(fresh()(*c)) for c in cases]
     model = fresh()

@@ -28,6 +28,10 @@ const std::vector<OpEntry>& all_ops() {
     append_linear_qcs4w_ops(v);
     append_linear_dq8ca_q4gsw_ops(v);
     append_training_ops(v);
+    append_q4gsw_requant_ops(v);
+    append_q8ta_elementwise_ops(v);
+    append_q8ta_conv_ops(v);
+    append_q8ta_linear_ops(v);
     return v;
   }();
   return ops;

@@ -172,6 +172,44 @@ TEST(WebGpuQdqOps, ChooseQParamsAffinePerRowPerGroupPerTensor) {
   }
 }
 
+// ExecuTorch's Vulkan serializer writes every torch.dtype argument as Null (the real 8da4w
+// and choose_qparams_affine programs failed to load on "value N is not an int"): the range
+// then comes from quant_min / quant_max, or without them from the zero point's dtype.
+TEST(WebGpuQdqOps, ChooseQParamsTakesNullDtypesAsTheSerializerWritesThem) {
+  std::mt19937 rng(24);
+  const float eps = 1.1920929e-07f;
+  struct Cfg {
+    bool with_range;
+    ScalarType zp_type;
+    int qmin, qmax;
+  };
+  for (const Cfg& c : {Cfg{true, ScalarType::kChar, -128, 127}, Cfg{false, ScalarType::kChar, -128, 127},
+                       Cfg{false, ScalarType::kByte, 0, 255}}) {
+    Tensor x = test::random_tensor(ScalarType::kFloat, {3, 40}, rng, -2, 3);
+    test::VkGraphBuilder b;
+    int in = b.input(ScalarType::kFloat, {3, 40});
+    int scale = b.tensor(ScalarType::kFloat, {3, 1});
+    int zp = b.tensor(c.zp_type, {3, 1});
+    b.op("torchao.choose_qparams_affine.default",
+         {in, b.string_value("ASYMMETRIC"), b.int_list({1, 40}), b.none(), c.with_range ? b.int_value(c.qmin) : b.none(),
+          c.with_range ? b.int_value(c.qmax) : b.none(), b.double_value(eps), b.none(), b.none(),
+          b.value_list({scale, zp})});
+    b.output(scale);
+    b.output(zp);
+    auto r = b.run({Value::make_tensor(x)});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    for (int64_t k = 0; k < 3; ++k) {
+      float ws, boundary;
+      int32_t wz;
+      ref_choose(x.data_as<float>() + k * 40, 40, "ASYMMETRIC", c.qmin, c.qmax, eps, &ws, &wz, &boundary);
+      ASSERT_NEAR((*r)[0].tensor.data_as<float>()[k], ws, 1e-6 * ws) << "row " << k;
+      const int32_t got = c.zp_type == ScalarType::kByte ? (*r)[1].tensor.data_as<uint8_t>()[k]
+                                                         : (*r)[1].tensor.data_as<int8_t>()[k];
+      if (boundary > 1e-4) ASSERT_EQ(got, wz) << "row " << k;
+    }
+  }
+}
+
 TEST(WebGpuQdqOps, ChooseQParamsRejectsNonContiguousBlocks) {
   test::VkGraphBuilder b;
   int in = b.input(ScalarType::kFloat, {4, 8});

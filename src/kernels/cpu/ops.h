@@ -121,6 +121,17 @@ Status et_vk_adamw_step_out(ValueTable& values, std::span<const int32_t> args);
 Status et_vk_fused_ce_out(ValueTable& values, std::span<const int32_t> args);
 Status et_vk_linear_dw_out(ValueTable& values, std::span<const int32_t> args);
 Status et_vk_linear_q4gsw_backward_out(ValueTable& values, std::span<const int32_t> args);
+// q8ta.cpp (ExecuTorch Vulkan's int8 ops)
+Status et_vk_q8ta_conv2d_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_conv2d_pw_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_conv2d_dw_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_conv2d_transposed_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_linear_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_linear_gemv_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_linear_q8ta_q8csw_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_add_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_relu_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q8ta_pixel_shuffle_out(ValueTable& values, std::span<const int32_t> args);
 
 // quantized_decomposed.cpp
 Status quantize_per_tensor_out(ValueTable& values, std::span<const int32_t> args);

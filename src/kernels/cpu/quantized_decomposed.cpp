@@ -52,15 +52,17 @@ struct QParams {
   ScalarType qdtype;
 };
 
-Result<QParams> read_qparams(KernelArgs& a) {
+// `quantized`: the integer tensor (output of quantize, input of dequantize). ExecuTorch's
+// Vulkan serializer writes the dtype argument as None (VK00 has no dtype value), so inside
+// VK00 graphs (vkcpu) that tensor's own dtype gives it.
+Result<QParams> read_qparams(KernelArgs& a, const Tensor& quantized) {
   QParams p{};
   WICK_ASSIGN_OR_RETURN(p.scale, a.double_arg(1, "scale"));
   WICK_ASSIGN_OR_RETURN(p.zp, a.int_arg(2, "zero_point"));
   WICK_ASSIGN_OR_RETURN(p.qmin, a.int_arg(3, "quant_min"));
   WICK_ASSIGN_OR_RETURN(p.qmax, a.int_arg(4, "quant_max"));
   WICK_ASSIGN_OR_RETURN(std::optional<ScalarType> dt, a.optional_dtype(5, "dtype"));
-  if (!dt) return invalid_arg(a.op(), "dtype must be given");
-  p.qdtype = *dt;
+  p.qdtype = dt ? *dt : quantized.dtype;
   int64_t lo = 0, hi = 0;
   if (!int_range(p.qdtype, &lo, &hi)) return not_supported(a.op(), "quantized dtype " + dtype_str(p.qdtype));
   if (p.qmin > p.qmax || p.qmin < lo || p.qmax > hi)
@@ -80,8 +82,8 @@ Status quantize_per_tensor_out(ValueTable& values, std::span<const int32_t> args
   KernelArgs a(op, values, args);
   WICK_RETURN_IF_ERROR(a.expect_count(8));
   WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(QParams p, read_qparams(a));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(6, "out"));
+  WICK_ASSIGN_OR_RETURN(QParams p, read_qparams(a, *out));
   WICK_RETURN_IF_ERROR(check_tensor(op, *x, "input"));
   if (x->dtype != ScalarType::kFloat) return not_supported(op, "input must be float32, got " + dtype_str(x->dtype));
   if (out->dtype != p.qdtype)
@@ -105,7 +107,7 @@ Status dequantize_per_tensor_out(ValueTable& values, std::span<const int32_t> ar
   KernelArgs a(op, values, args);
   WICK_RETURN_IF_ERROR(a.expect_count(9));
   WICK_ASSIGN_OR_RETURN(Tensor * q, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(QParams p, read_qparams(a));
+  WICK_ASSIGN_OR_RETURN(QParams p, read_qparams(a, *q));
   WICK_ASSIGN_OR_RETURN(std::optional<ScalarType> out_dtype, a.optional_dtype(6, "out_dtype"));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(7, "out"));
   WICK_RETURN_IF_ERROR(check_tensor(op, *q, "input"));

@@ -22,6 +22,10 @@ void append_quantized_ops(std::vector<OpEntry>& ops);    // ops/quantized: linea
 void append_embedding_q4gsw_ops(std::vector<OpEntry>& ops);  // ops/quantized: embedding_q4gsw
 void append_linear_qcs4w_ops(std::vector<OpEntry>& ops);     // ops/quantized: linear_qcs4w
 void append_linear_dq8ca_q4gsw_ops(std::vector<OpEntry>& ops);  // ops/quantized: linear_dq8ca_q4gsw (8da4w)
+void append_q4gsw_requant_ops(std::vector<OpEntry>& ops);        // ops/quantized: q4gsw_requant
+void append_q8ta_elementwise_ops(std::vector<OpEntry>& ops);     // ops/q8ta: q8ta_add, q8ta_relu, q8ta_pixel_shuffle
+void append_q8ta_conv_ops(std::vector<OpEntry>& ops);            // ops/q8ta: q8ta_conv2d{,_pw,_dw,_transposed}
+void append_q8ta_linear_ops(std::vector<OpEntry>& ops);          // ops/q8ta: q8ta_linear{,_gemv}, linear_q8ta_q8csw
 void append_creation_ops(std::vector<OpEntry>& ops);     // ops/creation: full, full_like, arange
 void append_positional_ops(std::vector<OpEntry>& ops);   // ops/positional: interleaved RoPE, grid_priors
 void append_sampling_ops(std::vector<OpEntry>& ops);     // ops/sampling: grid_sampler_2d

@@ -153,9 +153,31 @@ Status choose_qparams_affine(Graph& g, const std::vector<int32_t>& args) {
   else if (mapping_v->s == "SYMMETRIC_NO_CLIPPING_ERR") mapping = 2;
   else return fail(ErrorCode::kNotSupported, name, "mapping_type \"" + mapping_v->s + "\"");
   WICK_ASSIGN_OR_RETURN(std::vector<int64_t> block, g.int_list(args[2], name));
-  WICK_ASSIGN_OR_RETURN(int64_t target, g.int_arg(args[3], name));
-  WICK_ASSIGN_OR_RETURN(auto range, dtype_range(target, name));
-  int64_t qmin = range.first, qmax = range.second;
+  // target_dtype is a torch.dtype, which the Vulkan serializer writes as Null (VK00 has no
+  // dtype value; seen in the exported 8da4w and choose_qparams_affine programs). Then the
+  // quant range comes from quant_min / quant_max, which torchao always passes for int8;
+  // without them the zero point's own dtype stands in. An Int is a ScalarType code.
+  int64_t qmin = 0, qmax = 0;
+  if (!g.is_none(args[3])) {
+    WICK_ASSIGN_OR_RETURN(int64_t target, g.int_arg(args[3], name));
+    WICK_ASSIGN_OR_RETURN(auto range, dtype_range(target, name));
+    qmin = range.first, qmax = range.second;
+  } else if (g.is_none(args[4]) || g.is_none(args[5])) {
+    WICK_ASSIGN_OR_RETURN(std::vector<int32_t> outs, g.value_list(args.back(), name));
+    if (outs.size() != 2) return fail(ErrorCode::kInvalidProgram, name, "expected 2 outputs (scale, zero_point)");
+    WICK_ASSIGN_OR_RETURN(GpuTensor * zp_t, g.tensor(outs[1], name));
+    ScalarType zp_type;
+    switch (zp_t->vk_dtype) {
+      case vk::VkDataType::UINT8: zp_type = ScalarType::kByte; break;
+      case vk::VkDataType::INT8: zp_type = ScalarType::kChar; break;
+      case vk::VkDataType::INT32: zp_type = ScalarType::kInt; break;
+      default:
+        return fail(ErrorCode::kNotSupported, name,
+                    "target_dtype is not given and the zero point is not uint8, int8 or int32");
+    }
+    WICK_ASSIGN_OR_RETURN(auto range, dtype_range(static_cast<int64_t>(zp_type), name));
+    qmin = range.first, qmax = range.second;
+  }
   if (!g.is_none(args[4])) {
     WICK_ASSIGN_OR_RETURN(qmin, g.int_arg(args[4], name));
   }

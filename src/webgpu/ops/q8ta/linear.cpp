@@ -1,0 +1,121 @@
+// et_vk.q8ta_linear, et_vk.q8ta_linear_gemv (int8 out) and et_vk.linear_q8ta_q8csw (f32 out)
+// -> q8ta_linear.wgsl. Arguments as quantized_linear.py emits them (ops.md §2.11):
+//   q8ta_linear(_gemv): [x, input_scale, input_zero_point, weights [N, K] int8, weight_sums,
+//                        weight_scales [N_pad], output_scale, output_zero_point, bias?,
+//                        activation, out]
+//   linear_q8ta_q8csw:  [x, input_scale, input_zero_point, weights, weight_sums,
+//                        weight_scales, bias?, out]
+// weight_sums is not read (each product subtracts the input zero point itself).
+#include <string>
+
+#include "webgpu/graph.h"
+#include "webgpu/ops/families.h"
+#include "webgpu/ops/q8ta/q8ta_args.h"
+#include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
+
+namespace wick::webgpu {
+
+namespace {
+
+using q8ta::fail;
+
+constexpr uint32_t kWorkgroup = 64;
+
+struct Q8LinearParams {
+  uint32_t m, n, k, w_row;
+  int32_t in_zp, out_zp;
+  float in_scale, out_inv_scale;
+  uint32_t has_bias, relu, pad0, pad1;
+};
+static_assert(sizeof(Q8LinearParams) == gpu::wgsl_size::q8ta_params_LinearParams);
+
+Status build_linear(Graph& g, const std::vector<int32_t>& args, const char* name, bool int8_out) {
+  const size_t want = int8_out ? 11 : 8;
+  if (args.size() != want)
+    return fail(ErrorCode::kInvalidProgram, name, "expected " + std::to_string(want) + " arguments, got " + std::to_string(args.size()));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, args[1], args[2], name, "input"));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[3], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[5], name));
+  q8ta::QParams qo;
+  bool relu = false;
+  const size_t bias_at = int8_out ? 8 : 6;
+  if (int8_out) {
+    WICK_ASSIGN_OR_RETURN(qo, q8ta::read_qparams(g, args[6], args[7], name, "output"));
+    WICK_ASSIGN_OR_RETURN(GValue * act, g.value(args[9]));
+    if (act->kind == GValue::kString) {
+      if (act->s == "relu") relu = true;
+      else if (act->s != "none") return fail(ErrorCode::kNotSupported, name, "activation \"" + act->s + "\"");
+    } else if (act->kind != GValue::kNone) {
+      return fail(ErrorCode::kInvalidProgram, name, "activation is not a string");
+    }
+  }
+  GpuTensor* bias = nullptr;
+  if (!g.is_none(args[bias_at])) {
+    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[bias_at], name));
+  }
+  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args.back(), name));
+  WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*x, name, "input"));
+  if (int8_out) {
+    WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
+  } else if (!y->is_float()) {
+    return fail(ErrorCode::kNotSupported, name, "output must be float");
+  }
+  WICK_RETURN_IF_ERROR(q8ta::check_int8_weight(*w, name));
+  if (x->rank() < 1 || y->rank() != x->rank()) return fail(ErrorCode::kInvalidProgram, name, "input and output ranks differ");
+  const int64_t k = x->max_dims.back(), n = y->max_dims.back();
+  if (k <= 0 || n <= 0 || w->rank() != 2 || w->max_dims[0] < n || w->max_dims[1] < k)
+    return fail(ErrorCode::kInvalidProgram, name, "weights " + shape_to_string(w->max_dims) + " do not hold [N, K] = [" +
+                                                      std::to_string(n) + ", " + std::to_string(k) + "]");
+  WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(scales, n, name, "weight_scales"));
+  WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(bias, n, name, "bias"));
+  if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_linear)
+                                                       .set("wg_size", kWorkgroup)
+                                                       .set("float_out", int8_out ? 0u : 1u)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q8LinearParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, x->buffer.get()},
+                {1, w->buffer.get()},
+                {2, scales->buffer.get()},
+                {3, bias ? bias->buffer.get() : scales->buffer.get()},
+                {4, y->buffer.get()},
+                {5, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  Q8LinearParams base{0, static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>(w->max_dims[1]),
+                      qi.zp, qo.zp, qi.scale, qo.inv_scale, bias ? 1u : 0u, relu ? 1u : 0u, 0, 0};
+  return g.add_step([=, &g]() -> Status {
+    if (x->dims.back() != k)
+      return fail(ErrorCode::kInvalidArgument, name, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
+    std::vector<int64_t> shape = x->dims;
+    shape.back() = n;
+    if (shape_numel(shape) > y->max_numel())
+      return fail(ErrorCode::kInvalidArgument, name, "output " + shape_to_string(shape) + " exceeds its bound " +
+                                                         shape_to_string(y->max_dims));
+    y->dims = shape;
+    Q8LinearParams p = base;
+    p.m = static_cast<uint32_t>(x->numel() / k);
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
+  });
+}
+
+Status q8ta_linear(Graph& g, const std::vector<int32_t>& a) { return build_linear(g, a, "et_vk.q8ta_linear.default", true); }
+Status q8ta_linear_gemv(Graph& g, const std::vector<int32_t>& a) {
+  return build_linear(g, a, "et_vk.q8ta_linear_gemv.default", true);
+}
+Status linear_q8ta_q8csw(Graph& g, const std::vector<int32_t>& a) {
+  return build_linear(g, a, "et_vk.linear_q8ta_q8csw.default", false);
+}
+
+}  // namespace
+
+void append_q8ta_linear_ops(std::vector<OpEntry>& ops) {
+  ops.insert(ops.end(), {{"et_vk.q8ta_linear.default", q8ta_linear},
+                         {"et_vk.q8ta_linear_gemv.default", q8ta_linear_gemv},
+                         {"et_vk.linear_q8ta_q8csw.default", linear_q8ta_q8csw}});
+}
+
+}  // namespace wick::webgpu
