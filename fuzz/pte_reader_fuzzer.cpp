@@ -23,7 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bool tensors_only = true;
     for (const auto& in : meta->inputs) {
       if (in.tag != wick::ValueTag::kTensor) tensors_only = false;
-      else inputs.push_back(wick::Value::make_tensor(wick::Tensor::make_owned(in.tensor.dtype, in.tensor.sizes)));
+      else if (auto t = wick::Tensor::allocate(in.tensor.dtype, in.tensor.sizes); t.ok())
+        inputs.push_back(wick::Value::make_tensor(std::move(t).value()));
+      else
+        tensors_only = false;
     }
     if (tensors_only) (void)(*method)->forward(inputs);
   }

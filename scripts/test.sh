@@ -7,8 +7,9 @@
 #   e2e         build/wick_upscale on the bundled photo, checked against reference_output.png
 #   asan        build-asan/ (-DWICK_SANITIZE=address,undefined,... -DWICK_WEBGPU=OFF): wick_tests,
 #               every test that needs no GPU (the GPU ones are wick_gpu_tests, not built there)
-#   fuzz        build-fuzz/ (clang, -DWICK_FUZZ=ON, ASan+UBSan): pte_reader_fuzzer for
-#               WICK_FUZZ_SECONDS on seeds copied from the fixtures' small .pte files
+#   fuzz        build-fuzz/ (clang, -DWICK_FUZZ=ON, ASan+UBSan): pte_reader_fuzzer and
+#               c_api_fuzzer, WICK_FUZZ_SECONDS between them, on seeds copied from the
+#               fixtures' small .pte files
 #   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundle in package/dist/
 #               that the node tests load
 #   node        node --test tests/js/*.test.mjs (skipped when there are none)
@@ -100,36 +101,51 @@ build_fuzz() {
   wick_configure build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
     -DWICK_FUZZ=ON -DWICK_SANITIZE=address,undefined -DWICK_BUILD_TESTS=OFF -DWICK_BUILD_EXAMPLES=OFF
-  cmake --build build-fuzz -j "$WICK_JOBS" --target pte_reader_fuzzer
+  cmake --build build-fuzz -j "$WICK_JOBS" --target pte_reader_fuzzer c_api_fuzzer
+}
+
+# fuzz_target NAME SECONDS CORPUS: runs build-fuzz/fuzz/NAME on a copy of CORPUS.
+fuzz_target() {
+  local name="$1" seconds="$2" seeds="$3" corpus artifacts rc=0
+  corpus="$(mktemp -d "${TMPDIR:-/tmp}/wick-fuzz-corpus.XXXXXX")"
+  cp "$seeds"/* "$corpus"/
+  artifacts="build-fuzz/artifacts/$name"
+  rm -rf "$artifacts" && mkdir -p "$artifacts"
+  echo "--- $name: ${seconds} s"
+  build-fuzz/fuzz/"$name" "$corpus" -dict=build-fuzz/kernels.dict -max_total_time="$seconds" \
+    -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 | tail -80 || rc=$?
+  rm -rf "$corpus"
+  if [[ $rc -ne 0 ]] || [[ -n "$(ls -A "$artifacts")" ]]; then
+    echo "$name found a problem (exit $rc); reproduce with:" >&2
+    for f in "$artifacts"/*; do [[ -e "$f" ]] && echo "  build-fuzz/fuzz/$name $f" >&2; done
+    return 1
+  fi
 }
 
 run_fuzz() {
-  local corpus artifacts n
-  corpus="$(mktemp -d "${TMPDIR:-/tmp}/wick-fuzz-corpus.XXXXXX")"
-  artifacts="build-fuzz/artifacts"
-  rm -rf "$artifacts" && mkdir -p "$artifacts"
+  local seeds n rc=0
+  seeds="$(mktemp -d "${TMPDIR:-/tmp}/wick-fuzz-seeds.XXXXXX")"
   # Seeds: every .pte under 64 KiB in the fixtures (the single ops and the samples) and the
   # CPU programs (about 105 KiB each; most of the other seeds stop at their missing GPU
   # delegate, these run several kernels), copied so that the fuzzer's additions never land
   # in the fixtures.
   find "$WICK_FIXTURES_DIR" -name '*.pte' \( -size -64k -o -path '*/cpu/*' \) -print0 |
     while IFS= read -r -d '' f; do
-      cp "$f" "$corpus/$(echo "${f#"$WICK_FIXTURES_DIR"/}" | tr '/' '_')"
+      cp "$f" "$seeds/$(echo "${f#"$WICK_FIXTURES_DIR"/}" | tr '/' '_')"
     done
-  n="$(find "$corpus" -type f | wc -l)"
-  echo "seed corpus: $n files in $corpus"
-  [[ "$n" -gt 0 ]] || { echo "no seeds found under $WICK_FIXTURES_DIR" >&2; rm -rf "$corpus"; return 1; }
+  n="$(find "$seeds" -type f | wc -l)"
+  echo "seed corpus: $n files"
+  [[ "$n" -gt 0 ]] || { echo "no seeds found under $WICK_FIXTURES_DIR" >&2; rm -rf "$seeds"; return 1; }
   # A dictionary of every kernel name, so that mutations can turn one operator into another.
   grep -o '{"[^"]*::[^"]*"' src/kernels/cpu/registry.cpp | cut -c2- >build-fuzz/kernels.dict
-  local rc=0
-  build-fuzz/fuzz/pte_reader_fuzzer "$corpus" -dict=build-fuzz/kernels.dict -max_total_time="$FUZZ_SECONDS" \
-    -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 | tail -80 || rc=$?
-  rm -rf "$corpus"
-  if [[ $rc -ne 0 ]] || [[ -n "$(ls -A "$artifacts")" ]]; then
-    echo "pte_reader_fuzzer found a problem (exit $rc); reproduce with:" >&2
-    for f in "$artifacts"/*; do [[ -e "$f" ]] && echo "  build-fuzz/fuzz/pte_reader_fuzzer $f" >&2; done
-    return 1
-  fi
+  # The stage's time is split: the reader and method builder, then the C API of the
+  # JavaScript API (c_api.cpp) on the same seeds.
+  local reader_s=$(((FUZZ_SECONDS + 1) / 2)) c_api_s=$((FUZZ_SECONDS / 2))
+  [[ $c_api_s -gt 0 ]] || c_api_s=1
+  fuzz_target pte_reader_fuzzer "$reader_s" "$seeds" || rc=1
+  fuzz_target c_api_fuzzer "$c_api_s" "$seeds" || rc=1
+  rm -rf "$seeds"
+  return $rc
 }
 
 node_tests() {
@@ -151,8 +167,8 @@ stage e2e build "build/: upscale the bundled photo" e2e
 stage py - "scripts/convert: model converter tests (python3 unittest)" python3 -m unittest discover -s scripts/convert -p 'test_*.py'
 stage asan-build - "build-asan/: configure + build wick_tests" build_asan
 stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
-stage fuzz-build - "build-fuzz/: configure + build pte_reader_fuzzer" build_fuzz
-stage fuzz fuzz-build "build-fuzz/: fuzz the .pte reader (${FUZZ_SECONDS} s)" run_fuzz
+stage fuzz-build - "build-fuzz/: configure + build the fuzzers" build_fuzz
+stage fuzz fuzz-build "build-fuzz/: fuzz the .pte reader and the C API (${FUZZ_SECONDS} s)" run_fuzz
 # The node tests load package/dist/wick.js, which only the wasm stage writes (it is not
 # checked in): a fresh clone has none.
 stage wasm - "build-wasm/: wasm bundle (scripts/build_wasm.sh)" scripts/build_wasm.sh

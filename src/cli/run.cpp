@@ -217,7 +217,9 @@ int bench(const std::vector<std::string>& args) {
   if (o.steps[0].empty()) {
     for (const auto& m : (*method)->meta().inputs) {
       if (m.tag != ValueTag::kTensor) return fail("bench: non-tensor inputs need --input");
-      inputs.push_back(Value::make_tensor(Tensor::make_owned(m.tensor.dtype, m.tensor.sizes)));
+      auto t = Tensor::allocate(m.tensor.dtype, m.tensor.sizes);
+      if (!t.ok()) return fail("bench: input: " + t.status().to_string());
+      inputs.push_back(Value::make_tensor(std::move(t).value()));
     }
   } else {
     auto r = read_inputs(o.steps[0]);

@@ -1,5 +1,8 @@
 #include "core/status.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace wick {
 
 const char* error_code_name(ErrorCode code) {
@@ -26,6 +29,13 @@ Status Status::with_context(const std::string& context) const {
   if (ok()) return *this;
   return Status(code_, context + ": " + message_);
 }
+
+namespace detail {
+void value_of_error(const Status& status) {
+  std::fprintf(stderr, "wick: Result::value() on an error: %s\n", status.to_string().c_str());
+  std::abort();
+}
+}  // namespace detail
 
 Status make_error(ErrorCode code, const std::string& message) { return Status(code, message); }
 

@@ -2,8 +2,6 @@
 // Messages name the file, the operator or the value, and the reason.
 #pragma once
 
-#include <cassert>
-
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +21,13 @@ enum class ErrorCode {
 };
 
 const char* error_code_name(ErrorCode code);
+
+class Status;
+namespace detail {
+// Prints "Result::value() on an error: <status>" to stderr and aborts. Not an assert():
+// release builds (-DNDEBUG) would otherwise read an empty optional, undefined behaviour.
+[[noreturn]] void value_of_error(const Status& status);
+}  // namespace detail
 
 class [[nodiscard]] Status {
  public:
@@ -50,7 +55,8 @@ class [[nodiscard]] Result {
   Result(Status status) : status_(std::move(status)) {}  // NOLINT
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  // Reading the value of an error is a bug in the caller: asserted, not undefined.
+  // Reading the value of an error is a bug in the caller: checked in every build type
+  // (one branch), never undefined.
   T& value() & { return checked(); }
   const T& value() const& { return checked(); }
   T&& value() && { return std::move(checked()); }
@@ -61,11 +67,11 @@ class [[nodiscard]] Result {
 
  private:
   T& checked() {
-    assert(value_.has_value() && "Result::value() on an error");
+    if (!value_.has_value()) [[unlikely]] detail::value_of_error(status_);
     return *value_;
   }
   const T& checked() const {
-    assert(value_.has_value() && "Result::value() on an error");
+    if (!value_.has_value()) [[unlikely]] detail::value_of_error(status_);
     return *value_;
   }
 

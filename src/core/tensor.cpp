@@ -7,13 +7,25 @@
 
 namespace wick {
 
-AlignedBuffer::AlignedBuffer(size_t size) : size_(size) {
+Result<AlignedBuffer> AlignedBuffer::allocate(size_t size, const std::string& what) {
+  if (size > SIZE_MAX - 63)
+    return Status(ErrorCode::kOutOfResources, what + ": " + std::to_string(size) + " bytes cannot be allocated");
   size_t rounded = (size + 63) / 64 * 64;
   if (rounded == 0) rounded = 64;
   void* p = std::aligned_alloc(64, rounded);
-  if (p == nullptr) throw std::bad_alloc();
+  if (p == nullptr)
+    return Status(ErrorCode::kOutOfResources,
+                  what + ": out of memory for " + std::to_string(size) + " bytes");
   std::memset(p, 0, rounded);
-  data_.reset(static_cast<uint8_t*>(p));
+  AlignedBuffer b;
+  b.data_.reset(static_cast<uint8_t*>(p));
+  b.size_ = size;
+  return b;
+}
+
+Result<std::shared_ptr<AlignedBuffer>> AlignedBuffer::allocate_shared(size_t size, const std::string& what) {
+  WICK_ASSIGN_OR_RETURN(AlignedBuffer b, allocate(size, what));
+  return std::make_shared<AlignedBuffer>(std::move(b));
 }
 
 void AlignedBuffer::Free::operator()(uint8_t* p) const { std::free(p); }
@@ -101,17 +113,27 @@ Status Tensor::resize(std::span<const int64_t> new_sizes) {
   return {};
 }
 
-Tensor Tensor::make_owned(ScalarType dtype, std::vector<int64_t> sizes) {
+Result<Tensor> Tensor::allocate(ScalarType dtype, std::vector<int64_t> sizes) {
+  const std::optional<uint64_t> need = checked_nbytes(dtype, sizes, SIZE_MAX);
+  if (!need)
+    return Status(ErrorCode::kInvalidArgument, std::string(dtype_name(dtype)) + shape_to_string(sizes) +
+                                                   ": a negative size, or more bytes than memory holds");
   Tensor t;
   t.dtype = dtype;
+  WICK_ASSIGN_OR_RETURN(t.owned, AlignedBuffer::allocate_shared(static_cast<size_t>(*need),
+                                                                "tensor " + std::string(dtype_name(dtype)) +
+                                                                    shape_to_string(sizes)));
   t.max_sizes = sizes;
   t.sizes = std::move(sizes);
   t.dim_order.resize(t.sizes.size());
   for (size_t i = 0; i < t.dim_order.size(); ++i) t.dim_order[i] = static_cast<uint8_t>(i);
-  t.owned = std::make_shared<AlignedBuffer>(t.nbytes());
   t.data = t.owned->data();
   t.capacity = t.owned->size();
   return t;
+}
+
+Tensor Tensor::make_owned(ScalarType dtype, std::vector<int64_t> sizes) {
+  return allocate(dtype, std::move(sizes)).value();
 }
 
 std::string Tensor::shape_string() const { return shape_to_string(sizes); }

@@ -17,11 +17,14 @@ namespace wick {
 
 enum class ShapeDynamism : uint8_t { kStatic = 0, kDynamicBound = 1, kDynamicUnbound = 2 };
 
-// 64-byte aligned, zero-initialised byte storage.
+// 64-byte aligned, zero-initialised byte storage. Sizes come from files and callers, so
+// making one is a Result (OutOfResources when the allocator says no), never bad_alloc.
 class AlignedBuffer {
  public:
   AlignedBuffer() = default;
-  explicit AlignedBuffer(size_t size);
+  // `size` zeroed bytes; `what` names them in the error ("planned buffer 1").
+  static Result<AlignedBuffer> allocate(size_t size, const std::string& what = "buffer");
+  static Result<std::shared_ptr<AlignedBuffer>> allocate_shared(size_t size, const std::string& what = "buffer");
   uint8_t* data() { return data_.get(); }
   const uint8_t* data() const { return data_.get(); }
   size_t size() const { return size_; }
@@ -65,7 +68,11 @@ class Tensor {
   // a dynamic one may take any shape whose bytes fit in `capacity`.
   Status resize(std::span<const int64_t> new_sizes);
 
-  // A contiguous tensor with its own zeroed storage.
+  // A contiguous tensor with its own zeroed storage; InvalidArgument for a negative or
+  // overflowing shape, OutOfResources when the memory is not there.
+  static Result<Tensor> allocate(ScalarType dtype, std::vector<int64_t> sizes);
+  // The same for shapes the caller made itself and knows to be small (scalars, tests):
+  // an error here aborts with its message (Result::value()).
   static Tensor make_owned(ScalarType dtype, std::vector<int64_t> sizes);
   std::string shape_string() const;  // "[4, 64]"
 };

@@ -116,7 +116,7 @@ Result<std::shared_ptr<PteFile>> PteFile::parse(std::span<const uint8_t> bytes, 
                         "' is an incompatible version (Wick reads ET12)");
     return invalid(fname, "not a .pte file: bytes 4..7 are not the identifier 'ET12'");
   }
-  file->data_ = AlignedBuffer(bytes.size());
+  WICK_ASSIGN_OR_RETURN(file->data_, AlignedBuffer::allocate(bytes.size(), fname + ": a copy of the file"));
   std::memcpy(file->data_.data(), bytes.data(), bytes.size());
   const uint8_t* d = file->data_.data();
   const uint64_t size = bytes.size();
@@ -273,7 +273,7 @@ Result<std::shared_ptr<PtdFile>> PtdFile::parse(std::span<const uint8_t> bytes, 
   if (std::memcmp(bytes.data() + 4, "FT01", 4) != 0)
     return invalid(fname, "not a .ptd file: bytes 4..7 are not the identifier 'FT01'");
   if (std::memcmp(bytes.data() + 8, "FH01", 4) != 0) return invalid(fname, "missing the 'FH01' header");
-  file->data_ = AlignedBuffer(bytes.size());
+  WICK_ASSIGN_OR_RETURN(file->data_, AlignedBuffer::allocate(bytes.size(), fname + ": a copy of the file"));
   std::memcpy(file->data_.data(), bytes.data(), bytes.size());
   const uint8_t* d = file->data_.data();
   uint32_t length = read_u32(d + 12);

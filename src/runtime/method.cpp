@@ -19,7 +19,7 @@ Result<Value> copy_out(const Value& v, const std::string& where) {
   if (src.numel() > 0 && (src.data == nullptr || src.capacity < src.nbytes()))
     return Status(ErrorCode::kInvalidProgram, where + " " + src.shape_string() + " has no storage (" +
                                                   std::to_string(src.capacity) + " bytes): nothing computed it");
-  Tensor t = Tensor::make_owned(src.dtype, src.sizes);
+  WICK_ASSIGN_OR_RETURN(Tensor t, Tensor::allocate(src.dtype, src.sizes));
   if (t.nbytes() > 0) std::memcpy(t.data, src.data, t.nbytes());
   return Value::make_tensor(std::move(t));
 }
@@ -68,7 +68,9 @@ Status Method::set_input(size_t index, const Value& input) {
           return Status(ErrorCode::kInvalidArgument, where + " shape " + src.shape_string() +
                                                          " exceeds the bound " + shape_to_string(dst.max_sizes));
       if (dst.owned == nullptr) {
-        Tensor fresh = Tensor::make_owned(dst.dtype, dst.max_sizes);
+        auto fresh_or = Tensor::allocate(dst.dtype, dst.max_sizes);
+        if (!fresh_or.ok()) return fresh_or.status().with_context(where);
+        Tensor& fresh = *fresh_or;
         dst.owned = fresh.owned;
         dst.data = fresh.data;
         dst.capacity = fresh.capacity;

@@ -571,7 +571,12 @@ Result<std::unique_ptr<Method>> Program::load_method(std::string_view method, co
   m.named_data = impl_->named_data;
   m.meta = std::move(meta);
   m.limits = limits;
-  for (int64_t size : m.meta.planned_buffer_sizes) m.planned.emplace_back(static_cast<size_t>(size));
+  for (size_t i = 0; i < m.meta.planned_buffer_sizes.size(); ++i) {
+    WICK_ASSIGN_OR_RETURN(AlignedBuffer arena,
+                          AlignedBuffer::allocate(static_cast<size_t>(m.meta.planned_buffer_sizes[i]),
+                                                  where + ": planned buffer " + std::to_string(i + 1)));
+    m.planned.push_back(std::move(arena));
+  }
   MethodBuilder builder{*file_, *plan, *impl_->named_data, m, where};
   WICK_RETURN_IF_ERROR(builder.build_values());
   WICK_RETURN_IF_ERROR(builder.build_instructions());

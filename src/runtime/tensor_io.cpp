@@ -32,7 +32,9 @@ Result<Value> read_raw_tensor(const std::string& path, ScalarType dtype, const s
     return Status(ErrorCode::kInvalidArgument, path + ": holds " + std::to_string(bytes.size()) + " bytes, but " +
                                                    dtype_name(dtype) + shape_to_string(shape) + " needs " +
                                                    (need ? std::to_string(*need) : std::string("over 2^64")));
-  Tensor t = Tensor::make_owned(dtype, shape);
+  auto t_or = Tensor::allocate(dtype, shape);
+  if (!t_or.ok()) return t_or.status().with_context(path);
+  Tensor t = std::move(t_or).value();
   if (!bytes.empty()) std::memcpy(t.data, bytes.data(), bytes.size());
   return Value::make_tensor(std::move(t));
 }
@@ -102,7 +104,9 @@ Result<Value> read_npy(const std::string& path) {
   if (!need || *need != bytes.size() - data_start)
     return bad("data holds " + std::to_string(bytes.size() - data_start) + " bytes, shape " +
                shape_to_string(*shape) + " needs " + (need ? std::to_string(*need) : std::string("over 2^64")));
-  Tensor t = Tensor::make_owned(*dtype, *shape);
+  auto t_or = Tensor::allocate(*dtype, *shape);
+  if (!t_or.ok()) return bad(t_or.status().message());
+  Tensor t = std::move(t_or).value();
   if (t.nbytes()) std::memcpy(t.data, bytes.data() + data_start, t.nbytes());
   return Value::make_tensor(std::move(t));
 }

@@ -134,7 +134,8 @@ Status CpuGraph::create_values(const vkgraph::Plan& plan) {
             t.data = const_cast<uint8_t*>(td.constant.data());
             t.capacity = td.constant.size();
           } else {
-            auto buf = std::make_shared<AlignedBuffer>(bytes_for(t.dtype, td.dims));
+            WICK_ASSIGN_OR_RETURN(auto buf, AlignedBuffer::allocate_shared(bytes_for(t.dtype, td.dims),
+                                                                           "constant value " + std::to_string(id)));
             cpu::convert_elements(td.constant.data(), stored, buf->data(), t.dtype, td.numel());
             attach(t, std::move(buf));
           }
@@ -144,7 +145,9 @@ Status CpuGraph::create_values(const vkgraph::Plan& plan) {
             size_t& b = shared_bytes[td.mem_obj_id];
             b = std::max(b, bytes_for(t.dtype, td.dims));
           } else {
-            attach(t, std::make_shared<AlignedBuffer>(bytes_for(t.dtype, td.dims)));
+            WICK_ASSIGN_OR_RETURN(auto buf, AlignedBuffer::allocate_shared(bytes_for(t.dtype, td.dims),
+                                                                           "value " + std::to_string(id)));
+            attach(t, std::move(buf));
           }
         }
         v = Value::make_tensor(std::move(t));
@@ -153,7 +156,10 @@ Status CpuGraph::create_values(const vkgraph::Plan& plan) {
     }
   }
   std::map<int, std::shared_ptr<AlignedBuffer>> shared;
-  for (auto& [mem_id, bytes] : shared_bytes) shared[mem_id] = std::make_shared<AlignedBuffer>(bytes);
+  for (auto& [mem_id, bytes] : shared_bytes) {
+    WICK_ASSIGN_OR_RETURN(shared[mem_id],
+                          AlignedBuffer::allocate_shared(bytes, "shared memory object " + std::to_string(mem_id)));
+  }
   for (size_t id = 0; id < n; ++id) {
     const vkgraph::ValueDecl& d = plan.values[id];
     if (d.kind == ValueKind::kTensor && !d.tensor.is_constant() && d.tensor.mem_obj_id >= 0)
@@ -227,16 +233,20 @@ bool CpuGraph::is_none(int32_t id) const {
 Status CpuGraph::make_writable(int32_t id, const char* op) {
   WICK_ASSIGN_OR_RETURN(Tensor * t, tensor(id, op));
   if (t->owned) return {};
-  auto buf = std::make_shared<AlignedBuffer>(std::max<size_t>(t->capacity, 8));
+  WICK_ASSIGN_OR_RETURN(auto buf, AlignedBuffer::allocate_shared(std::max<size_t>(t->capacity, 8),
+                                                                 std::string(op) + ": a writable copy of value " +
+                                                                     std::to_string(id)));
   if (t->data && t->capacity) std::memcpy(buf->data(), t->data, t->capacity);
   attach(*t, std::move(buf));
   return {};
 }
 
-void CpuGraph::unshare(int32_t id) {
+Status CpuGraph::unshare(int32_t id) {
   Tensor& t = values_.values[static_cast<size_t>(id)].tensor;
-  auto buf = std::make_shared<AlignedBuffer>(std::max<size_t>(t.capacity, 8));
+  WICK_ASSIGN_OR_RETURN(auto buf, AlignedBuffer::allocate_shared(std::max<size_t>(t.capacity, 8),
+                                                                 "storage of its own for value " + std::to_string(id)));
   attach(t, std::move(buf));
+  return {};
 }
 
 bool CpuGraph::same_storage(int32_t a, int32_t b) const {

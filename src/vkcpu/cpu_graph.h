@@ -55,7 +55,7 @@ class CpuGraph {
   // Makes tensor `id` own a private copy of its data (a constant an op writes into).
   Status make_writable(int32_t id, const char* op);
   // Gives tensor `id` storage of its own, not shared with any other tensor.
-  void unshare(int32_t id);
+  Status unshare(int32_t id);
   bool same_storage(int32_t a, int32_t b) const;
   void add_step(Step step) { steps_.push_back(std::move(step)); }
 

@@ -42,16 +42,17 @@ Result<std::vector<int32_t>> schema_args(const OpCall& call, const OpEntry& e) {
 
 // An output that shares memory with one of the op's inputs (the exporter's plan lets a
 // GPU view alias its source) gets memory of its own, since the kernels do not work in place.
-void separate_outputs(CpuGraph& g, const std::vector<int32_t>& ins, const std::vector<int32_t>& outs) {
+Status separate_outputs(CpuGraph& g, const std::vector<int32_t>& ins, const std::vector<int32_t>& outs) {
   for (int32_t o : outs) {
     if (!g.values().values[static_cast<size_t>(o)].is_tensor()) continue;
     for (int32_t i : ins) {
       std::vector<int32_t> leaves = {i};
       if (static_cast<size_t>(i) < g.num_plan_values() && g.decl(i).kind == ValueKind::kValueList) leaves = g.decl(i).items;
       for (int32_t l : leaves)
-        if (l != o && g.same_storage(l, o)) g.unshare(o);
+        if (l != o && g.same_storage(l, o)) WICK_RETURN_IF_ERROR(g.unshare(o));
     }
   }
+  return {};
 }
 
 // Kernel(schema args..., out, out): the out-variant convention for one returned tensor.
@@ -60,7 +61,7 @@ Status out_form(CpuGraph& g, const OpCall& call, const OpEntry& e) {
   WICK_ASSIGN_OR_RETURN(std::vector<int32_t> args, schema_args(call, e));
   const int32_t out = call.args.back();
   WICK_RETURN_IF_ERROR(g.tensor(out, call.name.c_str()).status());
-  separate_outputs(g, args, {out});
+  WICK_RETURN_IF_ERROR(separate_outputs(g, args, {out}));
   args.push_back(out);
   args.push_back(out);
   g.add_step(Step{call.name, fn, std::move(args), nullptr});
@@ -73,7 +74,7 @@ Status tuple_form(CpuGraph& g, const OpCall& call, const OpEntry& e) {
   WICK_ASSIGN_OR_RETURN(std::vector<int32_t> args, schema_args(call, e));
   WICK_ASSIGN_OR_RETURN(std::vector<int32_t> outs, g.list_items(call.args.back(), call.name.c_str()));
   if (outs.empty()) return Status(ErrorCode::kInvalidProgram, call.name + ": no outputs");
-  separate_outputs(g, args, outs);
+  WICK_RETURN_IF_ERROR(separate_outputs(g, args, outs));
   args.insert(args.end(), outs.begin(), outs.end());
   args.push_back(outs[0]);
   g.add_step(Step{call.name, fn, std::move(args), nullptr});
@@ -84,7 +85,7 @@ Status tuple_form(CpuGraph& g, const OpCall& call, const OpEntry& e) {
 Status list_form(CpuGraph& g, const OpCall& call, const OpEntry& e) {
   WICK_ASSIGN_OR_RETURN(cpu::KernelFn fn, kernel_of(e));
   WICK_ASSIGN_OR_RETURN(std::vector<int32_t> outs, g.list_items(call.args.back(), call.name.c_str()));
-  separate_outputs(g, std::vector<int32_t>(call.args.begin(), call.args.end() - 1), outs);
+  WICK_RETURN_IF_ERROR(separate_outputs(g, std::vector<int32_t>(call.args.begin(), call.args.end() - 1), outs));
   g.add_step(Step{call.name, fn, call.args, nullptr});
   return {};
 }

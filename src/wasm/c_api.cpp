@@ -14,7 +14,14 @@
 // JavaScript as a bare number. Strings from the program (method names, operator names)
 // may hold any bytes; JSON answers replace invalid UTF-8 with U+FFFD instead of throwing,
 // and inputs are checked before anything is allocated for them.
+//
+// The file also builds natively (without the WebGPU parts) for fuzz/c_api_fuzzer.cpp,
+// which drives these functions with hostile programs and arguments.
+#ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
+#else
+#define EMSCRIPTEN_KEEPALIVE
+#endif
 
 #include <cstdint>
 #include <cstring>
@@ -28,9 +35,12 @@
 #include "core/dtype.h"
 #include "core/status.h"
 #include "core/tensor.h"
-#include "gpu/device.h"
 #include "runtime/program.h"
+#include "wasm/c_api.h"
+#ifdef WICK_HAVE_WEBGPU_DELEGATE  // the WebGPU delegate is linked (cmake/webgpu_delegate.cmake)
+#include "gpu/device.h"
 #include "webgpu/backend.h"
+#endif
 #ifdef WICK_HAVE_VKCPU  // the CPU executor of VK00 graphs is linked (cmake/vkgraph.cmake)
 #include "backends/choice.h"
 #endif
@@ -57,6 +67,7 @@ int next_handle = 1;
 int vulkan_target = 0;  // who serves "VulkanBackend" delegates: 0 not chosen, 1 WebGPU, 2 the CPU
 std::string last_error;
 std::string last_json;  // the buffer behind the most recent JSON answer
+wick::MemoryLimits limits;  // for every wick_method_load
 
 int fail(const wick::Status& status) {
   last_error = status.to_string();
@@ -118,10 +129,14 @@ EMSCRIPTEN_KEEPALIVE const char* wick_last_error() { return last_error.c_str(); 
 // Creates the WebGPU device (from Module.gpu or navigator.gpu) and registers the
 // "VulkanBackend" delegate on it. 1 on success.
 EMSCRIPTEN_KEEPALIVE int wick_init_webgpu() {
+#ifdef WICK_HAVE_WEBGPU_DELEGATE
   wick::Status status = wick::webgpu::register_webgpu_backend();
   if (!status.ok()) return fail(status);
   vulkan_target = 1;
   return 1;
+#else
+  return fail(wick::ErrorCode::kNotSupported, "this build of Wick has no WebGPU delegate");
+#endif
 }
 
 // Who serves "VulkanBackend" delegates: 0 not chosen yet, 1 WebGPU, 2 the CPU executor
@@ -152,6 +167,10 @@ EMSCRIPTEN_KEEPALIVE int wick_use_backend(int preference) {
 
 // {"adapter": {...}, "features": [...], "limits": {...}} of the backend's device.
 EMSCRIPTEN_KEEPALIVE const char* wick_device_json() {
+#ifndef WICK_HAVE_WEBGPU_DELEGATE
+  fail(wick::ErrorCode::kNotSupported, "this build of Wick has no WebGPU delegate");
+  return nullptr;
+#else
   std::shared_ptr<wick::gpu::Device> device = wick::webgpu::backend_device();
   if (!device) {
     fail(wick::ErrorCode::kNotFound, "WebGPU is not initialised (call initWebGPU first)");
@@ -182,11 +201,31 @@ EMSCRIPTEN_KEEPALIVE const char* wick_device_json() {
                  {"maxComputeWorkgroupSizeZ", l.max_compute_workgroup_size_z},
                  {"maxComputeWorkgroupsPerDimension", l.max_compute_workgroups_per_dimension}};
   return answer(j);
+#endif
+}
+
+// The memory a wick_method_load may plan and take as inputs/outputs (MemoryLimits), in
+// bytes; 0 keeps a limit as it is. Loads made before keep theirs. 1, or 0 for a negative
+// or non-finite limit.
+EMSCRIPTEN_KEEPALIVE int wick_set_memory_limits(double max_planned_bytes, double max_io_bytes) {
+  for (double v : {max_planned_bytes, max_io_bytes}) {
+    if (!(v >= 0 && v < 1.8e19)) {
+      return fail(wick::ErrorCode::kInvalidArgument, "memory limit " + std::to_string(v) +
+                                                         " is not a byte count");
+    }
+  }
+  if (max_planned_bytes > 0) limits.max_planned_bytes = static_cast<uint64_t>(max_planned_bytes);
+  if (max_io_bytes > 0) limits.max_io_bytes = static_cast<uint64_t>(max_io_bytes);
+  return 1;
 }
 
 // Parses and verifies a .pte held in [bytes, bytes + size) (copied). A program handle.
 EMSCRIPTEN_KEEPALIVE int wick_program_load(const uint8_t* bytes, size_t size, const char* name) {
-  auto program = wick::Program::load_bytes(std::span<const uint8_t>(bytes, size), name);
+  if (bytes == nullptr && size > 0) {
+    return fail(wick::ErrorCode::kInvalidArgument, "wick_program_load: no bytes given for a size of " +
+                                                       std::to_string(size));
+  }
+  auto program = wick::Program::load_bytes(std::span<const uint8_t>(bytes, size), name ? name : "program");
   if (!program.ok()) return fail(program.status());
   const int handle = next_handle++;
   programs()[handle] = std::move(*program);
@@ -206,6 +245,10 @@ EMSCRIPTEN_KEEPALIVE const char* wick_program_method_names(int handle) {
 EMSCRIPTEN_KEEPALIVE const char* wick_method_meta(int handle, const char* method) {
   auto program = find_program(handle);
   if (!program) return nullptr;
+  if (method == nullptr) {
+    fail(wick::ErrorCode::kInvalidArgument, "wick_method_meta: no method name given");
+    return nullptr;
+  }
   auto meta = program->method_meta(method);
   if (!meta.ok()) {
     fail(meta.status());
@@ -227,7 +270,8 @@ EMSCRIPTEN_KEEPALIVE const char* wick_method_meta(int handle, const char* method
 EMSCRIPTEN_KEEPALIVE int wick_method_load(int program_handle, const char* name) {
   auto program = find_program(program_handle);
   if (!program) return 0;
-  auto method = program->load_method(name);
+  if (name == nullptr) return fail(wick::ErrorCode::kInvalidArgument, "wick_method_load: no method name given");
+  auto method = program->load_method(name, limits);
   if (!method.ok()) return fail(method.status());
   const int handle = next_handle++;
   methods()[handle] = MethodSlot{program, std::move(*method), {}};
@@ -272,7 +316,9 @@ EMSCRIPTEN_KEEPALIVE int wick_method_set_tensor(int handle, int index, int dtype
                 where + ": shape " + wick::shape_to_string(shape) + " of " + wick::dtype_name(type) +
                     " needs " + std::to_string(*need) + " bytes, given " + std::to_string(nbytes));
   }
-  wick::Tensor tensor = wick::Tensor::make_owned(type, shape);
+  auto allocated = wick::Tensor::allocate(type, shape);
+  if (!allocated.ok()) return fail(allocated.status().with_context(where));
+  wick::Tensor tensor = std::move(allocated).value();
   if (nbytes) std::memcpy(tensor.data, data, nbytes);
   wick::Status status = slot->method->set_input(static_cast<size_t>(index),
                                                 wick::Value::make_tensor(std::move(tensor)));

@@ -165,7 +165,7 @@ void print_last_profile(std::FILE* out) {
   std::fprintf(out, "%-6s %-64s %12s\n", "#", "op kernel", "gpu us");
   for (size_t i = 0; i < lr.profile.size(); ++i) {
     const ProfileEntry& e = lr.profile[i];
-    std::fprintf(out, "%-6zu %-64s %12.2f\n", i, e.op.c_str(), e.gpu_ns / 1000.0);
+    std::fprintf(out, "%-6zu %-64s %12.2f\n", i, e.label.c_str(), e.gpu_ns / 1000.0);
     total += e.gpu_ns;
   }
   std::fprintf(out, "total: %zu dispatches, %.2f us GPU time\n", lr.profile.size(), total / 1000.0);

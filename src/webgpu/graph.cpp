@@ -552,7 +552,6 @@ Result<size_t> Graph::add_dispatch(gpu::Dispatch dispatch) {
   if (dispatch.label.empty() && dispatch.pipeline) dispatch.label = current_op_ + " " + dispatch.pipeline->key().shader;
   auto idx = commands_->add(std::move(dispatch));
   if (!idx.ok()) return idx.status().with_context(current_op_);
-  dispatch_ops_.push_back(current_op_);
   return idx;
 }
 
@@ -696,7 +695,7 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   if (options_.profile) {
     profile_.clear();
     for (size_t k = 0; k < stats->labels.size(); ++k)
-      profile_.push_back(ProfileEntry{stats->labels[k], "", 0, 0, 0, stats->has_gpu_times ? stats->gpu_ns[k] : 0});
+      profile_.push_back(ProfileEntry{stats->labels[k], stats->has_gpu_times ? stats->gpu_ns[k] : 0});
   }
   t0 = Clock::now();
   for (auto& check : after_submit_) WICK_RETURN_IF_ERROR(check().with_context("WebGPU delegate"));

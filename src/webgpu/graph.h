@@ -77,10 +77,9 @@ class ParamsBlock {
   std::vector<uint8_t> last_;
 };
 
+// One dispatch of a profiled execution.
 struct ProfileEntry {
-  std::string op;
-  std::string kernel;
-  uint32_t x = 0, y = 0, z = 0;
+  std::string label;  // "<op> <shader>", the dispatch's label
   uint64_t gpu_ns = 0;
 };
 
@@ -158,7 +157,8 @@ class Graph {
   // Records a dispatch for the op being built; returns its index for set_workgroups().
   Result<size_t> add_dispatch(gpu::Dispatch dispatch);
   // Sets a 1-D grid covering `invocations` threads of `workgroup_size`, folded into 2-D
-  // when it exceeds the per-dimension limit. Shaders index with linear_index().
+  // when it exceeds the per-dimension limit. Shaders rebuild the flat thread index from
+  // global_invocation_id and num_workgroups: x + y * num_workgroups.x * workgroup_size.
   Status set_grid(size_t dispatch, uint64_t invocations, uint32_t workgroup_size);
   Status set_workgroups(size_t dispatch, uint32_t x, uint32_t y = 1, uint32_t z = 1);
   // Registers the op's per-execution step (shape propagation + params). It also runs once now.
@@ -228,7 +228,6 @@ class Graph {
   std::unique_ptr<gpu::CommandList> commands_;
   std::vector<std::function<Status()>> steps_;
   std::vector<std::function<Status()>> after_submit_;
-  std::vector<std::string> dispatch_ops_;  // op name per dispatch
   std::string current_op_;
   std::vector<bool> skip_op_;               // per chain op
   std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution

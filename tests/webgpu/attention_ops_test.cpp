@@ -101,7 +101,8 @@ class StatefulGraph {
     std::memcpy(blob.data() + 22, &bytes_size, 8);
     blob.insert(blob.end(), fbb.GetBufferPointer(), fbb.GetBufferPointer() + fb_size);
     blob.resize(bytes_offset, 0);
-    aligned_ = std::make_unique<AlignedBuffer>(blob.size());
+    WICK_ASSIGN_OR_RETURN(AlignedBuffer aligned, AlignedBuffer::allocate(blob.size(), "the test's VK00 blob"));
+    aligned_ = std::make_unique<AlignedBuffer>(std::move(aligned));
     std::memcpy(aligned_->data(), blob.data(), blob.size());
     // Leaked on purpose (see single_op.cpp): no device teardown from static destructors.
     static auto& device = *new std::shared_ptr<gpu::Device>();

@@ -161,7 +161,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   std::memcpy(blob.data() + 22, &bytes_size, 8);
   blob.insert(blob.end(), fbb.GetBufferPointer(), fbb.GetBufferPointer() + fb_size);
   blob.resize(bytes_offset, 0);
-  AlignedBuffer aligned(blob.size());
+  WICK_ASSIGN_OR_RETURN(AlignedBuffer aligned, AlignedBuffer::allocate(blob.size(), "the test's VK00 blob"));
   std::memcpy(aligned.data(), blob.data(), blob.size());
 
   if (cpu) {
