@@ -394,6 +394,7 @@ const std::vector<OpEntry>& all_ops() {
       {"aten.convolution.default", out_form, "aten::convolution.out", {}},
       {"et_vk.conv_with_clamp.default", out_form, "et_vk::conv_with_clamp.out", {}},
       {"et_vk.linear_q4gsw.default", out_form, "et_vk::linear_q4gsw.out", {}},
+      {"et_vk.q4gsw_requant.default", out_form, "et_vk::q4gsw_requant.out", {}},
       {"et_vk.linear_q8ta_q8csw.default", out_form, "et_vk::linear_q8ta_q8csw.out", {}},
       {"et_vk.q8ta_linear.default", out_form, "et_vk::q8ta_linear.out", {}},
       {"et_vk.q8ta_linear_gemv.default", out_form, "et_vk::q8ta_linear_gemv.out", {}},

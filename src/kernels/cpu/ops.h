@@ -115,6 +115,7 @@ Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args
 
 // quantized.cpp
 Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_q4gsw_requant_out(ValueTable& values, std::span<const int32_t> args);
 
 // training.cpp
 Status et_vk_adamw_step_out(ValueTable& values, std::span<const int32_t> args);

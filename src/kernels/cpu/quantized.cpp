@@ -3,6 +3,7 @@
 //   weights uint8 [N, K/2], byte j of row n = (q[n, 2j+1] + 8) << 4 | (q[n, 2j] + 8);
 //   scales fp32 [K / group_size, padded N] (transposed), w[n, k] = q[n, k] * scales[k / gs][n].
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "kernels/cpu/hot_loop.h"
@@ -101,6 +102,45 @@ Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args)
   const Q4Linear q{xs, ws, ss, bs, ys, m, k, n, kp, gs, padded_n};
   parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>((m + 1) * k, 1)),
                [&](int64_t begin, int64_t end) { q4gsw_features(q, begin, end); });
+  return {};
+}
+
+// q4gsw_requant.out(Tensor latent, Tensor scales, int group_size, *, Tensor(a!) out): the
+// re-quantization step of 4-bit fine-tuning (ExecuTorch's custom_ops_lib.py): code
+// q = clamp(round_half_even(latent / scales[k / gs][n]), -8, 7) + 8 (0 + 8 where the scale is
+// 0), packed two per byte with even k in the low nibble, into uint8 [N, (K + 1) / 2].
+Status et_vk_q4gsw_requant_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "et_vk::q4gsw_requant.out";
+  KernelArgs a(op, values, args);
+  WICK_RETURN_IF_ERROR(a.expect_count(5));
+  WICK_ASSIGN_OR_RETURN(Tensor * latent, a.tensor(0, "latent"));
+  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(1, "scales"));
+  WICK_ASSIGN_OR_RETURN(int64_t gs, a.int_arg(2, "group_size"));
+  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *latent, "latent"));
+  WICK_RETURN_IF_ERROR(check_tensor(op, *sc, "scales"));
+  if (latent->dtype != ScalarType::kFloat || sc->dtype != ScalarType::kFloat)
+    return not_supported(op, "latent and scales must be float32");
+  if (latent->dim() != 2 || sc->dim() != 2) return invalid_arg(op, "expected latent [N, K] and scales [groups, N]");
+  if (gs <= 0) return invalid_arg(op, "group_size " + std::to_string(gs));
+  const int64_t n = latent->size(0), k = latent->size(1), kp = (k + 1) / 2;
+  if (sc->size(0) < (k + gs - 1) / gs || sc->size(1) < n)
+    return invalid_arg(op, "scales " + sc->shape_string() + " do not cover K = " + std::to_string(k) + ", N = " +
+                               std::to_string(n) + " with groups of " + std::to_string(gs));
+  WICK_RETURN_IF_ERROR(prepare_output(op, *out, std::vector<int64_t>{n, kp}));
+  if (out->dtype != ScalarType::kByte) return invalid_arg(op, "out must be uint8, got " + dtype_str(out->dtype));
+  const float* lp = latent->data_as<float>();
+  const float* sp = sc->data_as<float>();
+  const int64_t srow = sc->size(1);
+  uint8_t* op8 = static_cast<uint8_t*>(out->data);
+  auto code = [&](int64_t r, int64_t c) {
+    const float s = sp[(c / gs) * srow + r];
+    const float q = s != 0.0f ? std::fmin(std::fmax(std::nearbyint(lp[r * k + c] / s), -8.0f), 7.0f) : 0.0f;
+    return static_cast<uint8_t>(static_cast<int>(q) + 8);
+  };
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t j = 0; j < kp; ++j)
+      op8[r * kp + j] = static_cast<uint8_t>(code(r, 2 * j) | (2 * j + 1 < k ? code(r, 2 * j + 1) << 4 : 0));
   return {};
 }
 

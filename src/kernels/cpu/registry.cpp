@@ -187,6 +187,7 @@ constexpr KernelEntry kKernels[] = {
     {"et_vk::linear_q4gsw.out", et_vk_linear_q4gsw_out},
     {"et_vk::linear_q4gsw_backward.out", et_vk_linear_q4gsw_backward_out},
     {"et_vk::linear_q8ta_q8csw.out", et_vk_linear_q8ta_q8csw_out},
+    {"et_vk::q4gsw_requant.out", et_vk_q4gsw_requant_out},
     {"et_vk::q8ta_add.out", et_vk_q8ta_add_out},
     {"et_vk::q8ta_conv2d.out", et_vk_q8ta_conv2d_out},
     {"et_vk::q8ta_conv2d_dw.out", et_vk_q8ta_conv2d_dw_out},

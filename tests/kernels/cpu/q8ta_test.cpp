@@ -65,5 +65,20 @@ TEST(CpuQ8ta, QuantizeTakesTheOutputDtypeWhenDtypeIsNone) {
   EXPECT_EQ(h.data(y), (std::vector<double>{1, -1, 62}));
 }
 
+// et_vk::q4gsw_requant.out (kernels/cpu/quantized.cpp), the 4-bit fine-tuning step that sits
+// beside the int8 ops in custom_ops_lib.py: round(latent / scale), clamp to [-8, 7], + 8.
+TEST(CpuQ8ta, Q4gswRequantPacksCodesWithFrozenScales) {
+  Harness h;
+  int32_t latent = h.tensor(ScalarType::kFloat, {2, 3}, {0.1, -0.25, 1.0, 0.05, 0.3, -0.2});
+  // scales[group][n], groups of 2 along K: row 1's first group has a zero scale.
+  int32_t scales = h.tensor(ScalarType::kFloat, {2, 2}, {0.1, 0.0, 0.05, 0.1});
+  int32_t out = h.tensor(ScalarType::kByte, {2, 2});
+  ASSERT_TRUE(h.call("et_vk::q4gsw_requant.out", {latent, scales, h.i(2), out, out}).ok());
+  // Row 0: 1 -> 9, -2.5 -> -2 -> 6 (half to even), 20 -> 7 -> 15; row 1: 8, 8 (zero scale), -2 -> 6.
+  EXPECT_EQ(h.data(out), (std::vector<double>{9 | 6 << 4, 15, 8 | 8 << 4, 6}));
+  Status s = h.call("et_vk::q4gsw_requant.out", {latent, scales, h.i(1), out, out});
+  EXPECT_NE(s.message().find("do not cover"), std::string::npos) << s.message();
+}
+
 }  // namespace
 }  // namespace wick::cpu::testing
