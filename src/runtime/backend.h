@@ -27,6 +27,9 @@ struct DelegateInitContext {
   const NamedDataMap* named_data = nullptr;  // program named data merged with .ptd files
   std::string method_name;
   int delegate_index = 0;
+  // What the delegate may allocate for its own tensors, together: the method's
+  // MemoryLimits::max_planned_bytes (sizes in a delegate blob are untrusted too).
+  uint64_t max_graph_bytes = uint64_t{8} << 30;
 };
 
 class DelegateInstance {

@@ -513,6 +513,7 @@ Status MethodBuilder::init_delegates(const std::shared_ptr<MergedNamedData>& nam
     ctx.named_data = named.get();
     ctx.method_name = plan.name()->str();
     ctx.delegate_index = static_cast<int>(i);
+    ctx.max_graph_bytes = m.limits.max_planned_bytes;
     if (d->compile_specs())
       for (const fb::CompileSpec* cs : *d->compile_specs()) {
         if (cs == nullptr || cs->key() == nullptr) continue;

@@ -48,7 +48,7 @@ class CpuBackend : public Backend {
   std::string_view id() const override { return "VulkanBackend"; }
   Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) override {
     WICK_ASSIGN_OR_RETURN(vkgraph::Plan plan, vkgraph::read_plan(ctx.processed, ctx.named_data));
-    WICK_ASSIGN_OR_RETURN(std::unique_ptr<CpuGraph> graph, CpuGraph::build(plan));
+    WICK_ASSIGN_OR_RETURN(std::unique_ptr<CpuGraph> graph, CpuGraph::build(plan, ctx.max_graph_bytes));
     {
       LastRun& lr = last_run();
       std::lock_guard<std::mutex> lock(lr.mutex);

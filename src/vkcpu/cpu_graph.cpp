@@ -56,9 +56,9 @@ size_t bytes_for(ScalarType dtype, const std::vector<int64_t>& dims) {
 
 }  // namespace
 
-Result<std::unique_ptr<CpuGraph>> CpuGraph::build(const vkgraph::Plan& plan) {
+Result<std::unique_ptr<CpuGraph>> CpuGraph::build(const vkgraph::Plan& plan, uint64_t max_bytes) {
   std::unique_ptr<CpuGraph> g(new CpuGraph());
-  WICK_RETURN_IF_ERROR(g->create_values(plan));
+  WICK_RETURN_IF_ERROR(g->create_values(plan, max_bytes));
   WICK_RETURN_IF_ERROR(g->build_ops(plan));
   return g;
 }
@@ -66,12 +66,10 @@ Result<std::unique_ptr<CpuGraph>> CpuGraph::build(const vkgraph::Plan& plan) {
 namespace {
 
 // What one CPU graph may allocate (its tensors at their upper bounds, with shared memory
-// counted once, and constants converted to another dtype): sizes in a file are untrusted,
-// so a hostile graph gets an error instead of an allocation failure. The same bound as the
-// default MemoryLimits::max_planned_bytes of a method.
-constexpr uint64_t kMaxGraphBytes = uint64_t{8} << 30;
-
-Status check_graph_bytes(const vkgraph::Plan& plan) {
+// counted once, and constants converted to another dtype) is bounded by the method's
+// MemoryLimits::max_planned_bytes: sizes in a file are untrusted, so a hostile graph gets
+// an error instead of an allocation failure.
+Status check_graph_bytes(const vkgraph::Plan& plan, uint64_t max_bytes) {
   uint64_t total = 0;
   std::map<int, uint64_t> shared;
   for (const vkgraph::ValueDecl& d : plan.values) {
@@ -85,19 +83,20 @@ Status check_graph_bytes(const vkgraph::Plan& plan) {
     } else {
       total += bytes;
     }
-    if (total > kMaxGraphBytes) break;
+    if (total > max_bytes) break;
   }
   for (auto& [id, bytes] : shared) total += bytes;
-  if (total > kMaxGraphBytes)
+  if (total > max_bytes)
     return Status(ErrorCode::kOutOfResources, "CPU delegate: the graph's tensors need " + std::to_string(total) +
-                                                  " bytes, over the limit of " + std::to_string(kMaxGraphBytes));
+                                                  " bytes, over the limit of " + std::to_string(max_bytes) +
+                                                  " (MemoryLimits::max_planned_bytes)");
   return {};
 }
 
 }  // namespace
 
-Status CpuGraph::create_values(const vkgraph::Plan& plan) {
-  WICK_RETURN_IF_ERROR(check_graph_bytes(plan));
+Status CpuGraph::create_values(const vkgraph::Plan& plan, uint64_t max_bytes) {
+  WICK_RETURN_IF_ERROR(check_graph_bytes(plan, max_bytes));
   plan_values_ = plan.values;
   const size_t n = plan.values.size();
   values_.values.resize(n);

@@ -41,7 +41,7 @@ struct StepProfile {
 
 class CpuGraph {
  public:
-  static Result<std::unique_ptr<CpuGraph>> build(const vkgraph::Plan& plan);
+  static Result<std::unique_ptr<CpuGraph>> build(const vkgraph::Plan& plan, uint64_t max_bytes = uint64_t{8} << 30);
   // args: the DelegateCall's value indices, graph inputs first, then outputs.
   Status execute(ValueTable& host, std::span<const int32_t> args);
 
@@ -66,7 +66,7 @@ class CpuGraph {
 
  private:
   CpuGraph() = default;
-  Status create_values(const vkgraph::Plan& plan);
+  Status create_values(const vkgraph::Plan& plan, uint64_t max_bytes);
   Status build_ops(const vkgraph::Plan& plan);
   Status set_input(const Value& host, int32_t id, const std::string& where);
   Status get_output(int32_t id, Value& host, const std::string& where);

@@ -55,6 +55,19 @@ TEST(CpuGraph, HugeTensorsAreAnErrorNotAnAllocation) {
   EXPECT_EQ(g.status().code(), ErrorCode::kOutOfResources) << g.status().to_string();
 }
 
+// The bound is the method's MemoryLimits::max_planned_bytes (DelegateInitContext), so a
+// caller that lowers it (the C API fuzzer: 16 MiB) is not handed a 2 GiB allocation.
+TEST(CpuGraph, TheCallersMemoryLimitBoundsTheGraph) {
+  PlanBuilder b;
+  const int32_t x = b.tensor({1 << 10, 1 << 10});  // 4 MiB of fp32
+  b.plan.input_ids = {x};
+  auto small = CpuGraph::build(b.plan, uint64_t{1} << 20);
+  ASSERT_FALSE(small.ok());
+  EXPECT_EQ(small.status().code(), ErrorCode::kOutOfResources) << small.status().to_string();
+  EXPECT_NE(small.status().message().find("max_planned_bytes"), std::string::npos) << small.status().message();
+  EXPECT_TRUE(CpuGraph::build(b.plan, uint64_t{8} << 20).ok());
+}
+
 TEST(CpuGraph, MissingOperatorsAreNamedTogether) {
   PlanBuilder b;
   const int32_t x = b.tensor({4});
