@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/json_text.h"
 #include "runtime/program.h"
 #include "runtime/tensor_io.h"
 
@@ -129,7 +130,7 @@ Status write_outputs(const std::vector<Value>& outputs, const std::string& dir, 
   }
   FILE* f = std::fopen((dir + "/outputs.json").c_str(), "w");
   if (!f) return Status(ErrorCode::kInvalidArgument, dir + "/outputs.json: cannot open for writing");
-  std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::string text = json_text(doc, 2) + "\n";
   std::fwrite(text.data(), 1, text.size(), f);
   std::fclose(f);
   return {};
