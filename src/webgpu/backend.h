@@ -23,9 +23,10 @@ Status register_webgpu_backend(const BackendOptions& options = {});
 // The device the registered backend uses now (null before registration). A lost device
 // is replaced at the next method load.
 std::shared_ptr<gpu::Device> backend_device();
-// Per-dispatch timings of the most recent execution with profiling on.
+// Per-dispatch timings of the registered backend's executions with profiling on since
+// the last call (then cleared). The numbers live in the backend, not in the process.
 void print_last_profile(std::FILE* out);
-// Dispatch count and memory plan of the most recently built graph (for `wick bench`).
+// Dispatch count and memory plan of the graphs the registered backend built (`wick bench`).
 void print_last_graph_summary(std::FILE* out);
 
 }  // namespace wick::webgpu
