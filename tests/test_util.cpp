@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "runtime/program.h"
 #include "runtime/tensor_io.h"
 
 namespace wick::test {
@@ -138,6 +139,21 @@ std::string param_name(const std::string& rel) {
   std::string s;
   for (char c : rel) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return s;
+}
+
+void expect_fixture_matches(const Fixture& f) {
+  auto program = Program::load_file(f.pte());
+  ASSERT_TRUE(program.ok()) << program.status().to_string();
+  auto method = (*program)->load_method(f.method);
+  ASSERT_TRUE(method.ok()) << method.status().to_string();
+  for (size_t c = 0; c < f.cases.size(); ++c) {
+    auto outputs = (*method)->forward(f.cases[c].inputs);
+    ASSERT_TRUE(outputs.ok()) << "case " << c << ": " << outputs.status().to_string();
+    ASSERT_EQ(outputs->size(), f.cases[c].outputs.size());
+    for (size_t o = 0; o < outputs->size(); ++o)
+      EXPECT_TRUE(values_close((*outputs)[o], f.cases[c].outputs[o], f.atol, f.rtol))
+          << f.rel << " case " << c << " output " << o;
+  }
 }
 
 }  // namespace wick::test

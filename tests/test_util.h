@@ -48,6 +48,11 @@ nlohmann::json fixture_index();
 // abs(got - ref) <= atol + rtol * abs(ref) elementwise for float tensors, exact otherwise.
 ::testing::AssertionResult values_close(const Value& got, const Value& ref, double atol, double rtol);
 
+// Loads f's program and method, runs its cases in order on that one method (stateful
+// fixtures carry their state from case to case) and checks every output against the
+// reference within the manifest's tolerance. Fails the calling test where it does not.
+void expect_fixture_matches(const Fixture& f);
+
 // gtest parameter names must be alphanumeric.
 std::string param_name(const std::string& rel);
 

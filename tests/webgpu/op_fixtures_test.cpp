@@ -34,18 +34,7 @@ TEST_P(OpFixture, MatchesEagerReference) {
   ASSERT_TRUE(s.ok()) << "no WebGPU device: " << s.to_string();
   test::Fixture f;
   ASSERT_TRUE(test::load_fixture_at(op_fixtures_dir() + "/" + GetParam(), "ops/" + GetParam(), &f));
-  auto program = Program::load_file(f.pte());
-  ASSERT_TRUE(program.ok()) << program.status().to_string();
-  auto method = (*program)->load_method(f.method);
-  ASSERT_TRUE(method.ok()) << method.status().to_string();
-  for (size_t c = 0; c < f.cases.size(); ++c) {
-    auto outputs = (*method)->forward(f.cases[c].inputs);
-    ASSERT_TRUE(outputs.ok()) << "case " << c << ": " << outputs.status().to_string();
-    ASSERT_EQ(outputs->size(), f.cases[c].outputs.size());
-    for (size_t o = 0; o < outputs->size(); ++o)
-      EXPECT_TRUE(test::values_close((*outputs)[o], f.cases[c].outputs[o], f.atol, f.rtol))
-          << f.rel << " case " << c << " output " << o;
-  }
+  test::expect_fixture_matches(f);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, OpFixture, ::testing::ValuesIn(op_fixture_names()),
