@@ -10,6 +10,10 @@
 #
 # Writes to $OUT (or /tmp/vision_out): results.jsonl (one JSON line per model and tool),
 # table.md (medians, Wick/ORT ratio, correctness), h200.log and logs.tar.gz (every step).
+# Knobs (environment): DEADLINE (s), FIRST (models benchmarked, and timed by PyTorch, before
+# the rest), EXPORT_THREADS, WICK_SECONDS / ORT_SECONDS / TORCH_SECONDS (time cap of each
+# timing loop), SKIP_FIXTURE=1 (leave out the Whisper tiny fixture step), PROBE=1 (print the
+# transformers version and which model classes it has, first).
 set -u
 VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # these scripts
 STAGE=$(dirname "$VISION")                           # node.xz, ort.tar.xz, et.tar.xz, wick.tar.xz
@@ -40,61 +44,83 @@ if [[ -z ${DRY_RUN:-} ]]; then
   NODE=$W/node
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.used --format=csv,noheader
   cat "$W/wick/COMMIT"
+  if [[ -n ${PROBE:-} ]]; then
+    python3 -c "import torch, transformers, torchvision; print('torch', torch.__version__, 'transformers', transformers.__version__, 'torchvision', torchvision.__version__); print({n: hasattr(transformers, n) for n in ['Sam2Model', 'Sam2VisionModel', 'Sam2Config', 'Sam2HieraDetModel', 'DFineForObjectDetection', 'DFineConfig', 'HGNetV2Config']})" 2>&1 | tail -2
+  fi
 fi
 RES=$R/results.jsonl
 : > "$RES"
 log "tools: node $("$NODE" --version), wick $(du -h "$WICK" | cut -f1)"
 
-# 1. Exports, all models at once, each in its own process on one thread (lowering is
+# 1. Exports, all models at once, each format in its own process on one thread (lowering is
 # single-threaded Python), so that half the 16 cores stay free for the timings, which start
-# as soon as a model's export is done.
-export EXPORT_THREADS=1
+# as soon as a model's export is done. The .pte process writes the references and meta.json.
+export EXPORT_THREADS=${EXPORT_THREADS:-1}
 for m in $([[ -z ${DRY_RUN:-} ]] && echo "$MODELS"); do
-  (. "$W/et/env.sh" && timeout 300 python3 "$VISION/export.py" "$m" "$W/models" > "$LOGS/export_$m.log" 2>&1;
-   echo "exit $?" >> "$LOGS/export_$m.log") &
+  for part in pte onnx; do
+    lf=$LOGS/export_$m.log
+    [[ $part == onnx ]] && lf=$LOGS/export_onnx_$m.log
+    (. "$W/et/env.sh" && timeout "${EXPORT_TIMEOUT:-300}" python3 "$VISION/export.py" "$m" "$W/models" $part > "$lf" 2>&1;
+     echo "exit $?" >> "$lf") &
+  done
 done
+# Waits (until the deadline is near) for an export log to end.
+wait_export() { while ! grep -q '^exit ' "$1" 2>/dev/null && [[ $(left) -gt 20 ]]; do sleep 1; done; }
 
 # 2. Per model, one tool after the other (nothing else runs on the GPU meanwhile).
 bench_model() {
-  local m=$1 D=$W/models/$1 shape
+  local m=$1 D=$W/models/$1
   if [[ -z ${DRY_RUN:-} ]]; then
-    while ! grep -q '^exit ' "$LOGS/export_$m.log" 2>/dev/null && [[ $(left) -gt 20 ]]; do sleep 1; done
+    wait_export "$LOGS/export_$m.log"
     log "export $m: $(grep -v Warning "$LOGS/export_$m.log" | tail -4 | tr '\n' ' ' | cut -c1-600)"
   fi
   [[ -f $D/meta.json ]] || { log "$m: no export, skipped"; return; }
-  shape=$(python3 -c "import json;print(','.join(map(str,json.load(open('$D/meta.json'))['input_shape'])))")
-  python3 -c "import json;m=json.load(open('$D/meta.json'));m['tool']='export';print(json.dumps(m))" >> "$RES"
+  # every input as FILE:dtype:shape (wick and ort_bench.mjs take the same form), one output file each
+  local inputs=() outs=() i
+  mapfile -t inputs < <(python3 -c "import json;[print(f\"$D/{i['file']}:{i['dtype']}:{','.join(map(str, i['shape']))}\") for i in json.load(open('$D/meta.json'))['inputs']]")
+  local inargs=() s n_out
+  for s in "${inputs[@]}"; do inargs+=(--input "$s"); done
+  n_out=$(python3 -c "import json;print(len(json.load(open('$D/meta.json'))['outputs']))")
+  for ((i = 0; i < n_out; ++i)); do outs+=(--output "$D/wick_out_$i.bin"); done
   if [[ -f $D/model.pte && $(left) -gt 20 ]]; then
     log "$m: wick run --profile"
-    timeout $(tmo 120) "$WICK" run "$D/model.pte" --backend webgpu --profile --input "$D/input.bin:float32:$shape" \
-      --output "$D/wick_out.bin" > "$LOGS/wick_profile_$m.txt" 2>&1
+    timeout $(tmo 120) "$WICK" run "$D/model.pte" --backend webgpu --profile "${inargs[@]}" \
+      "${outs[@]}" > "$LOGS/wick_profile_$m.txt" 2>&1
     echo "exit $?" >> "$LOGS/wick_profile_$m.txt"
-    [[ -f $D/wick_out.bin ]] && python3 "$VISION/compare.py" "$D/ref.bin" "$D/wick_out.bin" |
+    [[ -f $D/wick_out_0.bin ]] && python3 "$VISION/compare.py" --meta "$D" wick_out |
       sed "s/^{/{\"model\": \"$m\", \"tool\": \"wick_check\", /" >> "$RES"
     log "$m: wick bench"
-    timeout $(tmo 90) "$WICK" bench "$D/model.pte" --backend webgpu --runs "${WICK_RUNS:-200}" --warmup 3 --max-seconds 8 \
-      --input "$D/input.bin:float32:$shape" > "$LOGS/wick_bench_$m.txt" 2>&1
+    timeout $(tmo 90) "$WICK" bench "$D/model.pte" --backend webgpu --runs "${WICK_RUNS:-200}" --warmup 3 \
+      --max-seconds "${WICK_SECONDS:-8}" "${inargs[@]}" > "$LOGS/wick_bench_$m.txt" 2>&1
     echo "exit $?" >> "$LOGS/wick_bench_$m.txt"
     python3 "$VISION/parse_wick.py" "$m" "$LOGS/wick_bench_$m.txt" "$LOGS/wick_profile_$m.txt" >> "$RES"
   fi
+  if [[ -z ${DRY_RUN:-} ]]; then
+    wait_export "$LOGS/export_onnx_$m.log"
+    log "export onnx $m: $(grep -v Warning "$LOGS/export_onnx_$m.log" | tail -2 | tr '\n' ' ' | cut -c1-400)"
+  fi
+  # meta.json with the ONNX export's result (onnx.json) merged in: the "export" line of results
+  python3 -c "import json,os;m=json.load(open('$D/meta.json'));m['tool']='export';o='$D/onnx.json'
+if os.path.exists(o): m['onnx']=json.load(open(o))
+print(json.dumps(m))" >> "$RES"
   if [[ -f $D/model.onnx && $(left) -gt 20 ]]; then
     log "$m: onnxruntime-node webgpu"
-    timeout $(tmo 120) "$NODE" "$VISION/ort_bench.mjs" --model "$D/model.onnx" --input "$D/input.bin" --shape "$shape" \
-      --ep webgpu --runs 200 --warmup 5 --max-seconds 8 --out "$D/ort_out.bin" --profile-dir "$W/ort_prof" \
-      > "$LOGS/ort_$m.txt" 2>&1
+    timeout $(tmo 120) "$NODE" "$VISION/ort_bench.mjs" --model "$D/model.onnx" "${inargs[@]}" \
+      --ep webgpu --runs 200 --warmup 5 --max-seconds "${ORT_SECONDS:-8}" --out-prefix "$D/ort_out" \
+      --profile-dir "$W/ort_prof" > "$LOGS/ort_$m.txt" 2>&1
     echo "exit $?" >> "$LOGS/ort_$m.txt"
     grep '^{' "$LOGS/ort_$m.txt" | sed "s/^{/{\"model\": \"$m\", /" >> "$RES"
-    [[ -f $D/ort_out.bin ]] && python3 "$VISION/compare.py" "$D/ref.bin" "$D/ort_out.bin" |
+    [[ -f $D/ort_out_0.bin ]] && python3 "$VISION/compare.py" --meta "$D" ort_out |
       sed "s/^{/{\"model\": \"$m\", \"tool\": \"ort_check\", /" >> "$RES"
   fi
 }
 
-FIRST="mobilenet_v3_small esrgan_slim_x4_64 esrgan_slim_x4_128 depth_anything_v2_small_518"
+FIRST=${FIRST:-mobilenet_v3_small esrgan_slim_x4_64 esrgan_slim_x4_128 depth_anything_v2_small_518}
 # PyTorch CUDA for a group of models, in one process (imports once).
 torch_group() {
   [[ $# -gt 0 && $(left) -gt 20 ]] || return
   log "torch: $*"
-  timeout $(tmo 120) python3 "$VISION/torch_bench.py" "$W/models" "$@" --runs 200 --max-seconds 4 \
+  timeout $(tmo 120) python3 "$VISION/torch_bench.py" "$W/models" "$@" --runs 200 --max-seconds "${TORCH_SECONDS:-4}" \
     > "$LOGS/torch_$1.txt" 2>&1
   echo "exit $?" >> "$LOGS/torch_$1.txt"
   grep '^{' "$LOGS/torch_$1.txt" >> "$RES"
@@ -108,7 +134,7 @@ torch_group "${G1[@]}"
 # 3. The tiny Whisper encoder fixture (5 delegates, CPU ops between): host rows of the
 # profile, and wick bench (the issue's 300 runs that did not finish in 60 s).
 F=$W/wick/whisper_tiny_encoder
-if [[ -f $F/model.pte && $(left) -gt 15 ]]; then
+if [[ -z ${SKIP_FIXTURE:-} && -f $F/model.pte && $(left) -gt 15 ]]; then
   log "whisper_tiny_encoder fixture"
   timeout $(tmo 30) "$WICK" run "$F/model.pte" --backend webgpu --profile --input "$F/case0_input0.bin:float32:1,80,3000" \
     --output "$F/out.bin" > "$LOGS/wick_profile_whisper_tiny_encoder_fixture.txt" 2>&1

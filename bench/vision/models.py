@@ -18,6 +18,11 @@ def _eager_attention(*configs):
     lowers into one delegate. The *_sdpa models keep the default for comparison."""
     for c in configs:
         c._attn_implementation = "eager"
+        # Composite configs (SAM2, D-FINE) hold sub-configs, each read by its own modules.
+        for key in getattr(c, "sub_configs", {}) or {}:
+            sub = getattr(c, key, None)
+            if sub is not None and sub is not c:
+                _eager_attention(sub)
 
 
 def _mobilenet_v3_small():
@@ -184,6 +189,23 @@ def _whisper_base(eager):
                                                          + ("eager attention" if eager else "SDPA attention"))
 
 
+def _modnet(explicit_instance_norm):
+    def build():
+        from modnet import MODNet
+        return MODNet(explicit_instance_norm=explicit_instance_norm), torch.rand(1, 3, 512, 512) * 2 - 1, (
+            "MODNet (MobileNetV2 encoder, LR / HR / fusion branches, IBNorm, hr 32; modnet.py), 1x3x512x512 in "
+            "[-1,1] -> alpha 1x1x512x512, InstanceNorm half of IBNorm as "
+            + ("mean / variance ops" if explicit_instance_norm else "nn.InstanceNorm2d"))
+    return build
+
+
+def _hf(fn_name):
+    def build():
+        import sam2_dfine
+        return getattr(sam2_dfine, fn_name)(_eager_attention)
+    return build
+
+
 BUILDERS = {
     "mobilenet_v3_small": _mobilenet_v3_small,
     "esrgan_slim_x4_64": _esrgan_slim(64),
@@ -193,11 +215,22 @@ BUILDERS = {
     "realesrgan_x4_tile64": _realesrgan_tile,
     "whisper_base_encoder_30s": _whisper_base_encoder(True),
     "whisper_base_encoder_30s_sdpa": _whisper_base_encoder(False),
+    "modnet_512": _modnet(False),
+    "modnet_512_in_explicit": _modnet(True),
+    "sam2_1_hiera_tiny_encoder_1024": _hf("sam2_encoder"),
+    "sam2_1_hiera_tiny_decoder_1click": _hf("sam2_decoder"),
+    "dfine_s_640": _hf("dfine_s"),
 }
+
+# Exported after ExecuTorch's constant_prop_pass straight away (the transformers models whose
+# lowering otherwise fails in the Vulkan FuseBatchNormPass re-trace, ../shared/executorch/README.md;
+# it also folds position-embedding interpolation and anchors into constants).
+CONSTANT_PROP_FIRST = {"sam2_1_hiera_tiny_encoder_1024", "sam2_1_hiera_tiny_decoder_1click", "dfine_s_640"}
 
 
 def build(name):
-    """(module in eval mode, example input, description) for `name`, same weights every call."""
+    """(module in eval mode, example input or tuple of inputs, description) for `name`, same
+    weights every call. Outputs are a tensor or a tuple of tensors."""
     torch.manual_seed(0)
     m, x, desc = BUILDERS[name]()
     return m.eval(), x, desc

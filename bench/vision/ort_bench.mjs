@@ -2,8 +2,11 @@
 // `wick bench` times a .pte: median wall time of session.run() from a host input tensor to
 // host output tensors (upload, every kernel, readback), after warm-up runs.
 //
-//   node ort_bench.mjs --model M.onnx --input X.bin --shape 1,3,224,224 [--ep webgpu|cpu]
-//        [--runs 50] [--warmup 5] [--max-seconds 20] [--out Y.bin] [--profile-dir DIR]
+//   node ort_bench.mjs --model M.onnx --input X.bin:float32:1,3,224,224 [--input ...] [--ep webgpu|cpu]
+//        [--runs 50] [--warmup 5] [--max-seconds 20] [--out-prefix P] [--profile-dir DIR]
+//
+// Inputs (raw little-endian float32 or int64) feed the session's inputs in order; with
+// --out-prefix every output is written to P_I.bin in the session's output order.
 //
 // Prints one JSON line. Where the EP ran: with --profile-dir, one extra run is profiled by
 // ORT and every kernel event's provider is counted ("providers"), so a CPU fallback of any
@@ -17,22 +20,25 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 function parseArgs(argv) {
-  const o = { ep: 'webgpu', runs: 50, warmup: 5, maxSeconds: 20 };
+  const o = { ep: 'webgpu', runs: 50, warmup: 5, maxSeconds: 20, inputs: [] };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i], v = argv[i + 1];
     if (v === undefined) throw new Error(`${k} needs a value`);
     if (k === '--model') o.model = v;
-    else if (k === '--input') o.input = v;
-    else if (k === '--shape') o.shape = v.split(',').map(Number);
+    else if (k === '--input') {
+      const [file, dtype, dims] = v.split(':');
+      if (!dims) throw new Error(`--input ${v}: expected FILE:dtype:d0,d1,...`);
+      o.inputs.push({ file, dtype, shape: dims.split(',').map(Number) });
+    }
     else if (k === '--ep') o.ep = v;
     else if (k === '--runs') o.runs = Number(v);
     else if (k === '--warmup') o.warmup = Number(v);
     else if (k === '--max-seconds') o.maxSeconds = Number(v);
-    else if (k === '--out') o.out = v;
+    else if (k === '--out-prefix') o.outPrefix = v;
     else if (k === '--profile-dir') o.profileDir = v;
     else throw new Error(`unknown argument ${k}`);
   }
-  if (!o.model || !o.input || !o.shape) throw new Error('--model, --input and --shape are required');
+  if (!o.model || !o.inputs.length) throw new Error('--model and --input are required');
   return o;
 }
 
@@ -64,13 +70,22 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const ort = require(process.env.ORT_NODE_DIR || 'onnxruntime-node');
   const memBefore = gpuMemMiB();
-  const raw = fs.readFileSync(o.input);
-  const data = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
   const opts = { executionProviders: [o.ep], graphOptimizationLevel: 'all', logSeverityLevel: 3 };
   let t = performance.now();
   const session = await ort.InferenceSession.create(o.model, opts);
   const createMs = performance.now() - t;
-  const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', data, o.shape) };
+  if (session.inputNames.length !== o.inputs.length) {
+    throw new Error(`the model has ${session.inputNames.length} inputs (${session.inputNames}), ${o.inputs.length} given`);
+  }
+  const feeds = {};
+  o.inputs.forEach((inp, i) => {
+    const raw = fs.readFileSync(inp.file);
+    const copy = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength);  // aligned for the typed array
+    const data = inp.dtype === 'int64' ? new BigInt64Array(copy)
+      : inp.dtype === 'float32' ? new Float32Array(copy) : null;
+    if (!data) throw new Error(`--input ${inp.file}: dtype ${inp.dtype} (float32 or int64)`);
+    feeds[session.inputNames[i]] = new ort.Tensor(inp.dtype, data, inp.shape);
+  });
   let out;
   for (let i = 0; i < o.warmup; ++i) out = await session.run(feeds);
   const ms = [];
@@ -82,8 +97,10 @@ async function main() {
     if ((performance.now() - t0) / 1000 > o.maxSeconds) break;
   }
   const memAfter = gpuMemMiB();
-  const y = out[session.outputNames[0]];
-  if (o.out) fs.writeFileSync(o.out, Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength));
+  session.outputNames.forEach((name, i) => {
+    const y = out[name];
+    if (o.outPrefix) fs.writeFileSync(`${o.outPrefix}_${i}.bin`, Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength));
+  });
   let providers = null;
   if (o.profileDir) {
     // A second session with ORT's profiler on, run once after a warm-up run.
@@ -102,7 +119,7 @@ async function main() {
   console.log(JSON.stringify({
     tool: `onnxruntime-node ${ort.env.versions?.node ?? ''}`.trim(), ep: o.ep, onnx: o.model,
     median_ms: median(ms), min_ms: sorted[0], max_ms: sorted.at(-1), runs: ms.length, warmup: o.warmup,
-    create_ms: createMs, output_shape: y.dims, gpu_mem_mib: { before: memBefore, after: memAfter }, providers,
+    create_ms: createMs, output_shapes: session.outputNames.map((n) => out[n].dims), gpu_mem_mib: { before: memBefore, after: memAfter }, providers,
   }));
 }
 

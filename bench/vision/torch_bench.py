@@ -4,9 +4,9 @@ eager and CUDA graph, fp32 with TF32 off (Wick and ORT's WebGPU EP compute in fp
 
   python3 bench/vision/torch_bench.py MODELS_DIR NAME... [--runs 100] [--max-seconds 10]
 
-MODELS_DIR/NAME/ holds export.py's input.bin and ref.bin. One call is timed as Wick and ORT
-are: copy the host input into the GPU tensor, run, copy the output back to the host
-(synchronising). Prints one JSON line per model: medians, and the largest difference of
+MODELS_DIR/NAME/ holds export.py's meta.json, input_I.bin and ref_I.bin. One call is timed
+as Wick and ORT are: copy the host inputs into the GPU tensors, run, copy the outputs back to
+the host (synchronising). Prints one JSON line per model: medians, and the largest difference of
 the CUDA output from the CPU eager reference. Several models share one process, so that
 importing torch and transformers is paid once.
 """
@@ -37,39 +37,51 @@ def timed(fn, runs, max_seconds):
     return {"median_ms": ms[len(ms) // 2], "min_ms": ms[0], "max_ms": ms[-1], "runs": len(ms)}
 
 
+def as_tuple(v):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
 def bench_one(name, models_dir, a):
-    m, x, _ = build(name)
-    x = torch.from_numpy(np.fromfile(os.path.join(models_dir, name, "input.bin"), dtype=np.float32).reshape(x.shape))
-    ref = np.fromfile(os.path.join(models_dir, name, "ref.bin"), dtype=np.float32)
+    d = os.path.join(models_dir, name)
+    with open(os.path.join(d, "meta.json")) as f:
+        meta = json.load(f)
+    m, _, _ = build(name)
+    xs = [torch.from_numpy(np.fromfile(os.path.join(d, i["file"]), dtype=getattr(np, i["dtype"])).reshape(i["shape"]))
+          for i in meta["inputs"]]
+    refs = [np.fromfile(os.path.join(d, o["file"]), dtype=np.float32) for o in meta["outputs"]]
     m = m.cuda()
-    xg = torch.empty_like(x, device="cuda")
-    x_host = x.pin_memory()
+    xg = [torch.empty_like(x, device="cuda") for x in xs]
+    x_host = [x.pin_memory() for x in xs]
     res = {"model": name, "tool": f"torch {torch.__version__}", "device": torch.cuda.get_device_name()}
 
+    def upload():
+        for g, h in zip(xg, x_host):
+            g.copy_(h, non_blocking=True)
+
     def eager():
-        xg.copy_(x_host, non_blocking=True)
+        upload()
         with torch.no_grad():
-            return m(xg).cpu()
+            return [y.cpu() for y in as_tuple(m(*xg))]
 
     for _ in range(a.warmup):
-        y = eager()
-    res["max_abs_diff_vs_cpu_ref"] = float(np.abs(y.numpy().ravel() - ref).max())
+        ys = eager()
+    res["max_abs_diff_vs_cpu_ref"] = max(float(np.abs(y.numpy().ravel() - r).max()) for y, r in zip(ys, refs))
     res["eager"] = timed(eager, a.runs, a.max_seconds)
     try:
         s = torch.cuda.Stream()
         s.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(s), torch.no_grad():
             for _ in range(3):
-                m(xg)
+                m(*xg)
         torch.cuda.current_stream().wait_stream(s)
         g = torch.cuda.CUDAGraph()
         with torch.cuda.graph(g), torch.no_grad():
-            yg = m(xg)
+            yg = as_tuple(m(*xg))
 
         def graphed():
-            xg.copy_(x_host, non_blocking=True)
+            upload()
             g.replay()
-            return yg.cpu()
+            return [y.cpu() for y in yg]
 
         for _ in range(a.warmup):
             graphed()
@@ -91,7 +103,7 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cudnn.benchmark = True
     for name in a.names:
-        if not os.path.exists(os.path.join(a.models_dir, name, "ref.bin")):
+        if not os.path.exists(os.path.join(a.models_dir, name, "meta.json")):
             continue
         try:
             res = bench_one(name, a.models_dir, a)
