@@ -191,10 +191,11 @@ def _whisper_base(eager):
 
 def _modnet(explicit_instance_norm):
     def build():
-        from modnet import MODNet
-        return MODNet(explicit_instance_norm=explicit_instance_norm), torch.rand(1, 3, 512, 512) * 2 - 1, (
-            "MODNet (MobileNetV2 encoder, LR / HR / fusion branches, IBNorm, hr 32; modnet.py), 1x3x512x512 in "
-            "[-1,1] -> alpha 1x1x512x512, InstanceNorm half of IBNorm as "
+        from modnet import MODNet, calibrate_batchnorm
+        m, x = MODNet(explicit_instance_norm=explicit_instance_norm), torch.rand(1, 3, 512, 512) * 2 - 1
+        return calibrate_batchnorm(m, x), x, (
+            "MODNet (MobileNetV2 encoder, LR / HR / fusion branches, IBNorm, hr 32; modnet.py; BatchNorm statistics "
+            "calibrated on the input), 1x3x512x512 in [-1,1] -> alpha 1x1x512x512, InstanceNorm half of IBNorm as "
             + ("mean / variance ops" if explicit_instance_norm else "nn.InstanceNorm2d"))
     return build
 
