@@ -1,0 +1,122 @@
+// fp32 depthwise convolution (conv_geometry.h: one input channel per group, any channel
+// multiplier). Each input plane is first copied into zero-padded rows split by stride phase,
+// phase r holding padded columns r, r + stride, ...: output column ow of tap kw then reads
+// phase (kw * dil) % stride at ow + (kw * dil) / stride, so 16 outputs of a row are two
+// contiguous loads per tap with no bounds to check. The taps' weights are broadcast and the
+// 16 sums of a block stay in registers over all taps. Planes are spread over the pool.
+#include <algorithm>
+#include <vector>
+
+#include "kernels/cpu/conv_geometry.h"
+#include "kernels/cpu/hot_loop.h"
+#include "kernels/cpu/thread_pool.h"
+
+namespace wick::cpu {
+
+namespace {
+
+constexpr int64_t kBlock = 16;  // output columns per register block (two f32x8)
+
+struct Depthwise {
+  const float* in;
+  const float* w;
+  const float* bias;
+  float* out;
+  ConvGeometry g;
+  int64_t mult, row_len;  // channel multiplier; floats per phase row
+};
+
+WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t end, std::vector<float>& buf) {
+  const ConvGeometry& g = d.g;
+  const int64_t sw = g.stride_w, L = d.row_len;
+  buf.resize(static_cast<size_t>(g.in_h * sw * L));
+  for (int64_t plane = begin; plane < end; ++plane) {
+    const int64_t n = plane / g.out_c, oc = plane % g.out_c, ic = oc / d.mult;
+    // Phase rows of the input plane (built again for each output channel of a multiplier
+    // above 1, which real networks rarely use).
+    const float* x = d.in + (n * g.in_c + ic) * g.in_h * g.in_w;
+    for (int64_t ih = 0; ih < g.in_h; ++ih) {
+      const float* xr = x + ih * g.in_w;
+      for (int64_t r = 0; r < sw; ++r) {
+        // ph[t] = x[t * sw + r - pad]: zeros, the strided run inside the row, zeros.
+        float* ph = buf.data() + (ih * sw + r) * L;
+        const int64_t off = r - g.pad_w;
+        const int64_t lo = std::min(L, off >= 0 ? 0 : (-off + sw - 1) / sw);
+        const int64_t hi = std::max(lo, std::min(L, g.in_w - off <= 0 ? 0 : (g.in_w - off + sw - 1) / sw));
+        std::fill(ph, ph + lo, 0.0f);
+        if (sw == 1) std::copy(xr + lo + off, xr + hi + off, ph + lo);
+        else
+          for (int64_t t = lo; t < hi; ++t) ph[t] = xr[t * sw + off];
+        std::fill(ph + hi, ph + L, 0.0f);
+      }
+    }
+    const float* wk = d.w + oc * g.k_h * g.k_w;
+    const float b = d.bias ? d.bias[oc] : 0.0f;
+    float* y = d.out + (n * g.out_c + oc) * g.out_h * g.out_w;
+    for (int64_t oh = 0; oh < g.out_h; ++oh) {
+      float* yr = y + oh * g.out_w;
+      int64_t ow0 = 0;
+      for (; ow0 + 8 < g.out_w; ow0 += kBlock) {
+        f32x8 a0 = f32x8{} + b, a1 = a0;
+        for (int64_t kh = 0; kh < g.k_h; ++kh) {
+          const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+          if (ih < 0 || ih >= g.in_h) continue;
+          const float* rows = buf.data() + ih * sw * L + ow0;
+          for (int64_t kw = 0; kw < g.k_w; ++kw) {
+            const int64_t off = kw * g.dil_w;
+            const float* src = rows + (off % sw) * L + off / sw;
+            const float wv = wk[kh * g.k_w + kw];
+            f32x8 x0, x1;
+            WICK_F32X8_LOAD(x0, src);
+            WICK_F32X8_LOAD(x1, src + 8);
+            a0 += wv * x0;
+            a1 += wv * x1;
+          }
+        }
+        const int64_t cols = std::min(kBlock, g.out_w - ow0);
+        if (cols == kBlock) {
+          WICK_F32X8_STORE(yr + ow0, a0);
+          WICK_F32X8_STORE(yr + ow0 + 8, a1);
+        } else {
+          float tmp[kBlock];
+          WICK_F32X8_STORE(tmp, a0);
+          WICK_F32X8_STORE(tmp + 8, a1);
+          for (int64_t j = 0; j < cols; ++j) yr[ow0 + j] = tmp[j];
+        }
+      }
+      // At most 8 columns left (MobileNet's 7-wide planes): one vector.
+      if (ow0 < g.out_w) {
+        f32x8 a0 = f32x8{} + b;
+        for (int64_t kh = 0; kh < g.k_h; ++kh) {
+          const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+          if (ih < 0 || ih >= g.in_h) continue;
+          const float* rows = buf.data() + ih * sw * L + ow0;
+          for (int64_t kw = 0; kw < g.k_w; ++kw) {
+            const int64_t off = kw * g.dil_w;
+            f32x8 x0;
+            WICK_F32X8_LOAD(x0, rows + (off % sw) * L + off / sw);
+            a0 += wk[kh * g.k_w + kw] * x0;
+          }
+        }
+        float tmp[8];
+        WICK_F32X8_STORE(tmp, a0);
+        for (int64_t j = 0; j < g.out_w - ow0; ++j) yr[ow0 + j] = tmp[j];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void conv2d_depthwise(const float* in, const float* w, const float* bias, float* out, const ConvGeometry& g) {
+  Depthwise d{in, w, bias, out, g, g.out_c / g.in_c, 0};
+  // Loads reach column ow0 + 15 + ((k_w - 1) * dil) / stride of a phase row, ow0 < out_w.
+  d.row_len = ((g.out_w + kBlock - 1) / kBlock) * kBlock + ((g.k_w - 1) * g.dil_w) / g.stride_w + 1;
+  const int64_t plane_cost = std::max<int64_t>(1, g.out_h * g.out_w * g.k_h * g.k_w);
+  parallel_for(g.batch * g.out_c, std::max<int64_t>(1, 65536 / plane_cost), [&](int64_t begin, int64_t end) {
+    thread_local std::vector<float> buf;
+    depthwise_planes(d, begin, end, buf);
+  });
+}
+
+}  // namespace wick::cpu
