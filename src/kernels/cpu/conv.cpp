@@ -78,6 +78,8 @@ constexpr int64_t kOcBlock = 4, kOwBlock = 8;  // conv2d_blocked_rows spells out
 constexpr int64_t kIcChunk = 8;
 // Output channels per group from which conv2d_gemm beats conv2d_blocked.
 constexpr int64_t kGemmMinChannels = 8;
+// Kernel widths conv2d_depthwise takes (its table of tap offsets).
+constexpr int64_t kMaxDepthwiseKernel = 64;
 
 struct BlockedConv {
   const float* in;
@@ -329,7 +331,7 @@ Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
       // Depthwise layers get their own kernel; wide groups the packed matrix product
       // (conv_gemm.cpp), whose 6-channel blocks narrow groups would leave mostly empty.
       const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
-      if (in_cg == 1 && g.groups > 1) conv2d_depthwise(x, w, b, y, g);
+      if (in_cg == 1 && g.groups > 1 && g.k_w <= kMaxDepthwiseKernel) conv2d_depthwise(x, w, b, y, g);
       else if (out_cg >= kGemmMinChannels) conv2d_gemm(x, w, b, y, g);
       else if (out_cg >= 2) conv2d_blocked(x, w, b, y, g);
       else conv2d(x, w, b, y, g);

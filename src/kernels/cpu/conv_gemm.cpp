@@ -33,46 +33,49 @@ struct ConvGemm {
 };
 
 // Packs im2col rows [k0, k0 + kc) for output pixels [p0, p0 + n) of image plane group x
-// into panels of NR columns.
+// into panels of NR columns (row kk of panel q at bp + (q * kc + kk) * NR).
 void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_t p0, int64_t n, const int64_t* ih0,
                const int64_t* iw0, float* bp) {
   const ConvGeometry& g = c.g;
-  const int64_t in_plane = g.in_h * g.in_w, NR = kSgemmNR;
+  const int64_t in_plane = g.in_h * g.in_w, NR = kSgemmNR, sw = g.stride_w;
   const int64_t panels = (n + NR - 1) / NR;
-  for (int64_t q = 0; q < panels; ++q) {
-    const int64_t j0 = q * NR, cols = std::min(NR, n - j0);
-    float* dst = bp + q * kc * NR;
-    for (int64_t kk = 0; kk < kc; ++kk, dst += NR) {
-      const int64_t kidx = k0 + kk;
+  for (int64_t kk = 0; kk < kc; ++kk) {
+    const int64_t kidx = k0 + kk;
+    // Row kidx = (input channel, tap): its plane and the tap's offsets, once per row.
+    const int64_t ic = c.pointwise ? kidx : kidx / c.taps, tap = c.pointwise ? 0 : kidx % c.taps;
+    const int64_t dh = (tap / g.k_w) * g.dil_h, dw = (tap % g.k_w) * g.dil_w;
+    const float* plane = x + ic * in_plane;
+    for (int64_t q = 0; q < panels; ++q) {
+      const int64_t j0 = q * NR, cols = std::min(NR, n - j0);
+      float* dst = bp + (q * kc + kk) * NR;
       if (c.pointwise) {
-        const float* src = x + kidx * in_plane + p0 + j0;
-        std::copy(src, src + cols, dst);
-      } else {
-        const int64_t ic = kidx / c.taps, tap = kidx % c.taps;
-        const int64_t dh = (tap / g.k_w) * g.dil_h, dw = (tap % g.k_w) * g.dil_w;
-        const float* plane = x + ic * in_plane;
-        if (ih0[j0] == ih0[j0 + cols - 1]) {
-          // The panel lies in one output row: one (strided) input row run, zeros where the
-          // kernel overhangs the padding.
-          const int64_t ih = ih0[j0] + dh, iw = iw0[j0] + dw, sw = g.stride_w;
-          int64_t lo = cols, hi = cols;
-          if (ih >= 0 && ih < g.in_h) {
+        std::copy(plane + p0 + j0, plane + p0 + j0 + cols, dst);
+      } else if (ih0[j0] == ih0[j0 + cols - 1]) {
+        // The panel lies in one output row: one (strided) input row run, zeros where the
+        // kernel overhangs the padding.
+        const int64_t ih = ih0[j0] + dh, iw = iw0[j0] + dw;
+        int64_t lo = cols, hi = cols;
+        if (ih >= 0 && ih < g.in_h) {
+          if (sw == 1) {
+            lo = std::clamp<int64_t>(-iw, 0, cols);
+            hi = std::clamp<int64_t>(g.in_w - iw, lo, cols);
+          } else {
             lo = std::min(cols, iw >= 0 ? 0 : (-iw + sw - 1) / sw);
             hi = std::max(lo, std::min(cols, g.in_w - iw <= 0 ? 0 : (g.in_w - iw + sw - 1) / sw));
           }
-          std::fill(dst, dst + lo, 0.0f);
-          if (hi > lo) {
-            const float* src = plane + ih * g.in_w + iw + lo * sw;
-            if (sw == 1) std::copy(src, src + (hi - lo), dst + lo);
-            else
-              for (int64_t j = 0; j < hi - lo; ++j) dst[lo + j] = src[j * sw];
-          }
-          std::fill(dst + hi, dst + cols, 0.0f);
-        } else {
-          for (int64_t j = 0; j < cols; ++j) {
-            const int64_t ih = ih0[j0 + j] + dh, iw = iw0[j0 + j] + dw;
-            dst[j] = ih >= 0 && ih < g.in_h && iw >= 0 && iw < g.in_w ? plane[ih * g.in_w + iw] : 0.0f;
-          }
+        }
+        std::fill(dst, dst + lo, 0.0f);
+        if (hi > lo) {
+          const float* src = plane + ih * g.in_w + iw + lo * sw;
+          if (sw == 1) std::copy(src, src + (hi - lo), dst + lo);
+          else
+            for (int64_t j = 0; j < hi - lo; ++j) dst[lo + j] = src[j * sw];
+        }
+        std::fill(dst + hi, dst + cols, 0.0f);
+      } else {
+        for (int64_t j = 0; j < cols; ++j) {
+          const int64_t ih = ih0[j0 + j] + dh, iw = iw0[j0 + j] + dw;
+          dst[j] = ih >= 0 && ih < g.in_h && iw >= 0 && iw < g.in_w ? plane[ih * g.in_w + iw] : 0.0f;
         }
       }
       std::fill(dst + cols, dst + NR, 0.0f);
