@@ -53,6 +53,6 @@ if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
     ${CMAKE_SOURCE_DIR}/src/kernels/cpu/quantized.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/llm_ops.cpp
     ${CMAKE_SOURCE_DIR}/src/kernels/cpu/sgemm_tile.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/conv_gemm.cpp
     ${CMAKE_SOURCE_DIR}/src/kernels/cpu/conv_depthwise.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/linear_gemm.cpp
-    ${CMAKE_SOURCE_DIR}/src/kernels/cpu/unary.cpp
+    ${CMAKE_SOURCE_DIR}/src/kernels/cpu/conv_narrow.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/unary.cpp
     TARGET_DIRECTORY wick_runtime PROPERTIES COMPILE_OPTIONS -O3)
 endif()

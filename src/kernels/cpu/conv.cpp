@@ -333,6 +333,7 @@ Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
       const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
       if (in_cg == 1 && g.groups > 1 && g.k_w <= kMaxDepthwiseKernel) conv2d_depthwise(x, w, b, y, g);
       else if (out_cg >= kGemmMinChannels) conv2d_gemm(x, w, b, y, g);
+      else if (g.stride_w == 1) conv2d_narrow(x, w, b, y, g);
       else if (out_cg >= 2) conv2d_blocked(x, w, b, y, g);
       else conv2d(x, w, b, y, g);
     } else {

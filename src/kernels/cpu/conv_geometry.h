@@ -1,5 +1,5 @@
 // The shape of a 2-D convolution as the CPU convolution kernels take it (conv.cpp,
-// conv_gemm.cpp, conv_depthwise.cpp). 1-D convolutions run as 2-D ones with a height of 1.
+// conv_gemm.cpp, conv_depthwise.cpp, conv_narrow.cpp). 1-D convolutions run as 2-D ones with a height of 1.
 #pragma once
 
 #include <cstdint>
@@ -23,5 +23,9 @@ void conv2d_gemm(const float* in, const float* w, const float* bias, float* out,
 // multiplier): rows of output vectors from a zero-padded copy of the input plane, split into
 // stride phases so every tap is a contiguous load (conv_depthwise.cpp).
 void conv2d_depthwise(const float* in, const float* w, const float* bias, float* out, const ConvGeometry& g);
+
+// fp32 forward convolution with few output channels per group and stride 1 along the width:
+// blocks of up to 4 channels x 32 columns read straight from the input rows (conv_narrow.cpp).
+void conv2d_narrow(const float* in, const float* w, const float* bias, float* out, const ConvGeometry& g);
 
 }  // namespace wick::cpu
