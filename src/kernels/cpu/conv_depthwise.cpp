@@ -72,21 +72,36 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
       float* yr = y + oh * g.out_w;
       int64_t ow0 = 0;
       for (; ow0 + 8 < g.out_w; ow0 += kBlock) {
-        f32x8 a0 = f32x8{} + b, a1 = a0;
+        // Taps alternate between two pairs of sums: four independent multiply-add chains
+        // instead of two, which the adds' latency would otherwise pace.
+        f32x8 a0 = f32x8{} + b, a1 = a0, c0 = f32x8{}, c1 = f32x8{};
         for (int64_t kh = 0; kh < g.k_h; ++kh) {
           const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dil_h;
           if (ih < 0 || ih >= g.in_h) continue;
           const float* rows = buf.data() + ih * sw * L + ow0;
-          for (int64_t kw = 0; kw < g.k_w; ++kw) {
-            const float* src = rows + tap_at[kw];
-            const float wv = wk[kh * g.k_w + kw];
+          const float* wr = wk + kh * g.k_w;
+          int64_t kw = 0;
+          for (; kw + 1 < g.k_w; kw += 2) {
+            f32x8 x0, x1, x2, x3;
+            WICK_F32X8_LOAD(x0, rows + tap_at[kw]);
+            WICK_F32X8_LOAD(x1, rows + tap_at[kw] + 8);
+            WICK_F32X8_LOAD(x2, rows + tap_at[kw + 1]);
+            WICK_F32X8_LOAD(x3, rows + tap_at[kw + 1] + 8);
+            a0 += wr[kw] * x0;
+            a1 += wr[kw] * x1;
+            c0 += wr[kw + 1] * x2;
+            c1 += wr[kw + 1] * x3;
+          }
+          if (kw < g.k_w) {
             f32x8 x0, x1;
-            WICK_F32X8_LOAD(x0, src);
-            WICK_F32X8_LOAD(x1, src + 8);
-            a0 += wv * x0;
-            a1 += wv * x1;
+            WICK_F32X8_LOAD(x0, rows + tap_at[kw]);
+            WICK_F32X8_LOAD(x1, rows + tap_at[kw] + 8);
+            a0 += wr[kw] * x0;
+            a1 += wr[kw] * x1;
           }
         }
+        a0 += c0;
+        a1 += c1;
         const int64_t cols = std::min(kBlock, g.out_w - ow0);
         if (cols == kBlock) {
           WICK_F32X8_STORE(yr + ow0, a0);
@@ -100,17 +115,27 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
       }
       // At most 8 columns left (MobileNet's 7-wide planes): one vector.
       if (ow0 < g.out_w) {
-        f32x8 a0 = f32x8{} + b;
+        f32x8 a0 = f32x8{} + b, c0 = f32x8{};
         for (int64_t kh = 0; kh < g.k_h; ++kh) {
           const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dil_h;
           if (ih < 0 || ih >= g.in_h) continue;
           const float* rows = buf.data() + ih * sw * L + ow0;
-          for (int64_t kw = 0; kw < g.k_w; ++kw) {
+          const float* wr = wk + kh * g.k_w;
+          int64_t kw = 0;
+          for (; kw + 1 < g.k_w; kw += 2) {
+            f32x8 x0, x1;
+            WICK_F32X8_LOAD(x0, rows + tap_at[kw]);
+            WICK_F32X8_LOAD(x1, rows + tap_at[kw + 1]);
+            a0 += wr[kw] * x0;
+            c0 += wr[kw + 1] * x1;
+          }
+          if (kw < g.k_w) {
             f32x8 x0;
             WICK_F32X8_LOAD(x0, rows + tap_at[kw]);
-            a0 += wk[kh * g.k_w + kw] * x0;
+            a0 += wr[kw] * x0;
           }
         }
+        a0 += c0;
         float tmp[8];
         WICK_F32X8_STORE(tmp, a0);
         for (int64_t j = 0; j < g.out_w - ow0; ++j) yr[ow0 + j] = tmp[j];
