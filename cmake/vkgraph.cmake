@@ -51,5 +51,8 @@ if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
   set_source_files_properties(
     ${CMAKE_SOURCE_DIR}/src/kernels/cpu/conv.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/linear_algebra.cpp
     ${CMAKE_SOURCE_DIR}/src/kernels/cpu/quantized.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/llm_ops.cpp
+    ${CMAKE_SOURCE_DIR}/src/kernels/cpu/sgemm_tile.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/conv_gemm.cpp
+    ${CMAKE_SOURCE_DIR}/src/kernels/cpu/conv_depthwise.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/linear_gemm.cpp
+    ${CMAKE_SOURCE_DIR}/src/kernels/cpu/conv_narrow.cpp ${CMAKE_SOURCE_DIR}/src/kernels/cpu/unary.cpp
     TARGET_DIRECTORY wick_runtime PROPERTIES COMPILE_OPTIONS -O3)
 endif()

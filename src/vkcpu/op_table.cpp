@@ -394,7 +394,11 @@ const std::vector<OpEntry>& all_ops() {
       {"aten.convolution.default", out_form, "aten::convolution.out", {}},
       {"et_vk.conv_with_clamp.default", out_form, "et_vk::conv_with_clamp.out", {}},
       {"et_vk.linear_q4gsw.default", out_form, "et_vk::linear_q4gsw.out", {}},
+      {"et_vk.linear_qcs4w.default", out_form, "et_vk::linear_qcs4w.out", {}},
       {"et_vk.q4gsw_requant.default", out_form, "et_vk::q4gsw_requant.out", {}},
+      {"et_vk.linear_dq8ca_q4gsw.default", out_form, "et_vk::linear_dq8ca_q4gsw.out", {}},
+      {"et_vk.embedding_q4gsw.default", out_form, "et_vk::embedding_q4gsw.out", {}},
+      {"torchao.choose_qparams_affine.default", tuple_form, "torchao::choose_qparams_affine.out", {}},
       {"et_vk.linear_q8ta_q8csw.default", out_form, "et_vk::linear_q8ta_q8csw.out", {}},
       {"et_vk.q8ta_linear.default", out_form, "et_vk::q8ta_linear.out", {}},
       {"et_vk.q8ta_linear_gemv.default", out_form, "et_vk::q8ta_linear_gemv.out", {}},
@@ -421,6 +425,9 @@ const std::vector<OpEntry>& all_ops() {
       // attention
       {"et_vk.apply_rotary_emb.default", tuple_form, "et_vk::apply_rotary_emb.out", {}},
       {"et_vk.apply_rotary_emb_hf.default", tuple_form, "et_vk::apply_rotary_emb_hf.out", {}},
+      {"et_vk.apply_rotary_emb_interleaved.default", out_form, "et_vk::apply_rotary_emb_interleaved.out", {}},
+      {"et_vk.sdpa.default", out_form, "et_vk::sdpa.out", {}},
+      {"et_vk.grid_priors.default", out_form, "et_vk::grid_priors.out", {}},
       {"sdpa_with_kv_cache.default", sdpa_form, "llama::sdpa_with_kv_cache.out", {}},
       {"update_cache.default", update_cache_form, "llama::update_cache.out", {}},
       // on-device training

@@ -1,13 +1,15 @@
-// Every delegated fixture (groups ops, models, demos, pretrained) through the JavaScript
-// API in Node on the CPU executor of VK00 graphs (createExecuTorch({backend: 'cpu'}): the
+// Every delegated fixture (groups ops, models, demos, pretrained, and the repository's op
+// fixtures in tests/fixtures/ops, up to the tiny 8da4w Llama) through the JavaScript API in Node on the CPU executor of VK00 graphs (createExecuTorch({backend: 'cpu'}): the
 // Wasm bundle's src/vkcpu, no WebGPU anywhere), with the harness and tolerances of the
 // WebGPU runs (node_fixtures.test.mjs), stateful fixtures' cases in order on one method,
 // and both two-program pipelines. browser_cpu_fixtures.test.mjs runs them in Chromium.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import {test} from 'node:test';
 import {createExecuTorch} from '../../package/index.mjs';
 import {DELEGATED_GROUPS, PIPELINES, listFixtures, runFixture, runPipeline} from './fixture_harness.mjs';
-import {fixtureFiles} from './node_runtime.mjs';
+import {fixtureFiles, repoRoot} from './node_runtime.mjs';
 
 const fixtures = await listFixtures(fixtureFiles, DELEGATED_GROUPS);
 const index = JSON.parse(await fixtureFiles.text('index.json'));
@@ -30,6 +32,30 @@ for (const rel of fixtures) {
     assert.equal(et.webgpu, null);
     assert.ok(result.cases >= 1, rel);
     assert.deepEqual(result.failures, [], `${rel}:\n  ${result.failures.join('\n  ')}`);
+  });
+}
+
+// The repository's op fixtures (tests/fixtures/ops/<name>, outside the shared index).
+const repoFixturesDir = path.join(repoRoot, 'tests/fixtures');
+const repoFixtureFiles = {
+  text: async (rel) => fs.readFileSync(path.join(repoFixturesDir, rel), 'utf8'),
+  bytes: async (rel) => new Uint8Array(fs.readFileSync(path.join(repoFixturesDir, rel))),
+};
+const repoOps = fs.readdirSync(path.join(repoFixturesDir, 'ops'))
+  .filter((name) => fs.existsSync(path.join(repoFixturesDir, 'ops', name, 'manifest.json'))).sort();
+
+test('the repository op fixtures are here', () => {
+  assert.ok(repoOps.length >= 32, `only ${repoOps.length} op fixtures in tests/fixtures/ops`);
+  assert.ok(repoOps.includes('llama_8da4w_q4emb'));
+});
+
+for (const name of repoOps) {
+  test(`op fixture ${name} (cpu backend)`, async () => {
+    const et = await cpuRuntime();
+    const result = await runFixture(et, `ops/${name}`, repoFixtureFiles);
+    assert.equal(et.delegateBackend, 'cpu');
+    assert.ok(result.cases >= 1, name);
+    assert.deepEqual(result.failures, [], `${name}:\n  ${result.failures.join('\n  ')}`);
   });
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/cpu/conv_geometry.h"
 #include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
@@ -11,15 +12,6 @@ namespace wick::cpu {
 namespace {
 
 constexpr const char* kOp = "aten::convolution.out";
-
-// 1-D convolutions run as 2-D ones with a height of 1.
-struct ConvGeometry {
-  int64_t batch, in_c, in_h, in_w;
-  int64_t out_c, out_h, out_w;
-  int64_t k_h, k_w;
-  int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
-  int64_t groups;
-};
 
 Result<std::vector<int64_t>> expand_param(std::vector<int64_t> v, size_t n, const char* name) {
   if (v.size() == 1 && n > 1) v.assign(n, v[0]);
@@ -36,8 +28,8 @@ inline void valid_range(int64_t offset, int64_t stride, int64_t size, int64_t ou
   if (lo > hi) lo = hi;
 }
 
-// The plain direct convolution, one output plane at a time (any type; float takes
-// conv2d_blocked below unless its groups have fewer than 4 output channels).
+// The plain direct convolution, one output plane at a time (any type; float takes the
+// kernels below unless its groups have one output channel and more than one input channel).
 template <class T>
 void conv2d_planes(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& g, int64_t n, int64_t oc) {
   const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
@@ -84,6 +76,10 @@ void conv2d(const T* in, const T* w, const T* bias, T* out, const ConvGeometry& 
 // repacked copy per call: MobileNet's would be megabytes).
 constexpr int64_t kOcBlock = 4, kOwBlock = 8;  // conv2d_blocked_rows spells out the 4 channels
 constexpr int64_t kIcChunk = 8;
+// Output channels per group from which conv2d_gemm beats conv2d_blocked.
+constexpr int64_t kGemmMinChannels = 8;
+// Kernel widths conv2d_depthwise takes (its table of tap offsets).
+constexpr int64_t kMaxDepthwiseKernel = 64;
 
 struct BlockedConv {
   const float* in;
@@ -332,7 +328,13 @@ Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
     CT* y = output_as<CT>(*out, so);
     if (transposed) conv_transpose2d(x, w, b, y, g);
     else if constexpr (std::is_same_v<CT, float>) {
-      if (g.out_c / g.groups >= kOcBlock) conv2d_blocked(x, w, b, y, g);
+      // Depthwise layers get their own kernel; wide groups the packed matrix product
+      // (conv_gemm.cpp), whose 6-channel blocks narrow groups would leave mostly empty.
+      const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
+      if (in_cg == 1 && g.groups > 1 && g.k_w <= kMaxDepthwiseKernel) conv2d_depthwise(x, w, b, y, g);
+      else if (out_cg >= kGemmMinChannels) conv2d_gemm(x, w, b, y, g);
+      else if (g.stride_w == 1) conv2d_narrow(x, w, b, y, g);
+      else if (out_cg >= 2) conv2d_blocked(x, w, b, y, g);
       else conv2d(x, w, b, y, g);
     } else {
       conv2d(x, w, b, y, g);

@@ -3,6 +3,7 @@
 
 #include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/linear_gemm.h"
 #include "kernels/cpu/ops.h"
 #include "kernels/cpu/thread_pool.h"
 
@@ -59,6 +60,8 @@ WICK_HOT_LOOP void linear_f32_features(const float* x, const float* w, float* y,
     }
   }
 }
+
+constexpr int64_t kLinearGemmMinRows = 4;
 
 // Output features spread over the thread pool.
 void linear_f32(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n) {
@@ -231,7 +234,10 @@ Status linear_out(ValueTable& values, std::span<const int32_t> args) {
     const CT* w = elements_as<CT>(*weight, sw);
     CT* y = output_as<CT>(*out, so);
     if constexpr (std::is_same_v<CT, float>) {
-      linear_f32(x, w, y, m, in_f, out_f);
+      // From a few rows on, the packed matrix product (linear_gemm.cpp) reuses each loaded
+      // weight over 16 rows; below, the dot products read the weights once and stop.
+      if (m >= kLinearGemmMinRows) linear_f32_gemm(x, w, y, m, in_f, out_f);
+      else linear_f32(x, w, y, m, in_f, out_f);
     } else {
       // Transposing the weight once keeps the gemm inner loop contiguous.
       std::vector<CT> wt(static_cast<size_t>(in_f * out_f));

@@ -116,6 +116,15 @@ Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args
 // quantized.cpp
 Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args);
 Status et_vk_q4gsw_requant_out(ValueTable& values, std::span<const int32_t> args);
+// quantized_8da4w.cpp (torchao's 8da4w flow)
+Status torchao_choose_qparams_affine_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_linear_dq8ca_q4gsw_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_embedding_q4gsw_out(ValueTable& values, std::span<const int32_t> args);
+// vulkan_misc_ops.cpp
+Status et_vk_sdpa_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_apply_rotary_emb_interleaved_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_grid_priors_out(ValueTable& values, std::span<const int32_t> args);
+Status et_vk_linear_qcs4w_out(ValueTable& values, std::span<const int32_t> args);
 
 // training.cpp
 Status et_vk_adamw_step_out(ValueTable& values, std::span<const int32_t> args);

@@ -9,25 +9,15 @@
 #include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
+#include "kernels/cpu/q4gsw_linear.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu {
 
-namespace {
-
-struct Q4Linear {
-  const float* x;
-  const uint8_t* w;
-  const float* scales;
-  const float* bias;
-  float* y;
-  int64_t m, k, n, kp, gs, padded_n;
-};
-
 // Output features [begin, end). Each feature's row is dequantized once into a small
 // buffer and dotted with every input row, so the weights are read once per call whatever
 // M is.
-WICK_HOT_LOOP void q4gsw_features(const Q4Linear& q, int64_t begin, int64_t end) {
+static WICK_HOT_LOOP void q4gsw_features(const Q4Linear& q, int64_t begin, int64_t end) {
   std::vector<float> row(static_cast<size_t>(q.k));
   for (int64_t o = begin; o < end; ++o) {
     const uint8_t* wr = q.w + o * q.kp;
@@ -53,7 +43,10 @@ WICK_HOT_LOOP void q4gsw_features(const Q4Linear& q, int64_t begin, int64_t end)
   }
 }
 
-}  // namespace
+void q4gsw_linear(const Q4Linear& q) {
+  parallel_for(q.n, std::max<int64_t>(1, 65536 / std::max<int64_t>((q.m + 1) * q.k, 1)),
+               [&](int64_t begin, int64_t end) { q4gsw_features(q, begin, end); });
+}
 
 // linear_q4gsw.out(Tensor self, Tensor weights, Tensor weight_scales, int group_size,
 //   Tensor? bias=None, *, Tensor(a!) out)
@@ -99,9 +92,7 @@ Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args)
   const float* ss = sc->data_as<float>();
   const float* bs = bias ? bias->data_as<float>() : nullptr;
   float* ys = out->data_as<float>();
-  const Q4Linear q{xs, ws, ss, bs, ys, m, k, n, kp, gs, padded_n};
-  parallel_for(n, std::max<int64_t>(1, 65536 / std::max<int64_t>((m + 1) * k, 1)),
-               [&](int64_t begin, int64_t end) { q4gsw_features(q, begin, end); });
+  q4gsw_linear(Q4Linear{xs, ws, ss, bs, ys, m, k, n, kp, gs, padded_n});
   return {};
 }
 

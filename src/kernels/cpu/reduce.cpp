@@ -1,4 +1,5 @@
 // Reductions: sum, mean, prod, any/all, amax/amin, max/min along a dim, argmax/argmin, var.
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/cpu/kernel_util.h"
@@ -75,6 +76,27 @@ Status sum_like(const char* op, SumKind kind, const Reduction& r) {
   const int64_t count = reduced_count(r.self->sizes, r.mask);
   // Accumulate in double for floating results and int64 for integer ones: the input is
   // cast to the result dtype first, as PyTorch's dtype= argument does.
+  // fp32 sums and means over trailing dims (global average pooling): contiguous runs, summed
+  // in double like the general path, without its per-element index walk.
+  const size_t rank = r.mask.size();
+  size_t lead = 0;
+  while (lead < rank && !r.mask[lead]) ++lead;
+  const bool trailing = std::all_of(r.mask.begin() + static_cast<std::ptrdiff_t>(lead), r.mask.end(), [](bool m) { return m; });
+  if (kind != SumKind::kProd && trailing && r.self->dtype == ScalarType::kFloat && out.dtype == ScalarType::kFloat &&
+      count > 0 && n_out * count == r.self->numel()) {
+    const float* x = r.self->data_as<float>();
+    float* y = out.data_as<float>();
+    for (int64_t o = 0; o < n_out; ++o) {
+      const float* run = x + o * count;
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      int64_t i = 0;
+      for (; i + 4 <= count; i += 4) s0 += run[i], s1 += run[i + 1], s2 += run[i + 2], s3 += run[i + 3];
+      for (; i < count; ++i) s0 += run[i];
+      const double sum = (s0 + s1) + (s2 + s3);
+      y[o] = static_cast<float>(kind == SumKind::kMean ? sum / static_cast<double>(count) : sum);
+    }
+    return {};
+  }
   if (is_floating(out.dtype)) {
     std::vector<double> acc(static_cast<size_t>(n_out), kind == SumKind::kProd ? 1.0 : 0.0);
     if (kind == SumKind::kProd) reduce_into<double>(*r.self, r.mask, acc, [](double& a, double x) { a *= x; });

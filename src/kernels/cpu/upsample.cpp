@@ -86,12 +86,25 @@ Status upsample_nearest2d_vec_out(ValueTable& values, std::span<const int32_t> a
   const size_t es = element_size(in->dtype);
   const uint8_t* x = static_cast<const uint8_t*>(in->data);
   uint8_t* y = static_cast<uint8_t*>(out->data);
+  const size_t row_bytes = static_cast<size_t>(r.out_w) * es;
   for (int64_t p = 0; p < r.planes; ++p)
-    for (int64_t i = 0; i < r.out_h; ++i) {
+    for (int64_t i = 0, prev = -1; i < r.out_h; ++i) {
       const int64_t si = nearest_index(i, r.in_h, r.out_h, sh);
-      for (int64_t j = 0; j < r.out_w; ++j)
-        std::memcpy(y + static_cast<size_t>((p * r.out_h + i) * r.out_w + j) * es,
-                    x + static_cast<size_t>((p * r.in_h + si) * r.in_w + src_w[static_cast<size_t>(j)]) * es, es);
+      uint8_t* yrow = y + static_cast<size_t>(p * r.out_h + i) * row_bytes;
+      // An upscaled row repeats the one above it: copy that whole.
+      if (si == prev) {
+        std::memcpy(yrow, yrow - row_bytes, row_bytes);
+        continue;
+      }
+      prev = si;
+      const uint8_t* xrow = x + static_cast<size_t>((p * r.in_h + si) * r.in_w) * es;
+      if (es == 4) {  // a constant-size copy: one move
+        for (int64_t j = 0; j < r.out_w; ++j)
+          std::memcpy(yrow + static_cast<size_t>(j) * 4, xrow + static_cast<size_t>(src_w[static_cast<size_t>(j)]) * 4, 4);
+      } else {
+        for (int64_t j = 0; j < r.out_w; ++j)
+          std::memcpy(yrow + static_cast<size_t>(j) * es, xrow + static_cast<size_t>(src_w[static_cast<size_t>(j)]) * es, es);
+      }
     }
   return {};
 }

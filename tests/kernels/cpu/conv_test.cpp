@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "kernels/cpu/kernel_test_util.h"
+#include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu::testing {
 namespace {
@@ -174,6 +177,54 @@ TEST(CpuConvKernel, Errors) {
   EXPECT_OP_ERROR(call(h.tensor(ScalarType::kFloat, {4, 3, 11, 11}), h.none(), {1, 1}, 1), op);  // too big
   EXPECT_OP_ERROR(call(h.tensor(ScalarType::kFloat, {4, 3, 3, 3}), h.none(), {1, 1, 1}, 1), op);  // param length
   EXPECT_TRUE(call(h.tensor(ScalarType::kFloat, {4, 3, 3, 3}), h.none(), {1, 1}, 1).ok());
+}
+
+}  // namespace
+}  // namespace wick::cpu::testing
+
+namespace wick::cpu::testing {
+namespace {
+
+// The fp32 fast paths (conv_gemm.cpp: packed 6 x 16 blocks, 256-row K chunks, 64-pixel tiles,
+// output-channel chunks when tiles are few; conv_depthwise.cpp: stride-phase rows) against
+// the double-precision direct definition above, on random geometries: odd sizes, strides,
+// padding, dilation, groups, depthwise with channel multipliers, K past one chunk, at 1 and
+// at 2 threads (the chunking differs).
+TEST(CpuConvKernel, RandomGeometriesMatchDirectDefinition) {
+  std::mt19937 gen(2026);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(gen); };
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int it = 0; it < 40; ++it) {
+      ConvCase c;
+      const int64_t kind = pick(0, 3);  // 0 dense, 1 grouped, 2 depthwise, 3 pointwise
+      const int64_t groups = kind == 1 ? pick(2, 3) : 1;
+      int64_t icg = kind == 3 && it % 4 == 0 ? pick(250, 300) : pick(1, 24);
+      int64_t ocg = pick(1, 20);
+      if (kind == 2) icg = 1;
+      const int64_t n = pick(1, 2), kh = kind == 3 ? 1 : pick(1, 5), kw = kind == 3 ? 1 : pick(1, 5);
+      const int64_t sh = kind == 3 ? 1 : pick(1, 3), sw = kind == 3 ? 1 : pick(1, 3);
+      const int64_t dh = kind == 3 ? 1 : pick(1, 2), dw = kind == 3 ? 1 : pick(1, 2);
+      const int64_t ph = kind == 3 ? 0 : pick(0, 2), pw = kind == 3 ? 0 : pick(0, 2);
+      const int64_t channels = kind == 2 ? pick(2, 12) : groups * icg;
+      const int64_t g = kind == 2 ? channels : groups;
+      if (kind == 2) ocg = pick(1, 3);
+      const int64_t h = pick(std::max<int64_t>(1, dh * (kh - 1) + 1 - 2 * ph), 30);
+      const int64_t w = pick(std::max<int64_t>(1, dw * (kw - 1) + 1 - 2 * pw), 40);
+      c.in = {n, channels, h, w};
+      c.w = {g * ocg, channels / g, kh, kw};
+      c.stride = {sh, sw};
+      c.pad = {ph, pw};
+      c.dil = {dh, dw};
+      c.groups = g;
+      c.bias = pick(0, 3) != 0;
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " case " << it << ": in " << shape_to_string(c.in)
+                                        << " w " << shape_to_string(c.w) << " stride " << sh << "," << sw << " pad "
+                                        << ph << "," << pw << " dil " << dh << "," << dw << " groups " << g);
+      run_conv2d(c, static_cast<uint32_t>(1000 + it));
+    }
+  }
+  set_num_threads(0);
 }
 
 }  // namespace

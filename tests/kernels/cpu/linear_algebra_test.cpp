@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+
 #include "kernels/cpu/kernel_test_util.h"
+#include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu::testing {
 namespace {
@@ -122,6 +126,47 @@ TEST(CpuLinearAlgebraKernel, Errors) {
   EXPECT_OP_ERROR(h.call(op, {bad_self, a, b4, h.i(1), h.i(1), out, out}), op);  // self broadcast
   EXPECT_TRUE(h.call(op, {self, a, b4, h.i(1), h.i(1), out, out}).ok());
   EXPECT_OP_ERROR(h.call("aten::bmm.out", {a, b4, out, out}), "aten::bmm.out");
+}
+
+}  // namespace
+}  // namespace wick::cpu::testing
+
+namespace wick::cpu::testing {
+namespace {
+
+// The fp32 linear layer on random shapes against a double-precision sum: one row (the dot
+// product path) and several (linear_gemm.cpp: 6-feature blocks, 16-row panels, 64-row tiles,
+// 256-feature K chunks, feature chunks when tiles are few), odd sizes, with and without
+// bias, at 1 and 2 threads.
+TEST(CpuLinearAlgebraKernel, LinearRandomShapesMatchDoubleSum) {
+  std::mt19937 gen(77);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(gen); };
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int it = 0; it < 24; ++it) {
+      const int64_t m = it % 6 == 0 ? 1 : pick(2, 150), k = it % 5 == 0 ? pick(257, 600) : pick(1, 70),
+                    n = pick(1, 45);
+      const bool with_bias = it % 3 != 0;
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " m " << m << " k " << k << " n " << n);
+      Harness h;
+      auto x = as_float32(random_values(static_cast<size_t>(m * k), -1, 1, 500 + it));
+      auto w = as_float32(random_values(static_cast<size_t>(n * k), -1, 1, 600 + it));
+      auto b = as_float32(random_values(static_cast<size_t>(n), -1, 1, 700 + it));
+      int32_t tx = h.tensor(ScalarType::kFloat, {m, k}, x), tw = h.tensor(ScalarType::kFloat, {n, k}, w);
+      int32_t tb = with_bias ? h.tensor(ScalarType::kFloat, {n}, b) : h.none();
+      int32_t out = h.tensor(ScalarType::kFloat, {m, n});
+      ASSERT_TRUE(h.call("aten::linear.out", {tx, tw, tb, out, out}).ok());
+      std::vector<double> want(static_cast<size_t>(m * n));
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t o = 0; o < n; ++o) {
+          double acc = with_bias ? b[static_cast<size_t>(o)] : 0.0;
+          for (int64_t i = 0; i < k; ++i) acc += x[static_cast<size_t>(r * k + i)] * w[static_cast<size_t>(o * k + i)];
+          want[static_cast<size_t>(r * n + o)] = acc;
+        }
+      expect_near_all(h.data(out), want, 2e-5 * std::sqrt(static_cast<double>(k)) + 1e-5);
+    }
+  }
+  set_num_threads(0);
 }
 
 }  // namespace
