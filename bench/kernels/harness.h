@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -39,9 +40,12 @@ inline void check(const Status& s, const char* what) {
   if (!s.ok()) die(s, what);
 }
 
-// The variant's WGSL, read from the source tree (WICK_KERNEL_BENCH_DIR is set by CMake).
+// The variant's WGSL, read from the source tree (WICK_KERNEL_BENCH_DIR is set by CMake; the
+// environment variable of the same name overrides it, for a binary run on another machine).
 inline std::string read_variant(const std::string& family, const std::string& file) {
-  const std::string path = std::string(WICK_KERNEL_BENCH_DIR) + "/" + family + "/" + file;
+  const char* env_dir = std::getenv("WICK_KERNEL_BENCH_DIR");
+  const std::string dir = env_dir && *env_dir ? env_dir : WICK_KERNEL_BENCH_DIR;
+  const std::string path = dir + "/" + family + "/" + file;
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "error: cannot read %s\n", path.c_str());

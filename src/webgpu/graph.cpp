@@ -195,6 +195,15 @@ Status ParamsBlock::write(const void* data, size_t bytes) {
   return {};
 }
 
+bool Graph::gpu_kernel_choice() const {
+  switch (options_.kernel_choice) {
+    case GraphOptions::KernelChoice::kGpu: return true;
+    case GraphOptions::KernelChoice::kCpu: return false;
+    case GraphOptions::KernelChoice::kByAdapter: break;
+  }
+  return device_->adapter_info().adapter_type != "CPU";
+}
+
 // ---- build ----
 
 Result<std::unique_ptr<Graph>> Graph::build(std::shared_ptr<gpu::Device> device, gpu::PipelineCache* cache,

@@ -96,6 +96,12 @@ struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
   bool alias_views = true;  // flat copies (views, clones) share their input's buffer when safe
+  // Which measured kernel choice the ops use where it differs by adapter (matmul: the
+  // direct kernels on CPU adapters, the large tiled ones on GPUs; see
+  // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
+  // SwiftShader so CI covers the GPU kernels too.
+  enum class KernelChoice { kByAdapter, kGpu, kCpu };
+  KernelChoice kernel_choice = KernelChoice::kByAdapter;
 };
 
 // Elementwise steps a convolution applies to its result before storing it (after bias
@@ -147,6 +153,10 @@ class Graph {
   // integer: lets SymInt ops (select_as_symint) read token positions without a readback.
   Result<int64_t> host_input_word(int64_t tensor_id, int64_t flat_index) const;
   gpu::Device& device() { return *device_; }
+  const GraphOptions& options() const { return options_; }
+  // GraphOptions::kernel_choice resolved: true where the GPU kernels' choice applies
+  // (kGpu, or kByAdapter on an adapter that is not a CPU).
+  bool gpu_kernel_choice() const;
   std::shared_ptr<gpu::Device> device_ptr() { return device_; }
 
   Result<std::shared_ptr<const gpu::ComputePipeline>> pipeline(const gpu::PipelineKey& key);

@@ -197,6 +197,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   MapData named(named_);
   webgpu::GraphOptions go;
   go.fuse = fuse;
+  if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
 

@@ -1,8 +1,12 @@
-// aten.linear / mm / bmm / addmm -> matmul_tiled.wgsl (64x64 register-blocked tiles through
-// shared memory, for long K), matmul_direct.wgsl (no shared memory: short K, e.g. attention
-// scores q @ k^T with K = head dim, or narrow N, e.g. probs @ v) and matmul_gemv.wgsl (live
-// M == 1: LLM decode). All dispatches are recorded; the prepare step picks one by the live
-// shape and gives the others a zero grid. Measurements: bench/kernels/matmul/README.md.
+// aten.linear / mm / bmm / addmm. All dispatches are recorded; the prepare step picks one by
+// the live shape and gives the others a zero grid. Which kernels compete depends on the
+// adapter (Graph::gpu_kernel_choice), as measured in bench/kernels/matmul/README.md:
+//   GPUs: matmul_large_vec4.wgsl (K % 4 == 0 and N % 4 == 0) at 128x128, 128x64 or 64x64
+//         tiles by how many tiles the output has; else matmul_large.wgsl (64x64, scalar
+//         loads) for K >= 128 and matmul_tiled.wgsl below that;
+//   CPU adapters (SwiftShader): matmul_direct.wgsl (no shared memory) for N <= 16 or
+//         K <= 64, else matmul_tiled.wgsl (64x64 tiles through shared memory);
+//   both: matmul_gemv.wgsl for live M == 1 (LLM decode).
 #include <algorithm>
 
 #include "webgpu/graph.h"
@@ -32,10 +36,54 @@ constexpr uint32_t kTile = 64;
 constexpr uint32_t kDirectSquare = 32;
 constexpr uint32_t kNarrowN = 16;
 constexpr uint32_t kNarrowRows = 64;
-// Up to this K the direct kernel wins (no reuse across K tiles to pay for the barriers).
+// Up to this K the direct kernel wins on CPU adapters (no reuse across K tiles to pay for
+// the barriers).
 constexpr int64_t kDirectMaxK = 64;
 constexpr uint32_t kGemvColsTrans = 4;
 constexpr uint32_t kGemvColsPlain = 64;
+
+// The large-shape kernels' tiles (pipeline overrides), each within WebGPU's default limits
+// (16 KiB of workgroup storage, 256 invocations). On the H200 128x128 wins from about 4
+// tiles per multiprocessor, 128x64 from 2, and 64x64 (4x4 per thread, 256 threads) below.
+struct LargeTile {
+  uint32_t bm, bn, bk, rm, rn;
+};
+constexpr LargeTile kTile128 = {128, 128, 8, 8, 8};    // bench v8
+constexpr LargeTile kTile128x64 = {128, 64, 8, 8, 8};  // bench v15
+constexpr LargeTile kTile64 = {64, 64, 16, 4, 4};      // bench v12
+constexpr LargeTile kTile64Scalar = {64, 64, 16, 8, 4};  // bench v14 (matmul_large.wgsl)
+constexpr uint64_t kMinTiles128 = 512;    // 128x128 tiles for kTile128
+constexpr uint64_t kMinTiles128x64 = 256;  // 128x64 tiles for kTile128x64
+// Unaligned shapes: matmul_large.wgsl from this K, matmul_tiled.wgsl below it.
+constexpr int64_t kLargeScalarMinK = 128;
+
+gpu::PipelineKey large_key(gpu::ShaderName shader, bool trans_b, const LargeTile& t) {
+  return gpu::PipelineKey(shader)
+      .set("trans_b", trans_b ? 1 : 0)
+      .set("BM", t.bm).set("BN", t.bn).set("BK", t.bk).set("RM", t.rm).set("RN", t.rn);
+}
+
+// M, N, K and batch of the shape bounds (max_dims), for which kernels to build.
+struct MaxDims {
+  uint64_t m = 1, n = 1, k = 1, batch = 1;
+};
+MaxDims max_dims(Kind kind, const std::vector<int64_t>& ad, const std::vector<int64_t>& bd) {
+  auto u = [](int64_t v) { return static_cast<uint64_t>(std::max<int64_t>(v, 1)); };
+  MaxDims d;
+  switch (kind) {
+    case Kind::kLinear:
+      d.k = u(ad.back()), d.n = u(bd[0]);
+      for (size_t i = 0; i + 1 < ad.size(); ++i) d.m *= u(ad[i]);
+      break;
+    case Kind::kMm: case Kind::kAddmm:
+      d.m = u(ad[0]), d.k = u(ad[1]), d.n = u(bd[1]);
+      break;
+    case Kind::kBmm:
+      d.batch = u(ad[0]), d.m = u(ad[1]), d.k = u(ad[2]), d.n = u(bd[2]);
+      break;
+  }
+  return d;
+}
 
 Status invalid(const char* name, const std::string& what) {
   return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + what);
@@ -64,24 +112,49 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   }
   if (bias && bias->rank() > 2) return Status(ErrorCode::kNotSupported, std::string(name) + ": bias rank above 2");
 
-  WICK_ASSIGN_OR_RETURN(auto tiled, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_tiled).set("trans_b", trans_b ? 1 : 0)));
-  WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_gemv).set("trans_b", trans_b ? 1 : 0)));
-  WICK_ASSIGN_OR_RETURN(auto direct, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_direct).set("trans_b", trans_b ? 1 : 0)
-                                                    .set("wg_x", 8).set("wg_y", 8)));
-  WICK_ASSIGN_OR_RETURN(auto narrow, g.pipeline(gpu::PipelineKey(gpu::shaders::matmul_direct).set("trans_b", trans_b ? 1 : 0)
-                                                    .set("wg_x", 4).set("wg_y", 16)));
+  const bool gpu_choice = g.gpu_kernel_choice();
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(MatmulParams), name));
-  auto bindings = [&](std::shared_ptr<const gpu::ComputePipeline> pl) {
+  auto add = [&](const gpu::PipelineKey& key) -> Result<size_t> {
+    WICK_ASSIGN_OR_RETURN(auto pl, g.pipeline(key));
     gpu::Dispatch d;
     d.pipeline = std::move(pl);
     d.bindings = {{0, a->buffer.get()}, {1, b->buffer.get()}, {2, bias ? bias->buffer.get() : b->buffer.get()},
                   {3, out->buffer.get()}, {4, params->buffer()}};
-    return d;
+    return g.add_dispatch(std::move(d));
   };
-  WICK_ASSIGN_OR_RETURN(size_t tiled_index, g.add_dispatch(bindings(tiled)));
-  WICK_ASSIGN_OR_RETURN(size_t gemv_index, g.add_dispatch(bindings(gemv)));
-  WICK_ASSIGN_OR_RETURN(size_t direct_index, g.add_dispatch(bindings(direct)));
-  WICK_ASSIGN_OR_RETURN(size_t narrow_index, g.add_dispatch(bindings(narrow)));
+  constexpr size_t kNone = SIZE_MAX;
+  const int tb = trans_b ? 1 : 0;
+  WICK_ASSIGN_OR_RETURN(size_t tiled_index, add(gpu::PipelineKey(gpu::shaders::matmul_tiled).set("trans_b", tb)));
+  WICK_ASSIGN_OR_RETURN(size_t gemv_index, add(gpu::PipelineKey(gpu::shaders::matmul_gemv).set("trans_b", tb)));
+  size_t direct_index = kNone, narrow_index = kNone;
+  size_t large128_index = kNone, large128x64_index = kNone, large64_index = kNone, large_scalar_index = kNone;
+  // A vec4 binding needs at least 16 bytes; smaller tensors never reach the large kernels.
+  const bool vec4_ok = a->buffer->size() >= 16 && b->buffer->size() >= 16 && out->buffer->size() >= 16;
+  if (gpu_choice) {
+    // Only the kernels the shape bounds can reach (live dims never exceed them): each
+    // pipeline costs a shader compile at build time.
+    const MaxDims mx = max_dims(kind, a->max_dims, b->max_dims);
+    const uint64_t rows128 = ceil_div(mx.m, uint64_t{128}) * mx.batch;
+    if (vec4_ok) {
+      if (rows128 * ceil_div(mx.n, uint64_t{128}) >= kMinTiles128) {
+        WICK_ASSIGN_OR_RETURN(large128_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128)));
+      }
+      if (rows128 * ceil_div(mx.n, uint64_t{64}) >= kMinTiles128x64) {
+        WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128x64)));
+      }
+      WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64)));
+    }
+    if (mx.k >= static_cast<uint64_t>(kLargeScalarMinK)) {
+      WICK_ASSIGN_OR_RETURN(large_scalar_index, add(large_key(gpu::shaders::matmul_large, trans_b, kTile64Scalar)));
+    }
+  } else {
+    WICK_ASSIGN_OR_RETURN(direct_index, add(gpu::PipelineKey(gpu::shaders::matmul_direct).set("trans_b", tb)
+                                                .set("wg_x", 8).set("wg_y", 8)));
+    WICK_ASSIGN_OR_RETURN(narrow_index, add(gpu::PipelineKey(gpu::shaders::matmul_direct).set("trans_b", tb)
+                                                .set("wg_x", 4).set("wg_y", 16)));
+  }
+  const std::vector<size_t> all = {tiled_index, gemv_index, direct_index, narrow_index,
+                                   large128_index, large128x64_index, large64_index, large_scalar_index};
 
   return g.add_step([=, &g]() -> Status {
     int64_t m = 0, n = 0, k = 0, batch = 1;
@@ -147,8 +220,8 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     const uint32_t z = static_cast<uint32_t>(batch);
     // One kernel gets the grid, the others none.
     auto only = [&](size_t chosen, uint32_t x, uint32_t y) -> Status {
-      for (size_t i : {tiled_index, gemv_index, direct_index, narrow_index})
-        if (i != chosen) WICK_RETURN_IF_ERROR(g.set_workgroups(i, 0, 0, 0));
+      for (size_t i : all)
+        if (i != kNone && i != chosen) WICK_RETURN_IF_ERROR(g.set_workgroups(i, 0, 0, 0));
       return g.set_workgroups(chosen, x, y, z);
     };
     if (m == 0 || n == 0 || batch == 0) return only(tiled_index, 0, 0);
@@ -159,14 +232,29 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
       if (y > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": N too large");
       return only(gemv_index, static_cast<uint32_t>(x), static_cast<uint32_t>(y));
     }
+    const uint64_t um = static_cast<uint64_t>(m), un = static_cast<uint64_t>(n);
     size_t chosen = tiled_index;
     uint64_t tm = kTile, tn = kTile;
-    if (n <= kNarrowN) {
+    if (gpu_choice) {
+      if (vec4_ok && k % 4 == 0 && n % 4 == 0) {
+        const uint64_t rows128 = ceil_div(um, uint64_t{128}) * static_cast<uint64_t>(batch);
+        LargeTile t = kTile64;
+        chosen = large64_index;
+        if (rows128 * ceil_div(un, uint64_t{128}) >= kMinTiles128 && large128_index != kNone) {
+          t = kTile128, chosen = large128_index;
+        } else if (rows128 * ceil_div(un, uint64_t{64}) >= kMinTiles128x64 && large128x64_index != kNone) {
+          t = kTile128x64, chosen = large128x64_index;
+        }
+        tm = t.bm, tn = t.bn;
+      } else if (k >= kLargeScalarMinK && large_scalar_index != kNone) {
+        chosen = large_scalar_index, tm = kTile64Scalar.bm, tn = kTile64Scalar.bn;
+      }
+    } else if (n <= kNarrowN) {
       chosen = narrow_index, tm = kNarrowRows, tn = kNarrowN;
     } else if (k <= kDirectMaxK) {
       chosen = direct_index, tm = kDirectSquare, tn = kDirectSquare;
     }
-    const uint64_t gx = ceil_div(static_cast<uint64_t>(n), tn), gy = ceil_div(static_cast<uint64_t>(m), tm);
+    const uint64_t gx = ceil_div(un, tn), gy = ceil_div(um, tm);
     if (gx > max_dim || gy > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": matrix too large");
     return only(chosen, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy));
   });

@@ -1,0 +1,188 @@
+// The GPU kernel choice of linear / mm / bmm / addmm (matmul_large_vec4.wgsl at 128x128,
+// 128x64 and 64x64 tiles, matmul_large.wgsl for unaligned long K, matmul_tiled.wgsl below
+// that; see src/webgpu/ops/matmul/register.cpp), forced on whatever adapter runs the tests
+// (GraphOptions::kernel_choice = kGpu), against the CPU executor of the same graph
+// (src/kernels/cpu). Random shapes with odd M, N, K, partial tiles in every dimension,
+// batches, bias broadcasts and transposed (linear) weights. Tolerance: 1e-4 * (1 + sqrt(K))
+// absolute plus 1e-4 relative (fp32 accumulation in another order).
+// Shapes stay small enough for SwiftShader (64x64 tiles; the graph builds only the kernels
+// its shape bounds can reach, since each costs a shader compile); the 128-wide tiles need
+// hundreds of tiles, so their test runs on GPU adapters only.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "gpu/device.h"
+#include "single_op.h"
+
+namespace wick {
+namespace {
+
+float tol(int64_t k, double want) {
+  return static_cast<float>(1e-4 * (1 + std::sqrt(double(k))) + 1e-4 * std::fabs(want));
+}
+
+// Runs the graph of `build` with the GPU kernel choice and on the CPU executor; compares.
+template <typename Build>
+void expect_gpu_matches_cpu(Build build, const std::vector<Value>& inputs, int64_t k, const std::string& what) {
+  test::VkGraphBuilder gpu;
+  gpu.gpu_kernels = true;
+  build(gpu);
+  auto got = gpu.run(inputs);
+  ASSERT_TRUE(got.ok()) << what << ": " << got.status().to_string();
+  test::VkGraphBuilder cpu;
+  cpu.cpu = true;
+  build(cpu);
+  auto want = cpu.run(inputs);
+  ASSERT_TRUE(want.ok()) << what << " (CPU): " << want.status().to_string();
+  const Tensor& g = (*got)[0].tensor;
+  const Tensor& c = (*want)[0].tensor;
+  ASSERT_EQ(g.sizes, c.sizes) << what;
+  for (int64_t i = 0; i < c.numel(); ++i) {
+    const float w = c.data_as<float>()[i];
+    ASSERT_NEAR(g.data_as<float>()[i], w, tol(k, w)) << what << " at flat index " << i;
+  }
+}
+
+struct LinearCase {
+  std::vector<int64_t> lead;
+  int64_t k, n;
+  bool bias;
+};
+
+void check_linear(const LinearCase& c, std::mt19937& rng) {
+  std::vector<int64_t> in_shape = c.lead, out_shape = c.lead;
+  in_shape.push_back(c.k);
+  out_shape.push_back(c.n);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {c.n, c.k}, rng);
+  Tensor bias = test::random_tensor(ScalarType::kFloat, {c.n}, rng);
+  Tensor x = test::random_tensor(ScalarType::kFloat, in_shape, rng);
+  expect_gpu_matches_cpu(
+      [&](test::VkGraphBuilder& b) {
+        int xi = b.input(ScalarType::kFloat, in_shape);
+        int bi = c.bias ? b.constant(bias) : b.none();
+        int out = b.tensor(ScalarType::kFloat, out_shape);
+        b.op("aten.linear.default", {xi, b.constant(w), bi, out});
+        b.output(out);
+      },
+      {Value::make_tensor(x)}, c.k,
+      "linear " + shape_to_string(in_shape) + " x [" + std::to_string(c.n) + "," + std::to_string(c.k) + "]^T" +
+          (c.bias ? " + bias" : ""));
+}
+
+void check_bmm(int64_t batch, int64_t m, int64_t k, int64_t n, std::mt19937& rng) {
+  Tensor a = test::random_tensor(ScalarType::kFloat, {batch, m, k}, rng);
+  Tensor bt = test::random_tensor(ScalarType::kFloat, {batch, k, n}, rng);
+  expect_gpu_matches_cpu(
+      [&](test::VkGraphBuilder& b) {
+        int ai = b.input(ScalarType::kFloat, {batch, m, k});
+        int bi = b.input(ScalarType::kFloat, {batch, k, n});
+        int out = b.tensor(ScalarType::kFloat, {batch, m, n});
+        b.op("aten.bmm.default", {ai, bi, out});
+        b.output(out);
+      },
+      {Value::make_tensor(a), Value::make_tensor(bt)}, k,
+      "bmm [" + std::to_string(batch) + "," + std::to_string(m) + "," + std::to_string(k) + "] x N=" + std::to_string(n));
+}
+
+// Linear weights ([N, K], the transposed read), with and without bias: K % 4 == 0 and
+// N % 4 == 0 take the vec4 kernel (64x64 tiles at these sizes), the rest matmul_large.wgsl
+// (K >= 128) or matmul_tiled.wgsl.
+TEST(WebGpuMatmulLarge, LinearRandomShapesMatchCpu) {
+  std::mt19937 rng(23);
+  const std::vector<LinearCase> cases = {
+      {{131}, 68, 132, true},     // vec4: partial tiles in M, N and K
+      {{2, 3, 45}, 36, 20, false},  // vec4: leading dims, N below one tile
+      {{5}, 4, 8, true},          // vec4: one K step, tiny
+      {{70}, 129, 45, true},      // scalar large kernel: K, N unaligned
+      {{66}, 256, 63, false},     // scalar large kernel: N unaligned
+      {{33}, 37, 65, true},       // matmul_tiled: short unaligned K
+  };
+  for (const LinearCase& c : cases) {
+    check_linear(c, rng);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// bmm (b batched, [K, N]) and mm with plain weights, for both large kernels.
+TEST(WebGpuMatmulLarge, MmBmmRandomShapesMatchCpu) {
+  std::mt19937 rng(29);
+  struct C { int64_t batch, m, k, n; };
+  for (const C& c : std::vector<C>{{3, 70, 52, 100}, {1, 65, 132, 68}, {2, 67, 130, 33}, {2, 33, 37, 65}, {4, 9, 16, 12}}) {
+    check_bmm(c.batch, c.m, c.k, c.n, rng);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  // mm with a constant [K, N] weight.
+  Tensor a = test::random_tensor(ScalarType::kFloat, {77, 96}, rng);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {96, 76}, rng);
+  expect_gpu_matches_cpu(
+      [&](test::VkGraphBuilder& b) {
+        int ai = b.input(ScalarType::kFloat, {77, 96});
+        int out = b.tensor(ScalarType::kFloat, {77, 76});
+        b.op("aten.mm.default", {ai, b.constant(w), out});
+        b.output(out);
+      },
+      {Value::make_tensor(a)}, 96, "mm [77,96] x [96,76]");
+}
+
+// addmm: beta * self + alpha * (a @ b), self broadcast from [N], [M, N] and [M, 1].
+TEST(WebGpuMatmulLarge, AddmmBiasBroadcastsMatchCpu) {
+  std::mt19937 rng(31);
+  const int64_t m = 66, k = 40, n = 72;
+  Tensor a = test::random_tensor(ScalarType::kFloat, {m, k}, rng);
+  Tensor bt = test::random_tensor(ScalarType::kFloat, {k, n}, rng);
+  for (const std::vector<int64_t>& self_shape : {std::vector<int64_t>{n}, std::vector<int64_t>{m, n},
+                                                 std::vector<int64_t>{m, 1}}) {
+    Tensor self = test::random_tensor(ScalarType::kFloat, self_shape, rng);
+    expect_gpu_matches_cpu(
+        [&](test::VkGraphBuilder& b) {
+          int si = b.input(ScalarType::kFloat, self_shape);
+          int ai = b.input(ScalarType::kFloat, {m, k});
+          int bi = b.input(ScalarType::kFloat, {k, n});
+          int out = b.tensor(ScalarType::kFloat, {m, n});
+          b.op("aten.addmm.default", {si, ai, bi, b.double_value(0.5), b.double_value(2.0), out});
+          b.output(out);
+        },
+        {Value::make_tensor(self), Value::make_tensor(a), Value::make_tensor(bt)}, k,
+        "addmm self " + shape_to_string(self_shape));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// The live M of a dynamic input picks GEMV (M == 1) or the vec4 kernel.
+TEST(WebGpuMatmulLarge, DynamicMPicksKernelByLiveShape) {
+  std::mt19937 rng(37);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {100, 64}, rng);
+  Tensor bias = test::random_tensor(ScalarType::kFloat, {100}, rng);
+  for (int64_t m : {1, 7, 150}) {
+    Tensor x = test::random_tensor(ScalarType::kFloat, {m, 64}, rng);
+    expect_gpu_matches_cpu(
+        [&](test::VkGraphBuilder& b) {
+          int xi = b.input(ScalarType::kFloat, {150, 64});
+          int out = b.tensor(ScalarType::kFloat, {150, 100});
+          b.op("aten.linear.default", {xi, b.constant(w), b.constant(bias), out});
+          b.output(out);
+        },
+        {Value::make_tensor(x)}, 64, "dynamic M=" + std::to_string(m));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// The 128x128 tile (>= 512 tiles of 128x128) and the 128x64 tile (>= 256 of 128x64) at
+// real-model shapes: a ViT-S fc1 linear and 16 heads of attention scores. Minutes on
+// SwiftShader, so GPU adapters only unless WICK_TEST_LARGE_TILES=1.
+TEST(WebGpuMatmulLarge, LargeTilesOnGpuAdapters) {
+  auto dev = gpu::Device::create();
+  ASSERT_TRUE(dev.ok()) << dev.status().to_string();
+  const char* force = std::getenv("WICK_TEST_LARGE_TILES");
+  if ((*dev)->adapter_info().adapter_type == "CPU" && !(force && std::string(force) == "1"))
+    GTEST_SKIP() << "CPU adapter: minutes here (WICK_TEST_LARGE_TILES=1 runs it)";
+  std::mt19937 rng(41);
+  check_linear({{1370}, 384, 1536, true}, rng);  // 11 x 24 tiles of 128x64
+  if (HasFatalFailure()) return;
+  check_bmm(16, 509, 64, 1020, rng);  // 16 x 4 x 8 tiles of 128x128
+}
+
+}  // namespace
+}  // namespace wick
