@@ -1,6 +1,7 @@
 // Fusing runs of delegate calls across host operators (see FusedRun in backend.h).
 #include <cstdlib>
 #include <cstring>
+#include <cstdio>
 
 #include "runtime/method_impl.h"
 
@@ -112,6 +113,7 @@ FusedRuns fuse_delegate_runs(Method::Impl& m, std::span<const DelegateInitContex
       for (size_t v = 0; v < fr.read_after.size(); ++v) fr.read_after[v] = is_output[v] || refs[v] > inside[v];
       auto fused = run->backend->init_fused(fr);
       if (!fused.ok()) {  // the backend declined: the run stays as the program has it
+        if (std::getenv("WICK_FUSE_DEBUG")) fprintf(stderr, "fuse declined: %s\n", fused.status().to_string().c_str());
         for (size_t k = run->first; k <= run->last; ++k) rewritten.push_back(std::move(chain[k]));
         i = run->last + 1;
         continue;

@@ -11,13 +11,22 @@ namespace {
 // Host operators a merged plan may hold, and their VK00 names. These are the ones
 // ExecuTorch 1.5's Vulkan partitioner leaves between the delegates of an SDPA attention
 // layer (PyTorch's _safe_softmax: any(dim=-1); the split scale: mul(x, 1.0)).
+// `args`: the schema's arguments with `out` last, as the VK00 op takes them. A program's
+// kernel call may list the returned value after them too (the same value as `out`).
 struct HostOp {
   std::string_view host, vk;
+  size_t args;
 };
 constexpr HostOp kHostOps[] = {
-    {"aten::mul.Scalar_out", "aten.mul.Scalar"},
-    {"aten::any.out", "aten.any.dim"},
+    {"aten::mul.Scalar_out", "aten.mul.Scalar", 3},  // self, other, out
+    {"aten::any.out", "aten.any.dim", 4},           // self, dim, keepdim, out
 };
+
+const HostOp* find_host_op(std::string_view host_op) {
+  for (const HostOp& h : kHostOps)
+    if (h.host == host_op) return &h;
+  return nullptr;
+}
 
 Result<vk::VkDataType> vk_dtype(ScalarType t, const std::string& where) {
   switch (t) {
@@ -83,12 +92,16 @@ class Merger {
   }
 
   Status add_operator(std::string_view host_op, std::span<const int32_t> args, const std::string& where) {
-    auto vk_name = vk_op_of_host_op(host_op);
-    if (!vk_name) return Status(ErrorCode::kNotSupported, where + ": no graph op for " + std::string(host_op));
-    if (args.empty()) return Status(ErrorCode::kInvalidProgram, where + ": no arguments");
+    const HostOp* h = find_host_op(host_op);
+    if (h == nullptr) return Status(ErrorCode::kNotSupported, where + ": no graph op for " + std::string(host_op));
+    const bool returns_out = args.size() == h->args + 1 && args[h->args] == args[h->args - 1];
+    if (args.size() != h->args && !returns_out)
+      return Status(ErrorCode::kInvalidProgram, where + ": " + std::to_string(args.size()) + " arguments, expected " +
+                                                    std::to_string(h->args) + " (and the returned out)");
+    args = args.first(h->args);
     OpCall call;
     call.index = static_cast<uint32_t>(out_.plan.ops.size());
-    call.name = std::string(*vk_name);
+    call.name = std::string(h->vk);
     for (size_t k = 0; k < args.size(); ++k) {
       const int32_t ev = args[k];
       if (ev < 0 || static_cast<size_t>(ev) >= run_.values->values.size())
@@ -169,9 +182,9 @@ class Merger {
 }  // namespace
 
 std::optional<std::string_view> vk_op_of_host_op(std::string_view host_op) {
-  for (const HostOp& h : kHostOps)
-    if (h.host == host_op) return h.vk;
-  return std::nullopt;
+  const HostOp* h = find_host_op(host_op);
+  if (h == nullptr) return std::nullopt;
+  return h->vk;
 }
 
 Result<MergedPlan> merge_plans(const FusedRun& run, const std::vector<Plan>& plans) {

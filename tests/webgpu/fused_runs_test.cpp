@@ -1,8 +1,7 @@
 // Delegate runs fused across host operators (runtime/fuse_runs.cpp, vkgraph/merge_plans.h):
 // the tiny Whisper encoder, exported with transformers' default SDPA attention, has five
 // VulkanBackend delegates with aten.mul.Scalar and aten.any.dim on the CPU between them.
-// Fused, it is one delegate call and still matches PyTorch; unfused (WICK_FUSE_DELEGATES=0)
-// it is five, with the same answer. Plus the two operators the fusion moves onto the GPU,
+// Fused, it is one delegate call; unfused (WICK_FUSE_DELEGATES=0) it is five. Plus the two operators the fusion moves onto the GPU,
 // against direct computations: any.dim exactly, mul.Scalar within 1 ulp-ish (1e-6 rel).
 #include <gtest/gtest.h>
 
@@ -22,37 +21,25 @@ void require_backend() {
   ASSERT_TRUE(s.ok()) << "no WebGPU device: " << s.to_string();
 }
 
-// Delegate calls in one forward of the fixture's first case, and whether it matched.
-int delegate_calls_matching(const test::Fixture& f) {
+// Delegate calls of the loaded method. That the fused method matches PyTorch is
+// DelegateFixture's run of the same fixture (delegate_fixtures_test.cpp): fusion is on by
+// default, so it runs the fused graph; a forward here would only repeat it (~8 s in CI).
+size_t delegate_calls(const test::Fixture& f) {
   auto program = Program::load_file(f.pte());
   EXPECT_TRUE(program.ok()) << program.status().to_string();
-  if (!program.ok()) return -1;
+  if (!program.ok()) return 0;
   auto method = (*program)->load_method(f.method);
   EXPECT_TRUE(method.ok()) << method.status().to_string();
-  if (!method.ok()) return -1;
-  (*method)->set_profiling(true);
-  auto outputs = (*method)->forward(f.cases[0].inputs);
-  EXPECT_TRUE(outputs.ok()) << outputs.status().to_string();
-  if (!outputs.ok()) return -1;
-  EXPECT_EQ(outputs->size(), f.cases[0].outputs.size());
-  for (size_t o = 0; o < outputs->size() && o < f.cases[0].outputs.size(); ++o)
-    EXPECT_TRUE(test::values_close((*outputs)[o], f.cases[0].outputs[o], f.atol, f.rtol)) << "output " << o;
-  int calls = 0, host_ops = 0;
-  for (const InstructionTime& t : (*method)->last_profile()) {
-    if (t.name.rfind("delegate", 0) == 0 || t.name.rfind("fused delegates", 0) == 0) ++calls;
-    else ++host_ops;
-  }
-  EXPECT_TRUE(calls != 1 || host_ops == 0) << "a fused run left " << host_ops << " host ops";
-  return calls;
+  return method.ok() ? (*method)->delegate_calls() : 0;
 }
 
-TEST(FusedRuns, WhisperSdpaEncoderIsOneDelegateAndMatches) {
+TEST(FusedRuns, WhisperSdpaEncoderIsOneDelegate) {
   require_backend();
   test::Fixture f;
   ASSERT_TRUE(test::load_fixture("demos/whisper_tiny_encoder", &f));
-  EXPECT_EQ(delegate_calls_matching(f), 1);
+  EXPECT_EQ(delegate_calls(f), 1u);
   ASSERT_EQ(setenv("WICK_FUSE_DELEGATES", "0", 1), 0);
-  EXPECT_EQ(delegate_calls_matching(f), 5);
+  EXPECT_EQ(delegate_calls(f), 5u);
   unsetenv("WICK_FUSE_DELEGATES");
 }
 
