@@ -92,7 +92,7 @@ FusedRuns fuse_delegate_runs(Method::Impl& m, std::span<const DelegateInitContex
       FusedRun fr;
       fr.values = &m.values;
       std::vector<int> inside(m.values.values.size(), 0);
-      std::string name = "fused delegates";
+      std::string fused_ids;
       int host_ops = 0;
       for (size_t k = run->first; k <= run->last; ++k) {
         const Instruction& in = chain[k];
@@ -101,7 +101,7 @@ FusedRuns fuse_delegate_runs(Method::Impl& m, std::span<const DelegateInitContex
         if (in.kind == Instruction::kDelegate) {
           part.delegate = static_cast<int>(fr.delegates.size());
           fr.delegates.push_back(contexts[static_cast<size_t>(in.a)]);
-          name += " " + std::to_string(in.a);
+          fused_ids += (fused_ids.empty() ? "" : " ") + std::to_string(in.a);
         } else {
           part.op = in.name;
           ++host_ops;
@@ -124,7 +124,9 @@ FusedRuns fuse_delegate_runs(Method::Impl& m, std::span<const DelegateInitContex
       call.kind = Instruction::kDelegate;
       call.a = static_cast<int32_t>(contexts.size() + result.instances.size());
       call.args = std::move(fused->args);
-      call.name = name + " with " + std::to_string(host_ops) + " host op" + (host_ops == 1 ? "" : "s");
+      // "delegate N" first, as every delegate call's name (profiles key on it).
+      call.name = "delegate " + std::to_string(call.a) + " (fused " + fused_ids + " + " + std::to_string(host_ops) +
+                  " host op" + (host_ops == 1 ? "" : "s") + ")";
       result.instances.push_back(std::move(fused->instance));
       rewritten.push_back(std::move(call));
       i = run->last + 1;

@@ -11,15 +11,19 @@ namespace {
 // Host operators a merged plan may hold, and their VK00 names. These are the ones
 // ExecuTorch 1.5's Vulkan partitioner leaves between the delegates of an SDPA attention
 // layer (PyTorch's _safe_softmax: any(dim=-1); the split scale: mul(x, 1.0)).
-// `args`: the schema's arguments with `out` last, as the VK00 op takes them. A program's
-// kernel call may list the returned value after them too (the same value as `out`).
+// A host kernel call's arguments: the schema's `inputs`, then its `outputs` (then,
+// possibly, the returned values again: the same values as the outputs). The VK00 op takes
+// the inputs, then the output, or a ValueList of them where there are several.
 struct HostOp {
   std::string_view host, vk;
-  size_t args;
+  size_t inputs, outputs;
 };
 constexpr HostOp kHostOps[] = {
-    {"aten::mul.Scalar_out", "aten.mul.Scalar", 3},  // self, other, out
-    {"aten::any.out", "aten.any.dim", 4},           // self, dim, keepdim, out
+    {"aten::mul.Scalar_out", "aten.mul.Scalar", 2, 1},  // self, other | out
+    {"aten::any.out", "aten.any.dim", 3, 1},            // self, dim, keepdim | out
+    // self, kernel_size, stride, padding, dilation, ceil_mode | out, indices: the Vulkan
+    // partitioner leaves it out where a texture could not hold it (SAM 2.1's Hiera).
+    {"aten::max_pool2d_with_indices.out", "aten.max_pool2d_with_indices.default", 6, 2},
 };
 
 const HostOp* find_host_op(std::string_view host_op) {
@@ -94,49 +98,39 @@ class Merger {
   Status add_operator(std::string_view host_op, std::span<const int32_t> args, const std::string& where) {
     const HostOp* h = find_host_op(host_op);
     if (h == nullptr) return Status(ErrorCode::kNotSupported, where + ": no graph op for " + std::string(host_op));
-    const bool returns_out = args.size() == h->args + 1 && args[h->args] == args[h->args - 1];
-    if (args.size() != h->args && !returns_out)
+    const size_t n = h->inputs + h->outputs;
+    const bool returns_outputs = args.size() == n + h->outputs &&
+                                 std::equal(args.begin() + static_cast<std::ptrdiff_t>(h->inputs),
+                                            args.begin() + static_cast<std::ptrdiff_t>(n),
+                                            args.begin() + static_cast<std::ptrdiff_t>(n));
+    if (args.size() != n && !returns_outputs)
       return Status(ErrorCode::kInvalidProgram, where + ": " + std::to_string(args.size()) + " arguments, expected " +
-                                                    std::to_string(h->args) + " (and the returned out)");
-    args = args.first(h->args);
+                                                    std::to_string(n) + " (and the returned outputs)");
     OpCall call;
     call.index = static_cast<uint32_t>(out_.plan.ops.size());
     call.name = std::string(h->vk);
-    for (size_t k = 0; k < args.size(); ++k) {
-      const int32_t ev = args[k];
-      if (ev < 0 || static_cast<size_t>(ev) >= run_.values->values.size())
-        return Status(ErrorCode::kInvalidProgram, where + ": value " + std::to_string(ev) + " out of range");
-      const Value& v = run_.values->values[static_cast<size_t>(ev)];
-      const bool is_out = k + 1 == args.size();
-      if (is_out || (v.is_tensor() && !of_value_.count(ev))) {
-        if (!v.is_tensor())
-          return Status(ErrorCode::kInvalidProgram, where + ": argument " + std::to_string(k) + " is not a tensor");
-        ValueDecl d;
-        d.kind = ValueKind::kTensor;
-        WICK_ASSIGN_OR_RETURN(d.tensor.dtype, vk_dtype(v.tensor.dtype, where));
-        d.tensor.dims = v.tensor.max_sizes;
-        const int32_t pid = push(std::move(d));
-        if (is_out) write(ev, pid);
-        else add_input(ev, pid);
-        call.args.push_back(pid);
-        continue;
-      }
-      if (v.is_tensor()) {
-        call.args.push_back(of_value_.at(ev));
-        continue;
-      }
-      ValueDecl d;
-      switch (v.tag) {
-        case ValueTag::kNone: d.kind = ValueKind::kNone; break;
-        case ValueTag::kInt: d.kind = ValueKind::kInt; d.i = v.i; break;
-        case ValueTag::kBool: d.kind = ValueKind::kBool; d.i = v.b ? 1 : 0; break;
-        case ValueTag::kDouble: d.kind = ValueKind::kDouble; d.d = v.d; break;
-        default:
-          return Status(ErrorCode::kNotSupported, where + ": argument " + std::to_string(k) + " is a " +
-                                                      value_tag_name(v.tag));
-      }
-      call.args.push_back(push(std::move(d)));
+    for (size_t k = 0; k < h->inputs; ++k) {
+      WICK_ASSIGN_OR_RETURN(int32_t pid, input_arg(args[k], where + ": argument " + std::to_string(k)));
+      call.args.push_back(pid);
     }
+    std::vector<int32_t> outs;
+    for (size_t k = h->inputs; k < n; ++k) {
+      WICK_ASSIGN_OR_RETURN(const Value* v, method_value(args[k], where));
+      if (!v->is_tensor())
+        return Status(ErrorCode::kInvalidProgram, where + ": output " + std::to_string(k - h->inputs) + " is not a tensor");
+      WICK_ASSIGN_OR_RETURN(ValueDecl d, tensor_decl(*v, where));
+      outs.push_back(push(std::move(d)));
+    }
+    if (outs.size() == 1) {
+      call.args.push_back(outs[0]);
+    } else {
+      ValueDecl list;
+      list.kind = ValueKind::kValueList;
+      list.items = outs;
+      call.args.push_back(push(std::move(list)));
+    }
+    // Written after the inputs were read: an in-place call reads the old value.
+    for (size_t k = 0; k < outs.size(); ++k) write(args[h->inputs + k], outs[k]);
     out_.plan.ops.push_back(std::move(call));
     return {};
   }
@@ -157,6 +151,60 @@ class Merger {
   }
 
  private:
+  Result<const Value*> method_value(int32_t ev, const std::string& where) const {
+    if (ev < 0 || static_cast<size_t>(ev) >= run_.values->values.size())
+      return Status(ErrorCode::kInvalidProgram, where + ": value " + std::to_string(ev) + " out of range");
+    return &run_.values->values[static_cast<size_t>(ev)];
+  }
+
+  static Result<ValueDecl> tensor_decl(const Value& v, const std::string& where) {
+    ValueDecl d;
+    d.kind = ValueKind::kTensor;
+    WICK_ASSIGN_OR_RETURN(d.tensor.dtype, vk_dtype(v.tensor.dtype, where));
+    d.tensor.dims = v.tensor.max_sizes;
+    return d;
+  }
+
+  // An operator input as a plan value: a tensor an earlier part wrote, else a new graph
+  // input; scalars and lists as constants of the plan.
+  Result<int32_t> input_arg(int32_t ev, const std::string& where) {
+    WICK_ASSIGN_OR_RETURN(const Value* v, method_value(ev, where));
+    if (v->is_tensor()) {
+      auto it = of_value_.find(ev);
+      if (it != of_value_.end()) return it->second;
+      WICK_ASSIGN_OR_RETURN(ValueDecl d, tensor_decl(*v, where));
+      const int32_t pid = push(std::move(d));
+      add_input(ev, pid);
+      return pid;
+    }
+    ValueDecl d;
+    switch (v->tag) {
+      case ValueTag::kNone: d.kind = ValueKind::kNone; break;
+      case ValueTag::kInt: d.kind = ValueKind::kInt; d.i = v->i; break;
+      case ValueTag::kBool: d.kind = ValueKind::kBool; d.i = v->b ? 1 : 0; break;
+      case ValueTag::kDouble: d.kind = ValueKind::kDouble; d.d = v->d; break;
+      case ValueTag::kListBool:
+        d.kind = ValueKind::kBoolList;
+        for (uint8_t b : v->bools) d.ints.push_back(b ? 1 : 0);
+        break;
+      case ValueTag::kListDouble: d.kind = ValueKind::kDoubleList; d.doubles = v->doubles; break;
+      case ValueTag::kListInt: {
+        d.kind = ValueKind::kIntList;
+        // Items are Int values, read now: a list an earlier op computes at run time is
+        // refused (the plan would freeze it).
+        for (int32_t item : v->items) {
+          WICK_ASSIGN_OR_RETURN(const Value* x, method_value(item, where));
+          if (x->tag != ValueTag::kInt) return Status(ErrorCode::kNotSupported, where + ": an int list of non-ints");
+          d.ints.push_back(x->i);
+        }
+        break;
+      }
+      default:
+        return Status(ErrorCode::kNotSupported, where + " is a " + value_tag_name(v->tag));
+    }
+    return push(std::move(d));
+  }
+
   int32_t push(ValueDecl d) {
     out_.plan.values.push_back(std::move(d));
     return next_id_++;
