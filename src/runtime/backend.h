@@ -51,11 +51,43 @@ class DelegateInstance {
   }
 };
 
+// A run of one chain's instructions offered to one backend as a single delegate: calls of
+// its delegates with host operators between them. ExecuTorch's Vulkan partitioner leaves
+// e.g. the aten.any.dim of PyTorch's SDPA decomposition on the CPU, so every attention
+// layer becomes delegate -> host op -> delegate, and each boundary moves the score matrix
+// through the host. A backend that can run those operators itself keeps it on the device.
+struct FusedRunPart {
+  int delegate = -1;              // >= 0: index into FusedRun::delegates; else an operator
+  std::string op;                 // the operator's name, as the program spells it ("aten::any.out")
+  std::span<const int32_t> args;  // value indices, as in the instruction
+};
+struct FusedRun {
+  std::vector<DelegateInitContext> delegates;
+  std::vector<FusedRunPart> parts;  // in execution order
+  const ValueTable* values = nullptr;  // the method's values: operator scalars, tensor dtypes and bounds
+  std::vector<bool> read_after;        // per value index: read after the run or a method output
+};
+struct FusedDelegate {
+  std::unique_ptr<DelegateInstance> instance;
+  std::vector<int32_t> args;  // the fused call's value indices: its inputs, then its outputs
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view id() const = 0;
   virtual Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) = 0;
+  // Whether init_fused() can take host operator `op` ("aten::any.out") into a run.
+  virtual bool runs_operator(std::string_view op) const {
+    (void)op;
+    return false;
+  }
+  // One delegate for a whole run (see FusedRun). An error leaves the run as it was: the
+  // method then initializes the delegates one by one.
+  virtual Result<FusedDelegate> init_fused(const FusedRun& run) {
+    (void)run;
+    return Status(ErrorCode::kNotSupported, "this backend does not fuse delegate runs");
+  }
 };
 
 // Which executor runs the parts ExecuTorch's Vulkan partitioner lowered ("VulkanBackend"

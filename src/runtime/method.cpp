@@ -37,6 +37,13 @@ void Method::set_profiling(bool on) {
 
 const std::vector<InstructionTime>& Method::last_profile() const { return impl_->profile; }
 
+size_t Method::delegate_calls() const {
+  size_t n = 0;
+  for (const auto& chain : impl_->chains)
+    for (const Instruction& in : chain) n += in.kind == Instruction::kDelegate;
+  return n;
+}
+
 Status Method::set_input(size_t index, const Value& input) {
   Impl& m = *impl_;
   const std::string where = m.where + ": input " + std::to_string(index);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,19 @@ struct Method::Impl {
   bool profiling = false;
   std::vector<InstructionTime> profile;  // of the last execute(), when profiling
 };
+
+// fuse_runs.cpp: replaces each run of one backend's delegate calls with host operators
+// between them (Backend::runs_operator) by one call of a delegate from Backend::init_fused.
+// The instances come back for the method to append after the program's own delegates
+// (the new instructions already index them so); `replaced[i]`: delegate i is no longer
+// called and needs no init. A run the backend refuses stays as it was. Off when the
+// environment sets WICK_FUSE_DELEGATES=0 (for side-by-side measurements).
+struct FusedRuns {
+  std::vector<bool> replaced;
+  std::vector<std::unique_ptr<DelegateInstance>> instances;
+};
+FusedRuns fuse_delegate_runs(Method::Impl& m, std::span<const DelegateInitContext> contexts,
+                             std::span<const std::shared_ptr<Backend>> backends);
 
 // output_topk.cpp: after an execute(), the host top-k of requested outputs no delegate serves.
 Status finish_output_topk(Method::Impl& m);

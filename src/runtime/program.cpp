@@ -499,6 +499,9 @@ Status MethodBuilder::build_instructions() {
 Status MethodBuilder::init_delegates(const std::shared_ptr<MergedNamedData>& named) {
   const auto* delegates = plan.delegates();
   if (delegates == nullptr) return {};
+  std::vector<DelegateInitContext> contexts;
+  std::vector<std::shared_ptr<Backend>> backends;
+  std::vector<std::string> ids;
   for (flatbuffers::uoffset_t i = 0; i < delegates->size(); ++i) {
     const fb::BackendDelegate* d = delegates->Get(i);
     std::string dwhere = where + ": delegate " + std::to_string(i);
@@ -522,10 +525,24 @@ Status MethodBuilder::init_delegates(const std::shared_ptr<MergedNamedData>& nam
         if (cs->value()) spec.value = std::span<const uint8_t>(cs->value()->data(), cs->value()->size());
         ctx.compile_specs.push_back(std::move(spec));
       }
-    auto instance = backend->init(ctx);
-    if (!instance.ok()) return instance.status().with_context(dwhere + " (" + id + ")");
+    contexts.push_back(std::move(ctx));
+    backends.push_back(std::move(backend));
+    ids.push_back(std::move(id));
+  }
+  // Runs of delegate calls with host operators between them become one delegate where the
+  // backend can take the operators (fuse_runs.cpp); the delegates they replace need no init.
+  FusedRuns fused = fuse_delegate_runs(m, contexts, backends);
+  for (size_t i = 0; i < contexts.size(); ++i) {
+    if (fused.replaced[i]) {
+      m.delegates.push_back(nullptr);
+      continue;
+    }
+    auto instance = backends[i]->init(contexts[i]);
+    if (!instance.ok())
+      return instance.status().with_context(where + ": delegate " + std::to_string(i) + " (" + ids[i] + ")");
     m.delegates.push_back(std::move(instance).value());
   }
+  for (auto& instance : fused.instances) m.delegates.push_back(std::move(instance));
   return {};
 }
 

@@ -126,6 +126,9 @@ class Method {
   // `wick run --profile` on the CPU backend. Off by default: the clock is then never read.
   void set_profiling(bool on);
   const std::vector<InstructionTime>& last_profile() const;
+  // Delegate calls in the method's instructions, after runs were fused across host
+  // operators (runtime/fuse_runs.cpp): what a forward() pays in delegate round trips.
+  size_t delegate_calls() const;
 
   struct Impl;
 

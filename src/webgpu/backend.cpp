@@ -7,7 +7,9 @@
 #include "gpu/pipeline.h"
 #include "runtime/backend.h"
 #include "webgpu/graph.h"
+#include "vkgraph/merge_plans.h"
 #include "vkgraph/vk_blob.h"
+#include "webgpu/op_registry.h"
 
 namespace wick::webgpu {
 
@@ -97,6 +99,32 @@ class WebGpuBackend : public Backend {
     GraphOptions go;
     go.profile = options_.profile;
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));
+    return wrap(std::move(graph));
+  }
+
+  bool runs_operator(std::string_view op) const override {
+    auto vk = vkgraph::vk_op_of_host_op(op);
+    return vk && find_op(*vk) != nullptr;
+  }
+
+  // The run's delegates and host operators as one graph (vkgraph/merge_plans.h).
+  Result<FusedDelegate> init_fused(const FusedRun& run) override {
+    WICK_RETURN_IF_ERROR(ensure_device());
+    std::vector<vkgraph::Plan> plans;
+    for (const DelegateInitContext& ctx : run.delegates) {
+      WICK_ASSIGN_OR_RETURN(vkgraph::Plan plan, vkgraph::read_plan(ctx.processed, ctx.named_data));
+      plans.push_back(std::move(plan));
+    }
+    WICK_ASSIGN_OR_RETURN(vkgraph::MergedPlan merged, vkgraph::merge_plans(run, plans));
+    GraphOptions go;
+    go.profile = options_.profile;
+    WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), merged.plan, go));
+    WICK_ASSIGN_OR_RETURN(std::unique_ptr<DelegateInstance> instance, wrap(std::move(graph)));
+    return FusedDelegate{std::move(instance), std::move(merged.args)};
+  }
+
+ private:
+  Result<std::unique_ptr<DelegateInstance>> wrap(std::unique_ptr<Graph> graph) {
     LastRun& lr = last_run();
     lr.graphs += 1;
     lr.dispatches += graph->dispatch_count();
@@ -106,6 +134,7 @@ class WebGpuBackend : public Backend {
     return std::unique_ptr<DelegateInstance>(new WebGpuDelegate(device_, cache_, std::move(graph), options_.profile));
   }
 
+ public:
   // A lost device is replaced on the next load, so one failure does not poison the process.
   Status ensure_device() {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -110,7 +110,7 @@ int VkGraphBuilder::symint(int64_t x) { auto v = std::make_shared<V>(); v->kind 
 void VkGraphBuilder::op(const std::string& name, std::vector<int> args) { ops_.emplace_back(name, std::move(args)); }
 void VkGraphBuilder::output(int id) { outputs_.push_back(id); }
 
-Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs) {
+std::vector<uint8_t> VkGraphBuilder::blob() const {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<vk::VkValue>> values;
   std::vector<flatbuffers::Offset<vk::VkBytes>> constants(named_.size());
@@ -122,7 +122,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
         values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::VkTensor, t.Union()));
         if (v->constant_id >= 0)
           constants[static_cast<size_t>(v->constant_id)] =
-              vk::CreateVkBytesDirect(fbb, UINT64_MAX, named_[v->key].size(), v->key.c_str());
+              vk::CreateVkBytesDirect(fbb, UINT64_MAX, named_.at(v->key).size(), v->key.c_str());
         break;
       }
       case V::kInt: values.push_back(vk::CreateVkValue(fbb, vk::GraphTypes::Int, vk::CreateInt(fbb, v->i).Union())); break;
@@ -161,6 +161,11 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   std::memcpy(blob.data() + 22, &bytes_size, 8);
   blob.insert(blob.end(), fbb.GetBufferPointer(), fbb.GetBufferPointer() + fb_size);
   blob.resize(bytes_offset, 0);
+  return blob;
+}
+
+Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs) {
+  const std::vector<uint8_t> blob = this->blob();
   WICK_ASSIGN_OR_RETURN(AlignedBuffer aligned, AlignedBuffer::allocate(blob.size(), "the test's VK00 blob"));
   std::memcpy(aligned.data(), blob.data(), blob.size());
 

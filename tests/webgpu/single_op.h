@@ -42,6 +42,8 @@ class VkGraphBuilder {
   void op(const std::string& name, std::vector<int> args);
   void output(int id);
 
+  // The VH00 blob, as a delegate's `processed` bytes (constants stay in named data).
+  std::vector<uint8_t> blob() const;
   // Builds the blob, runs the graph once on the delegate with `inputs` (in input() order),
   // and returns the outputs resized to their live shapes.
   Result<std::vector<Value>> run(const std::vector<Value>& inputs);

@@ -11,6 +11,7 @@ namespace {
 WICK_BINARY(add_tensor, kAdd, "aten.add.Tensor", true, false)
 WICK_BINARY(sub_tensor, kSub, "aten.sub.Tensor", true, false)
 WICK_BINARY(mul_tensor, kMul, "aten.mul.Tensor", false, false)
+WICK_BINARY(mul_scalar, kMul, "aten.mul.Scalar", false, true)
 WICK_BINARY(div_tensor, kDiv, "aten.div.Tensor", false, false)
 WICK_BINARY(pow_tensor, kPow, "aten.pow.Tensor_Tensor", false, false)
 WICK_BINARY(minimum, kMin, "aten.minimum.default", false, false)
@@ -58,6 +59,7 @@ void append_elementwise_ops(std::vector<OpEntry>& ops) {
       {"aten.add.Tensor", add_tensor},
       {"aten.sub.Tensor", sub_tensor},
       {"aten.mul.Tensor", mul_tensor},
+      {"aten.mul.Scalar", mul_scalar},
       {"aten.div.Tensor", div_tensor},
       {"aten.pow.Tensor_Tensor", pow_tensor},
       {"aten.minimum.default", minimum},

@@ -171,6 +171,22 @@ Status argmax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, cons
 Status argmax(Graph& g, const std::vector<int32_t>& a) { return argmax_like(g, a, ReduceOp::kArgmax, "aten.argmax.default"); }
 Status argmin(Graph& g, const std::vector<int32_t>& a) { return argmax_like(g, a, ReduceOp::kArgmin, "aten.argmin.default"); }
 
+// any.dim: [self, dim, keepdim, out]. Bools are 0/1 words on the GPU, so any is their max
+// (of bools only: the max of other integers is not their any);
+// PyTorch's any over an empty dimension is false, which a max cannot give: refused.
+Status any_dim(Graph& g, const std::vector<int32_t>& args) {
+  const char* name = "aten.any.dim";
+  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
+  WICK_ASSIGN_OR_RETURN(int64_t d, g.int_arg(args[1], name));
+  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * in, g.tensor(args[0], name));
+  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
+  if (in->vk_dtype != vk::VkDataType::BOOL || out->vk_dtype != vk::VkDataType::BOOL || in->elem != Elem::kI32)
+    return Status(ErrorCode::kNotSupported, std::string(name) + ": only bool tensors (value " +
+                                                std::to_string(args[0]) + ")");
+  return build_reduce(g, args[0], args[3], {d}, keepdim, ReduceOp::kAmax, name);
+}
+
 // _softmax / _log_softmax: [self, dim, half_to_float, out]
 Status softmax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
   WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
@@ -191,6 +207,7 @@ void append_reduce_ops(std::vector<OpEntry>& ops) {
       {"aten.amax.default", amax},
       {"aten.amin.default", amin},
       {"aten.argmax.default", argmax},
+      {"aten.any.dim", any_dim},
       {"aten.argmin.default", argmin},
       {"aten._softmax.default", softmax},
       {"aten._log_softmax.default", log_softmax},
