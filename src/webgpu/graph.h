@@ -25,7 +25,7 @@
 #include "gpu/command.h"
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
-#include "runtime/named_data.h"
+#include "format/named_data.h"
 #include "runtime/value.h"
 #include "vkgraph/vk_plan.h"
 #include "webgpu/llm_fusion.h"
