@@ -1,6 +1,7 @@
 # The LLM layer (src/llm): tokenizer, chat templates, sampler, generation runner.
-# Sits above wick_runtime. The Unicode tables it needs (general categories, NFC) are
-# generated at build time from Debian's unicode-data package; nothing generated is checked in.
+# Sits above wick_runtime (it loads programs; the entry points register the kernels). The
+# Unicode tables it needs (general categories, NFC) are generated at build time from
+# Debian's unicode-data package; nothing generated is checked in.
 set(WICK_UNICODE_DATA_DIR /usr/share/unicode CACHE PATH "Directory holding UnicodeData.txt")
 set(WICK_UNICODE_TABLES ${WICK_GEN_DIR}/unicode_tables.inc)
 add_custom_command(
@@ -27,11 +28,3 @@ add_library(wick_llm STATIC ${WICK_LLM_SOURCES})
 add_dependencies(wick_llm wick_unicode_tables)
 target_include_directories(wick_llm PRIVATE ${WICK_GEN_DIR})
 target_link_libraries(wick_llm PUBLIC wick_runtime)
-list(APPEND WICK_EXTRA_LIBS wick_llm)
-
-function(_wick_finish_llm)
-  if(TARGET wick_tests)
-    target_link_libraries(wick_tests PRIVATE wick_llm)
-  endif()
-endfunction()
-cmake_language(DEFER CALL _wick_finish_llm)

@@ -17,26 +17,22 @@ foreach(_lib flatbuffers nlohmann)
   endif()
   file(CREATE_LINK "/usr/include/${_lib}" "${_wick_host_headers}/${_lib}" SYMBOLIC)
 endforeach()
-target_include_directories(wick_runtime SYSTEM PUBLIC "${_wick_host_headers}")
+target_include_directories(wick_core SYSTEM PUBLIC "${_wick_host_headers}")
 
 # Wasm SIMD128 for the CPU kernels (every current browser and Node runs it): clang turns
 # their blocked loops (convolution, linear, 4-bit linear, elementwise) into f32x4
-# operations. Appended, after cmake/vkgraph.cmake set -O3 on the hot files. The bundle is
+# operations. Appended, after cmake/runtime.cmake set -O3 on the hot files. The bundle is
 # linked with it too, so that wasm-opt accepts the SIMD instructions.
 file(GLOB _wick_kernel_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/kernels/cpu/*.cpp")
-set_property(SOURCE ${_wick_kernel_sources} TARGET_DIRECTORY wick_runtime APPEND PROPERTY COMPILE_OPTIONS -msimd128)
+set_property(SOURCE ${_wick_kernel_sources} APPEND PROPERTY COMPILE_OPTIONS -msimd128)
 
-# Made once every part has defined its libraries (cmake/webgpu*.cmake come after this
-# file alphabetically).
-function(_wick_add_wasm_bundle)
-  if(NOT TARGET wick_webgpu)
-    message(FATAL_ERROR "wasm: the WebGPU delegate (wick_webgpu) was not configured")
-  endif()
+# Included by the top-level CMakeLists.txt after every layer's library is defined.
+if(TARGET wick_webgpu)
   set(_dir "${PROJECT_SOURCE_DIR}/src/wasm")
   # c_api_llm.cpp + llm.js: the LLM layer (src/llm) behind et.LLM.
   add_executable(wick_wasm "${_dir}/c_api.cpp" "${_dir}/c_api_llm.cpp")
   set_target_properties(wick_wasm PROPERTIES OUTPUT_NAME wick SUFFIX ".js")
-  target_link_libraries(wick_wasm PRIVATE wick_llm wick_webgpu wick_gpu wick_runtime)
+  target_link_libraries(wick_wasm PRIVATE wick_llm wick_backends wick_kernels_cpu)
   target_link_options(wick_wasm PRIVATE
     -msimd128 -sMODULARIZE=1 -sEXPORT_NAME=createExecuTorch -sENVIRONMENT=web,worker,node
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=4GB
@@ -57,5 +53,6 @@ function(_wick_add_wasm_bundle)
     "SHELL:--extern-post-js ${_dir}/export_global.js")
   set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS
     "${_dir}/tensor_data.js" "${_dir}/runtime_calls.js" "${_dir}/api.js" "${_dir}/llm.js" "${_dir}/export_global.js")
-endfunction()
-cmake_language(DEFER CALL _wick_add_wasm_bundle)
+else()
+  message(FATAL_ERROR "wasm: the WebGPU delegate (wick_webgpu) was not configured")
+endif()

@@ -3,7 +3,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/cpu/kernel.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/program.h"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  (void)wick::cpu::register_cpu_kernels(wick::kernel_registry());
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Low limits: the seeds plan at most 32 KiB, and a mutated size should meet the

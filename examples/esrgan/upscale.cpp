@@ -25,6 +25,8 @@
 #include "cli/commands.h"
 #include "image/png_io.h"
 #include "image/tiling.h"
+#include "kernels/cpu/kernel.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/program.h"
 
 #ifndef WICK_ESRGAN_DIR
@@ -199,6 +201,7 @@ int main(int argc, char** argv) {
     if (o.help) usage(stdout);
     return o.help ? 0 : 2;
   }
+  if (wick::Status s = wick::cpu::register_cpu_kernels(wick::kernel_registry()); !s.ok()) return fail(s.to_string());
   wick::Status writable = check_output_path(o.output);
   if (!writable.ok()) return fail(writable.to_string());
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "core/json_text.h"
 #include "llm/runner.h"
 #include "llm/tokenizer.h"
 #include "runtime/program.h"
@@ -248,7 +249,7 @@ int generate(const std::vector<std::string>& args) {
     j["decode_ms"] = r.decode_ms;
     j["prefill_tokens_per_s"] = r.prefill_tokens_per_s;
     j["decode_tokens_per_s"] = r.decode_tokens_per_s;
-    std::printf("%s\n", j.dump().c_str());
+    std::printf("%s\n", json_text(j).c_str());
     return 0;
   }
   if (stream) {

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/vk_summary.h"
+#include "core/json_text.h"
 #include "format/pte_file.h"
 #include "runtime/program.h"
 
@@ -123,7 +124,7 @@ int inspect(const std::vector<std::string>& args) {
     doc["backend"] = chosen_backend();
   }
   if (json) {
-    std::printf("%s\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::printf("%s\n", json_text(doc, 2).c_str());
     return 0;
   }
   std::printf("%s: %zu bytes\n", path.c_str(), file.bytes().size());

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "kernels/cpu/kernel.h"
+#include "runtime/kernel_registry.h"
 
 namespace {
 void usage(FILE* to = stderr) {
@@ -28,6 +30,11 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     usage();
     return 2;
+  }
+  // The runtime resolves KernelCalls through its registry; this binary's kernels are the CPU ones.
+  if (wick::Status s = wick::cpu::register_cpu_kernels(wick::kernel_registry()); !s.ok()) {
+    std::fprintf(stderr, "wick: %s\n", s.to_string().c_str());
+    return 1;
   }
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);

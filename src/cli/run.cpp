@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/host_profile.h"
+#include "core/json_text.h"
 #include "runtime/program.h"
 #include "runtime/tensor_io.h"
 
@@ -132,7 +133,7 @@ Status write_outputs(const std::vector<Value>& outputs, const std::string& dir, 
   }
   FILE* f = std::fopen((dir + "/outputs.json").c_str(), "w");
   if (!f) return Status(ErrorCode::kInvalidArgument, dir + "/outputs.json: cannot open for writing");
-  std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::string text = json_text(doc, 2) + "\n";
   std::fwrite(text.data(), 1, text.size(), f);
   std::fclose(f);
   return {};

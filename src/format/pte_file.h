@@ -11,8 +11,8 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
+#include "format/named_data.h"
 #include "program_generated.h"
-#include "runtime/named_data.h"
 
 namespace wick {
 

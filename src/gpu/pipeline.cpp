@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "gpu/strings.h"
-#include "gpu/wgsl_registry.h"
 
 namespace wick::gpu {
 
@@ -90,9 +89,7 @@ size_t PipelineKeyHash::operator()(const PipelineKey& key) const noexcept {
 }
 
 PipelineCache::PipelineCache(std::shared_ptr<Device> device, ShaderSource source)
-    : device_(std::move(device)), source_(std::move(source)) {
-  if (!source_) source_ = [](std::string_view name) { return find_wgsl(name); };
-}
+    : device_(std::move(device)), source_(std::move(source)) {}
 
 PipelineCache::~PipelineCache() = default;
 

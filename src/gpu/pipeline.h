@@ -65,8 +65,9 @@ class ComputePipeline {
   BindGroupLayoutHandle layout_;
 };
 
-// Where WGSL text comes from for a shader name. The default is the embedded registry
-// (find_wgsl in gpu/wgsl_registry.h).
+// Where WGSL text comes from for a shader name: the embedded registry of the library that
+// owns the shaders (the WebGPU delegate's is webgpu::find_wgsl, webgpu/wgsl_shaders.h).
+// Without one, only get(key, wgsl) finds a shader.
 using ShaderSource = std::function<std::string_view(std::string_view name)>;
 
 // Not thread-safe. Holds its shader modules and pipelines until it is destroyed.

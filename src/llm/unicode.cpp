@@ -96,26 +96,6 @@ char32_t compose_pair(char32_t a, char32_t b) {
 
 }  // namespace
 
-char32_t decode_utf8(std::string_view s, size_t pos, size_t* len) {
-  unsigned char c = static_cast<unsigned char>(s[pos]);
-  *len = 1;
-  if (c < 0x80) return c;
-  int n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-  if (n == 0 || c > 0xF4 || pos + n > s.size()) return 0xFFFD;
-  char32_t cp = c & (0xFF >> (n + 1));
-  for (int i = 1; i < n; ++i) {
-    unsigned char cc = static_cast<unsigned char>(s[pos + i]);
-    if ((cc & 0xC0) != 0x80) return 0xFFFD;
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  // Overlong forms, surrogates and values past U+10FFFF are invalid.
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0xFFFD;
-  *len = n;
-  return cp;
-}
-
 void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -144,16 +124,6 @@ size_t complete_utf8_prefix(std::string_view s) {
     return need > static_cast<int>(back) && c >= 0xC2 && c <= 0xF4 ? n - back : n;
   }
   return n;
-}
-
-bool is_valid_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    size_t len;
-    char32_t cp = decode_utf8(s, i, &len);
-    if (cp == 0xFFFD && !(len == 3 && s.substr(i, 3) == "\xEF\xBF\xBD")) return false;
-    i += len;
-  }
-  return true;
 }
 
 bool is_letter(char32_t cp) {

@@ -8,16 +8,17 @@
 #include <string>
 #include <string_view>
 
+#include "core/utf8.h"
+
 namespace wick::llm::unicode {
 
-// Decodes the code point at s[pos]; sets `len` to the bytes it took. Invalid or truncated
-// sequences decode as U+FFFD with len 1, so scanning always advances.
-char32_t decode_utf8(std::string_view s, size_t pos, size_t* len);
+// UTF-8 decoding and validation are the core's (core/utf8.h), named here as well.
+using ::wick::decode_utf8;
+using ::wick::is_valid_utf8;
 void append_utf8(std::string& out, char32_t cp);
 // Length of the longest prefix of s that ends on a complete UTF-8 sequence boundary,
 // i.e. everything except a trailing unfinished (but so far valid) sequence.
 size_t complete_utf8_prefix(std::string_view s);
-bool is_valid_utf8(std::string_view s);
 
 bool is_letter(char32_t cp);      // general category L*
 bool is_number(char32_t cp);      // general category N*

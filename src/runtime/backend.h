@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "runtime/named_data.h"
+#include "format/named_data.h"
 #include "runtime/value.h"
 
 namespace wick {

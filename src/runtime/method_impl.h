@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "format/pte_file.h"
-#include "kernels/cpu/kernel.h"
 #include "runtime/backend.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/program.h"
 
 namespace wick {
@@ -19,7 +19,7 @@ struct Instruction {
   std::string name;               // operator name or a short label, for errors and profiles
   std::vector<int32_t> args;      // kernel / delegate argument value indices
   int32_t a = 0, b = 0;           // delegate index; move from/to; jump cond/dest; free target
-  cpu::KernelFn kernel = nullptr;
+  KernelFn kernel = nullptr;
 };
 
 struct Method::Impl {

@@ -6,9 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/utf8.h"
 #include "format/pte_file.h"
-#include "kernels/cpu/kernel.h"
 #include "runtime/backend.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/method_impl.h"
 
 namespace wick {
@@ -24,9 +25,14 @@ Status bad(const std::string& where, const std::string& what) {
   return Status(ErrorCode::kInvalidProgram, where + ": " + what);
 }
 
+// The plan named `name`, or else the one whose name, with invalid UTF-8 escaped as JSON
+// answers show it (core/utf8.h), is `name`: a name read from `wick inspect --json` or JS
+// getMethods() can be passed back.
 const fb::ExecutionPlan* find_plan(const fb::Program& program, std::string_view name) {
   for (const fb::ExecutionPlan* plan : *program.execution_plan())
     if (plan && plan->name() && plan->name()->string_view() == name) return plan;
+  for (const fb::ExecutionPlan* plan : *program.execution_plan())
+    if (plan && plan->name() && escape_invalid_utf8(plan->name()->string_view()) == name) return plan;
   return nullptr;
 }
 
@@ -433,10 +439,13 @@ Status MethodBuilder::build_instructions() {
             return bad(where, iwhere + ": operator index " + std::to_string(kc->op_index()) + " out of range");
           ins.kind = Instruction::kKernel;
           ins.name = operator_name(ops->Get(static_cast<flatbuffers::uoffset_t>(kc->op_index())));
-          ins.kernel = cpu::find_kernel(ins.name);
+          ins.kernel = kernel_registry().find(ins.name);
           if (ins.kernel == nullptr)
             return Status(ErrorCode::kOperatorMissing,
-                          where + ": operator '" + ins.name + "' (" + iwhere + ") has no CPU kernel in Wick");
+                          where + ": operator '" + ins.name + "' (" + iwhere + ") has no CPU kernel in Wick" +
+                              (kernel_registry().size() == 0
+                                   ? " (no kernels are registered: call wick::cpu::register_cpu_kernels)"
+                                   : ""));
           WICK_RETURN_IF_ERROR(copy_args(kc->args()));
           break;
         }

@@ -77,6 +77,8 @@ class Program {
 
   ~Program();
   const std::string& name() const;
+  // The names as the file holds them (any bytes). method_meta and load_method take a name
+  // as is, or with its invalid UTF-8 escaped as JSON shows it (core/utf8.h).
   std::vector<std::string> method_names() const;
   Result<MethodMeta> method_meta(std::string_view method) const;
   // Resolves every kernel and initialises every delegate; fails naming what is missing,

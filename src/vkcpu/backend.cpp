@@ -12,27 +12,25 @@ namespace wick::vkcpu {
 
 namespace {
 
-struct LastRun {
+// What the graphs of one backend built and ran, for the CLI's profile and summary: owned
+// by the backend and shared with its delegates, nothing kept per process.
+struct RunLog {
   std::mutex mutex;
   std::vector<StepProfile> profile;
   size_t graphs = 0, steps = 0;
 };
-LastRun& last_run() {
-  static LastRun* r = new LastRun();
-  return *r;
-}
 
 class CpuDelegate : public DelegateInstance {
  public:
-  CpuDelegate(std::unique_ptr<CpuGraph> graph, bool profile) : graph_(std::move(graph)), profile_(profile) {
+  CpuDelegate(std::unique_ptr<CpuGraph> graph, bool profile, std::shared_ptr<RunLog> log)
+      : graph_(std::move(graph)), profile_(profile), log_(std::move(log)) {
     graph_->set_profile(profile);
   }
   Status execute(ValueTable& values, std::span<const int32_t> args) override {
     Status s = graph_->execute(values, args);
     if (profile_) {
-      LastRun& lr = last_run();
-      std::lock_guard<std::mutex> lock(lr.mutex);
-      lr.profile.insert(lr.profile.end(), graph_->last_profile().begin(), graph_->last_profile().end());
+      std::lock_guard<std::mutex> lock(log_->mutex);
+      log_->profile.insert(log_->profile.end(), graph_->last_profile().begin(), graph_->last_profile().end());
     }
     return s;
   }
@@ -40,6 +38,7 @@ class CpuDelegate : public DelegateInstance {
  private:
   std::unique_ptr<CpuGraph> graph_;
   bool profile_;
+  std::shared_ptr<RunLog> log_;
 };
 
 class CpuBackend : public Backend {
@@ -50,27 +49,36 @@ class CpuBackend : public Backend {
     WICK_ASSIGN_OR_RETURN(vkgraph::Plan plan, vkgraph::read_plan(ctx.processed, ctx.named_data));
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<CpuGraph> graph, CpuGraph::build(plan, ctx.max_graph_bytes));
     {
-      LastRun& lr = last_run();
-      std::lock_guard<std::mutex> lock(lr.mutex);
-      lr.graphs += 1;
-      lr.steps += graph->step_count();
+      std::lock_guard<std::mutex> lock(log_->mutex);
+      log_->graphs += 1;
+      log_->steps += graph->step_count();
     }
-    return std::unique_ptr<DelegateInstance>(new CpuDelegate(std::move(graph), options_.profile));
+    return std::unique_ptr<DelegateInstance>(new CpuDelegate(std::move(graph), options_.profile, log_));
   }
 
- private:
   BackendOptions options_;
+  std::shared_ptr<RunLog> log_ = std::make_shared<RunLog>();
 };
+
+// The backend registered last, whose log the print functions read.
+std::weak_ptr<CpuBackend>& registered() {
+  static auto* b = new std::weak_ptr<CpuBackend>();
+  return *b;
+}
 
 }  // namespace
 
 Status register_cpu_backend(const BackendOptions& options) {
-  register_backend(std::make_shared<CpuBackend>(options));
+  auto backend = std::make_shared<CpuBackend>(options);
+  registered() = backend;
+  register_backend(backend);
   return {};
 }
 
 void print_last_profile(std::FILE* out) {
-  LastRun& lr = last_run();
+  auto backend = registered().lock();
+  if (!backend) return;
+  RunLog& lr = *backend->log_;
   std::lock_guard<std::mutex> lock(lr.mutex);
   if (lr.profile.empty()) return;
   uint64_t total = 0;
@@ -84,7 +92,9 @@ void print_last_profile(std::FILE* out) {
 }
 
 void print_last_graph_summary(std::FILE* out) {
-  LastRun& lr = last_run();
+  auto backend = registered().lock();
+  if (!backend) return;
+  RunLog& lr = *backend->log_;
   std::lock_guard<std::mutex> lock(lr.mutex);
   std::fprintf(out, "cpu: %zu graph(s), %zu steps; %d thread(s)\n", lr.graphs, lr.steps, cpu::num_threads());
 }

@@ -13,7 +13,7 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
-#include "runtime/named_data.h"
+#include "format/named_data.h"
 #include "vkgraph/vk_blob.h"
 
 namespace wick::vkgraph {

@@ -12,8 +12,9 @@
 //
 // Nothing here may throw: the build does not catch C++ exceptions, so one would reach
 // JavaScript as a bare number. Strings from the program (method names, operator names)
-// may hold any bytes; JSON answers replace invalid UTF-8 with U+FFFD instead of throwing,
-// and inputs are checked before anything is allocated for them.
+// may hold any bytes; JSON answers escape invalid UTF-8 (core/json_text.h: byte 0xFF as
+// the text \xFF, a spelling method lookups accept) instead of throwing, and inputs are
+// checked before anything is allocated for them.
 //
 // The file also builds natively (without the WebGPU parts) for fuzz/c_api_fuzzer.cpp,
 // which drives these functions with hostile programs and arguments.
@@ -33,8 +34,11 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/json_text.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "kernels/cpu/kernel.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/program.h"
 #include "wasm/c_api.h"
 #ifdef WICK_HAVE_WEBGPU_DELEGATE  // the WebGPU delegate is linked (cmake/webgpu_delegate.cmake)
@@ -69,6 +73,13 @@ std::string last_error;
 std::string last_json;  // the buffer behind the most recent JSON answer
 wick::MemoryLimits limits;  // for every wick_method_load
 
+// The runtime resolves KernelCalls through its registry (runtime/kernel_registry.h);
+// the bundle's kernels are the CPU ones, registered before the first program loads.
+wick::Status register_kernels_once() {
+  static const wick::Status status = wick::cpu::register_cpu_kernels(wick::kernel_registry());
+  return status;
+}
+
 int fail(const wick::Status& status) {
   last_error = status.to_string();
   return 0;
@@ -78,7 +89,7 @@ int fail(wick::ErrorCode code, std::string message) {
 }
 
 const char* answer(const json& j) {
-  last_json = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  last_json = wick::json_text(j);
   return last_json.c_str();
 }
 
@@ -225,6 +236,7 @@ EMSCRIPTEN_KEEPALIVE int wick_program_load(const uint8_t* bytes, size_t size, co
     return fail(wick::ErrorCode::kInvalidArgument, "wick_program_load: no bytes given for a size of " +
                                                        std::to_string(size));
   }
+  if (wick::Status s = register_kernels_once(); !s.ok()) return fail(s);
   auto program = wick::Program::load_bytes(std::span<const uint8_t>(bytes, size), name ? name : "program");
   if (!program.ok()) return fail(program.status());
   const int handle = next_handle++;
@@ -316,12 +328,18 @@ EMSCRIPTEN_KEEPALIVE int wick_method_set_tensor(int handle, int index, int dtype
                 where + ": shape " + wick::shape_to_string(shape) + " of " + wick::dtype_name(type) +
                     " needs " + std::to_string(*need) + " bytes, given " + std::to_string(nbytes));
   }
-  auto allocated = wick::Tensor::allocate(type, shape);
-  if (!allocated.ok()) return fail(allocated.status().with_context(where));
-  wick::Tensor tensor = std::move(allocated).value();
-  if (nbytes) std::memcpy(tensor.data, data, nbytes);
+  // A view of the caller's bytes, not a copy: set_input checks index, dtype and shape
+  // against the method before it copies them in (allocating only an unplanned input's
+  // storage, at its declared size, after those checks).
+  wick::Tensor view;
+  view.dtype = type;
+  view.sizes = shape;
+  view.max_sizes = shape;
+  for (int d = 0; d < rank; ++d) view.dim_order.push_back(static_cast<uint8_t>(d));
+  view.data = const_cast<void*>(data);
+  view.capacity = nbytes;
   wick::Status status = slot->method->set_input(static_cast<size_t>(index),
-                                                wick::Value::make_tensor(std::move(tensor)));
+                                                wick::Value::make_tensor(std::move(view)));
   if (!status.ok()) return fail(status);
   return 1;
 }

@@ -28,10 +28,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json_text.h"
 #include "core/status.h"
+#include "kernels/cpu/kernel.h"
 #include "llm/runner.h"
 #include "llm/sampler.h"
 #include "llm/tokenizer.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/program.h"
 
 namespace {
@@ -48,6 +51,13 @@ std::string last_text;   // the buffer behind the most recent text or JSON answe
 std::vector<int32_t> last_ids;  // the ids of the most recent encode
 int next_handle = 1;
 
+// The runtime resolves KernelCalls through its registry (runtime/kernel_registry.h);
+// the bundle's kernels are the CPU ones, registered before the first program loads.
+wick::Status register_kernels_once() {
+  static const wick::Status status = wick::cpu::register_cpu_kernels(wick::kernel_registry());
+  return status;
+}
+
 int fail(const wick::Status& status) {
   last_error = status.to_string();
   return 0;
@@ -59,7 +69,7 @@ const char* text_answer(std::string s) {
   return last_text.c_str();
 }
 const char* json_answer(const json& j) {
-  return text_answer(j.dump(-1, ' ', false, json::error_handler_t::replace));
+  return text_answer(wick::json_text(j));
 }
 
 struct StreamSlot {
@@ -304,6 +314,7 @@ EMSCRIPTEN_KEEPALIVE const char* wick_llm_stream_flush(int handle) {
 // Parses and verifies a .pte (copied). A program handle; wick_llm_program_info says
 // whether it needs WebGPU, so that JavaScript starts it before wick_llm_runner_load.
 EMSCRIPTEN_KEEPALIVE int wick_llm_program_load(const uint8_t* bytes, size_t size, const char* name) {
+  if (wick::Status s = register_kernels_once(); !s.ok()) return fail(s);
   auto program = wick::Program::load_bytes(std::span<const uint8_t>(bytes, size), name);
   if (!program.ok()) return fail(program.status());
   const int handle = next_handle++;

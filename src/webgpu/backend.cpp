@@ -8,6 +8,7 @@
 #include "runtime/backend.h"
 #include "webgpu/graph.h"
 #include "vkgraph/merge_plans.h"
+#include "webgpu/wgsl_shaders.h"
 #include "vkgraph/vk_blob.h"
 #include "webgpu/op_registry.h"
 
@@ -15,34 +16,32 @@ namespace wick::webgpu {
 
 namespace {
 
-// Profiles and summaries of the last graph that ran, for the CLI.
-struct LastRun {
-  std::vector<ProfileEntry> profile;
+// What the graphs of one backend built and ran, for the CLI's profile and summary: owned
+// by the backend and shared with its delegates, so two backends (or a re-registration)
+// never mix their numbers and nothing is kept per process.
+struct RunLog {
+  std::mutex mutex;
+  std::vector<ProfileEntry> profile;  // dispatches of profiled executions since the last print
   size_t dispatches = 0;
   uint64_t naive = 0, planned = 0, constants = 0;
   size_t graphs = 0;
-  uint64_t encode_ns = 0, encoded = 0, runs = 0;  // accumulated host encode time and dispatches
-  std::vector<DelegateCallTimes> calls;            // when profiling, until taken
+  uint64_t encode_ns = 0, encoded = 0;  // accumulated host encode time and dispatches
+  std::vector<DelegateCallTimes> calls;  // host times per delegate call when profiling, until taken
 };
-LastRun& last_run() {
-  static LastRun r;
-  return r;
-}
 
 class WebGpuDelegate : public DelegateInstance {
  public:
   WebGpuDelegate(std::shared_ptr<gpu::Device> device, std::shared_ptr<gpu::PipelineCache> cache,
-                 std::unique_ptr<Graph> graph, bool profile)
-      : device_(std::move(device)), cache_(std::move(cache)), graph_(std::move(graph)), profile_(profile) {}
+                 std::unique_ptr<Graph> graph, std::shared_ptr<RunLog> log, bool profile)
+      : device_(std::move(device)), cache_(std::move(cache)), graph_(std::move(graph)), log_(std::move(log)),
+        profile_(profile) {}
   Status execute(ValueTable& values, std::span<const int32_t> args) override {
     Status s = graph_->execute(values, args);
-    last_run().encode_ns += graph_->last_submit().encode_ns;
-    last_run().encoded += graph_->last_submit().dispatches;
-    if (!graph_->last_profile().empty()) {
-      auto& p = last_run().profile;
-      p.insert(p.end(), graph_->last_profile().begin(), graph_->last_profile().end());
-    }
-    if (profile_) record_call_times();
+    std::lock_guard<std::mutex> lock(log_->mutex);
+    log_->encode_ns += graph_->last_submit().encode_ns;
+    log_->encoded += graph_->last_submit().dispatches;
+    log_->profile.insert(log_->profile.end(), graph_->last_profile().begin(), graph_->last_profile().end());
+    if (profile_) log_->calls.push_back(call_times());
     return s;
   }
 
@@ -64,7 +63,7 @@ class WebGpuDelegate : public DelegateInstance {
     return Status(ErrorCode::kNotFound, "value " + std::to_string(value) + " is not an output of this WebGPU delegate");
   }
 
-  void record_call_times() const {
+  DelegateCallTimes call_times() const {
     const gpu::SubmitStats& st = graph_->last_submit();
     const HostTimes& h = graph_->last_host_times();
     auto ms = [](uint64_t ns) { return static_cast<double>(ns) / 1e6; };
@@ -79,12 +78,13 @@ class WebGpuDelegate : public DelegateInstance {
     c.gpu_ms = st.has_gpu_times ? ms(st.gpu_total_ns()) : 0;
     c.upload_bytes = h.upload_bytes;
     c.download_bytes = h.download_bytes;
-    last_run().calls.push_back(c);
+    return c;
   }
 
   std::shared_ptr<gpu::Device> device_;
   std::shared_ptr<gpu::PipelineCache> cache_;
   std::unique_ptr<Graph> graph_;
+  std::shared_ptr<RunLog> log_;
   bool profile_ = false;
 };
 
@@ -125,13 +125,15 @@ class WebGpuBackend : public Backend {
 
  private:
   Result<std::unique_ptr<DelegateInstance>> wrap(std::unique_ptr<Graph> graph) {
-    LastRun& lr = last_run();
-    lr.graphs += 1;
-    lr.dispatches += graph->dispatch_count();
-    lr.naive += graph->naive_activation_bytes();
-    lr.planned += graph->planned_activation_bytes();
-    lr.constants += graph->constant_bytes_total();
-    return std::unique_ptr<DelegateInstance>(new WebGpuDelegate(device_, cache_, std::move(graph), options_.profile));
+    {
+      std::lock_guard<std::mutex> lock(log_->mutex);
+      log_->graphs += 1;
+      log_->dispatches += graph->dispatch_count();
+      log_->naive += graph->naive_activation_bytes();
+      log_->planned += graph->planned_activation_bytes();
+      log_->constants += graph->constant_bytes_total();
+    }
+    return std::unique_ptr<DelegateInstance>(new WebGpuDelegate(device_, cache_, std::move(graph), log_, options_.profile));
   }
 
  public:
@@ -141,7 +143,7 @@ class WebGpuBackend : public Backend {
     if (device_ && !device_->is_lost()) return {};
     gpu::DeviceOptions o;
     WICK_ASSIGN_OR_RETURN(device_, gpu::Device::create(o));
-    cache_ = std::make_shared<gpu::PipelineCache>(device_);
+    cache_ = std::make_shared<gpu::PipelineCache>(device_, find_wgsl);
     return {};
   }
 
@@ -151,6 +153,7 @@ class WebGpuBackend : public Backend {
   }
 
   BackendOptions options_;
+  std::shared_ptr<RunLog> log_ = std::make_shared<RunLog>();
   std::mutex mutex_;
   std::shared_ptr<gpu::Device> device_;
   std::shared_ptr<gpu::PipelineCache> cache_;
@@ -183,12 +186,18 @@ Status register_webgpu_backend(const BackendOptions& options) {
 
 std::vector<DelegateCallTimes> take_delegate_call_times() {
   std::vector<DelegateCallTimes> calls;
-  calls.swap(last_run().calls);
+  auto backend = registered().lock();
+  if (!backend) return calls;
+  std::lock_guard<std::mutex> lock(backend->log_->mutex);
+  calls.swap(backend->log_->calls);
   return calls;
 }
 
 void print_last_profile(std::FILE* out) {
-  LastRun& lr = last_run();
+  auto backend = registered().lock();
+  if (!backend) return;
+  RunLog& lr = *backend->log_;
+  std::lock_guard<std::mutex> lock(lr.mutex);
   if (lr.profile.empty()) return;
   uint64_t total = 0;
   std::fprintf(out, "%-6s %-64s %12s\n", "#", "op kernel", "gpu us");
@@ -202,7 +211,10 @@ void print_last_profile(std::FILE* out) {
 }
 
 void print_last_graph_summary(std::FILE* out) {
-  LastRun& lr = last_run();
+  auto backend = registered().lock();
+  if (!backend) return;
+  RunLog& lr = *backend->log_;
+  std::lock_guard<std::mutex> lock(lr.mutex);
   std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
                lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
   if (lr.encoded > 0)

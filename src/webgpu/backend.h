@@ -24,7 +24,8 @@ Status register_webgpu_backend(const BackendOptions& options = {});
 // The device the registered backend uses now (null before registration). A lost device
 // is replaced at the next method load.
 std::shared_ptr<gpu::Device> backend_device();
-// Per-dispatch timings of the most recent execution with profiling on.
+// Per-dispatch timings of the registered backend's executions with profiling on since
+// the last call (then cleared). The numbers live in the backend, not in the process.
 void print_last_profile(std::FILE* out);
 // Host and GPU time of one delegate call, by phase, for `wick run --profile`'s host rows.
 struct DelegateCallTimes {
@@ -38,10 +39,10 @@ struct DelegateCallTimes {
   double gpu_ms = 0;       // sum of the dispatches' GPU times (timestamps; 0 without them)
   uint64_t upload_bytes = 0, download_bytes = 0;
 };
-// The delegate calls made since the last take, in call order; recorded only with
-// BackendOptions::profile.
+// The registered backend's delegate calls since the last take, in call order; recorded
+// only with BackendOptions::profile.
 std::vector<DelegateCallTimes> take_delegate_call_times();
-// Dispatch count and memory plan of the most recently built graph (for `wick bench`).
+// Dispatch count and memory plan of the graphs the registered backend built (`wick bench`).
 void print_last_graph_summary(std::FILE* out);
 
 }  // namespace wick::webgpu

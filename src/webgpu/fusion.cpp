@@ -1,4 +1,7 @@
-// Graph-build-time fusion (Graph::plan_fusions), run before any op is built:
+// Graph-build-time fusion (plan_conv_fusions, fusion.h), run before any op is built. A
+// pure pass: it reads the graph's values and the memory plan's buffer sharing, and
+// returns what to fuse and which fused outputs need a buffer of their own; it allocates
+// nothing and changes nothing (Graph::build_ops applies the plan).
 //
 //  * conv epilogues: a chain of elementwise ops that directly follows a convolution
 //    (relu, clamp, hardtanh, hardswish, and add/sub/mul/div by a scalar known on the host)
@@ -22,7 +25,7 @@
 #include <optional>
 #include <set>
 
-#include "webgpu/graph.h"
+#include "webgpu/fusion.h"
 
 namespace wick::webgpu {
 
@@ -67,9 +70,13 @@ std::optional<double> scalar_from_bytes(std::span<const uint8_t> b, vk::VkDataTy
 
 }  // namespace
 
-void Graph::plan_fusions(const vkgraph::Plan& plan) {
+ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
+  const std::vector<GValue>& values = g.values_;
   const size_t n_ops = plan.ops.size();
-  const size_t n_vals = values_.size();
+  const size_t n_vals = values.size();
+  ConvFusionPlan out;
+  out.skip.assign(n_ops, false);
+  std::vector<bool>& skip = out.skip;
   // Names and arguments (the plan checked every id).
   std::vector<std::string> names(n_ops);
   std::vector<std::vector<int32_t>> args(n_ops);
@@ -85,7 +92,7 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
     const auto& a = args[op];
     for (size_t k = 0; k + 1 < a.size(); ++k) {
       readers[static_cast<size_t>(a[k])] += delta;
-      const GValue& v = values_[static_cast<size_t>(a[k])];
+      const GValue& v = values[static_cast<size_t>(a[k])];
       if (v.kind == GValue::kValueList)
         for (int32_t item : v.items)
           if (item >= 0 && static_cast<size_t>(item) < n_vals) readers[static_cast<size_t>(item)] += delta;
@@ -93,32 +100,41 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
   };
   for (size_t i = 0; i < n_ops; ++i) count_reads(i, 1);
   std::vector<bool> is_output(n_vals, false);
-  for (int32_t id : output_ids_) {
+  for (int32_t id : g.output_ids_) {
     readers[static_cast<size_t>(id)] += 1;
     is_output[static_cast<size_t>(id)] = true;
   }
 
-  auto tensor_at = [&](int32_t id) -> GpuTensor* {
-    GValue& v = values_[static_cast<size_t>(id)];
+  auto tensor_at = [&](int32_t id) -> const GpuTensor* {
+    const GValue& v = values[static_cast<size_t>(id)];
     return v.kind == GValue::kTensor ? &v.tensor : nullptr;
   };
+  // The buffer each tensor is in, as a key: the memory plan's buffer (its address), or a
+  // fusion slot this pass chose (2k+1 for slot k: odd, so never an address).
+  std::vector<uintptr_t> buffer(n_vals, 0);
+  for (size_t id = 0; id < n_vals; ++id)
+    if (const GpuTensor* t = tensor_at(static_cast<int32_t>(id)))
+      buffer[id] = reinterpret_cast<uintptr_t>(t->buffer.get());
+  auto buffer_of = [&](int32_t id) { return buffer[static_cast<size_t>(id)]; };
+  auto slot_key = [](size_t k) { return static_cast<uintptr_t>(2 * k + 1); };
+  std::vector<size_t> slot_busy_until;  // per slot: chain op index after which it is free
   auto is_float_tensor = [&](int32_t id) {
-    GpuTensor* t = tensor_at(id);
-    return t && t->is_float() && t->buffer;
+    const GpuTensor* t = tensor_at(id);
+    return t && t->is_float() && buffer_of(id) != 0;
   };
 
   // Host-known scalars: one-element constants and copies of them.
   std::map<int32_t, double> known;
   for (size_t id = 0; id < n_vals; ++id) {
-    GpuTensor* t = tensor_at(static_cast<int32_t>(id));
-    if (t && t->constant_id >= 0 && t->max_numel() == 1 && !constant_host_[id].empty())
-      if (auto v = scalar_from_bytes(constant_host_[id], t->vk_dtype)) known[static_cast<int32_t>(id)] = *v;
+    const GpuTensor* t = tensor_at(static_cast<int32_t>(id));
+    if (t && t->constant_id >= 0 && t->max_numel() == 1 && !g.constant_host_[id].empty())
+      if (auto v = scalar_from_bytes(g.constant_host_[id], t->vk_dtype)) known[static_cast<int32_t>(id)] = *v;
   }
   std::vector<bool> scalar_op(n_ops, false);  // copies a host-known scalar
   for (size_t i = 0; i < n_ops; ++i) {
     if (!is_scalar_copy(names[i]) || args[i].size() < 2) continue;
     auto it = known.find(args[i][0]);
-    GpuTensor* out = tensor_at(args[i].back());
+    const GpuTensor* out = tensor_at(args[i].back());
     if (it == known.end() || !out || out->max_numel() != 1) continue;
     double v = it->second;
     if (out->is_float()) v = static_cast<double>(static_cast<float>(v));
@@ -133,17 +149,17 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
   };
 
   for (size_t i = 0; i < n_ops; ++i) {
-    if (skip_op_[i] || !is_conv(names[i])) continue;
+    if (skip[i] || !is_conv(names[i])) continue;
     const auto& ca = args[i];
     const bool with_clamp = names[i] == "et_vk.conv_with_clamp.default";
     if (ca.size() != (with_clamp ? 12u : 10u)) continue;
     const int32_t y = ca.back();
     if (!is_float_tensor(ca[0]) || !is_float_tensor(ca[1]) || !is_float_tensor(y)) continue;
     // Buffers the conv reads besides x (x, or the prologue's operands, join per attempt below).
-    std::vector<const gpu::Buffer*> reads = {tensor_at(ca[1])->buffer.get()};
-    if (!is_none(ca[2])) {
+    std::vector<uintptr_t> reads = {buffer_of(ca[1])};
+    if (!g.is_none(ca[2])) {
       if (!is_float_tensor(ca[2])) continue;
-      reads.push_back(tensor_at(ca[2])->buffer.get());
+      reads.push_back(buffer_of(ca[2]));
     }
 
     ConvFusion f;
@@ -151,27 +167,27 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
 
     // Prologue: x = a * s right before a pointwise conv, x read by the conv alone.
     auto pointwise = [&]() {
-      GpuTensor* w = tensor_at(ca[1]);
-      GpuTensor* x = tensor_at(ca[0]);
+      const GpuTensor* w = tensor_at(ca[1]);
+      const GpuTensor* x = tensor_at(ca[0]);
       if (w->rank() != 4 || x->rank() != 4 || w->max_dims[2] != 1 || w->max_dims[3] != 1) return false;
-      auto transposed = bool_arg(ca[6], "fusion");
-      auto groups = int_arg(ca[8], "fusion");
-      auto stride = int_list(ca[3], "fusion");
-      auto padding = int_list(ca[4], "fusion");
+      auto transposed = g.bool_arg(ca[6], "fusion");
+      auto groups = g.int_arg(ca[8], "fusion");
+      auto stride = g.int_list(ca[3], "fusion");
+      auto padding = g.int_list(ca[4], "fusion");
       if (!transposed.ok() || *transposed || !groups.ok() || *groups != 1 || !stride.ok() || !padding.ok()) return false;
       for (int64_t s : *stride) if (s != 1) return false;
       for (int64_t p : *padding) if (p != 0) return false;
       return true;
     };
-    if (i > 0 && !skip_op_[i - 1] && names[i - 1] == "aten.mul.Tensor" && args[i - 1].size() == 3 &&
+    if (i > 0 && !skip[i - 1] && names[i - 1] == "aten.mul.Tensor" && args[i - 1].size() == 3 &&
         args[i - 1][2] == ca[0] && readers[static_cast<size_t>(ca[0])] == 1 && !is_output[static_cast<size_t>(ca[0])] &&
         pointwise()) {
       const int32_t a = args[i - 1][0], b = args[i - 1][1];
-      GpuTensor* x = tensor_at(ca[0]);
+      const GpuTensor* x = tensor_at(ca[0]);
       for (auto [big, small] : {std::pair{a, b}, std::pair{b, a}}) {
         if (big == small || !is_float_tensor(big) || !is_float_tensor(small)) continue;
-        GpuTensor* tb = tensor_at(big);
-        GpuTensor* ts = tensor_at(small);
+        const GpuTensor* tb = tensor_at(big);
+        const GpuTensor* ts = tensor_at(small);
         if (tb->max_dims != x->max_dims || ts->rank() != 4 || ts->max_dims[1] != x->max_dims[1] ||
             ts->max_dims[2] != 1 || ts->max_dims[3] != 1 || (ts->max_dims[0] != 1 && ts->max_dims[0] != x->max_dims[0]))
           continue;
@@ -194,8 +210,8 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
       if (readers[static_cast<size_t>(cur)] != 1 || is_output[static_cast<size_t>(cur)]) break;
       size_t k = pos + 1;
       size_t between_mark = between.size();
-      while (k < n_ops && (skip_op_[k] || scalar_op[k])) {
-        if (!skip_op_[k]) between.push_back(k);
+      while (k < n_ops && (skip[k] || scalar_op[k])) {
+        if (!skip[k]) between.push_back(k);
         ++k;
       }
       if (k >= n_ops) break;
@@ -211,17 +227,17 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
       } else if ((nm == "aten.clamp.default" || nm == "aten.hardtanh.default") && a.size() == 4 && a[0] == cur) {
         ok = true;
         for (int s = 1; s <= 2 && ok; ++s) {
-          if (is_none(a[static_cast<size_t>(s)])) {
+          if (g.is_none(a[static_cast<size_t>(s)])) {
             if (nm == "aten.hardtanh.default") ok = false;
             continue;
           }
-          auto v = scalar_arg(a[static_cast<size_t>(s)], "fusion");
+          auto v = g.scalar_arg(a[static_cast<size_t>(s)], "fusion");
           if (!v.ok()) ok = false;
           else push(s == 1 ? EpilogueCode::kMax : EpilogueCode::kMin, *v);
         }
         ok = ok && l.n > 0;
       } else if ((nm == "aten.add.Tensor" || nm == "aten.sub.Tensor") && a.size() == 4 && (a[0] == cur) != (a[1] == cur)) {
-        auto alpha = is_none(a[2]) ? Result<double>(1.0) : scalar_arg(a[2], "fusion");
+        auto alpha = g.is_none(a[2]) ? Result<double>(1.0) : g.scalar_arg(a[2], "fusion");
         const int32_t other = a[0] == cur ? a[1] : a[0];
         auto c = scalar_of(other);
         if (alpha.ok() && c) {
@@ -248,8 +264,8 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
         }
       }
       if (ok) {
-        GpuTensor* out = l.out >= 0 ? tensor_at(l.out) : nullptr;
-        ok = out && out->is_float() && out->buffer && out->max_dims == tensor_at(cur)->max_dims;
+        const GpuTensor* out = l.out >= 0 ? tensor_at(l.out) : nullptr;
+        ok = out && out->is_float() && buffer_of(l.out) != 0 && out->max_dims == tensor_at(cur)->max_dims;
       }
       if (!ok) {
         between.resize(between_mark);
@@ -258,7 +274,7 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
       l.between_end = between.size();
       if (l.residual >= 0) {
         have_residual = true;
-        reads.push_back(tensor_at(l.residual)->buffer.get());
+        reads.push_back(buffer_of(l.residual));
       }
       n_epi += static_cast<size_t>(l.n);
       links.push_back(l);
@@ -267,32 +283,30 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
     }
 
     // The buffer the conv writes: the chain output's own where the conv reads no tensor in
-    // it; else a fusion buffer of its own (below), which nothing else touches while the
+    // it; else a fusion slot of its own (below), which nothing else touches while the
     // output is live.
-    auto touches = [&](size_t op, const gpu::Buffer* b) {
+    auto touches = [&](size_t op, uintptr_t b) {
       for (int32_t id : args[op]) {
-        const GValue& v = values_[static_cast<size_t>(id)];
-        if (v.kind == GValue::kTensor && v.tensor.buffer.get() == b) return true;
+        const GValue& v = values[static_cast<size_t>(id)];
+        if (v.kind == GValue::kTensor && buffer_of(id) == b) return true;
         if (v.kind == GValue::kValueList)
-          for (int32_t item : v.items) {
-            GpuTensor* t = item >= 0 && static_cast<size_t>(item) < n_vals ? tensor_at(item) : nullptr;
-            if (t && t->buffer.get() == b) return true;
-          }
+          for (int32_t item : v.items)
+            if (item >= 0 && static_cast<size_t>(item) < n_vals && tensor_at(item) && buffer_of(item) == b) return true;
       }
       return false;
     };
     auto reads_for = [&](bool use_prologue) {
-      std::vector<const gpu::Buffer*> r = reads;
+      std::vector<uintptr_t> r = reads;
       if (use_prologue) {
-        r.push_back(tensor_at(f.x_id)->buffer.get());
-        r.push_back(tensor_at(f.scale_id)->buffer.get());
+        r.push_back(buffer_of(f.x_id));
+        r.push_back(buffer_of(f.scale_id));
       } else {
-        r.push_back(tensor_at(ca[0])->buffer.get());
+        r.push_back(buffer_of(ca[0]));
       }
       return r;
     };
-    auto writable = [&](const gpu::Buffer* wb, size_t n_between, bool use_prologue) {
-      for (const gpu::Buffer* b : reads_for(use_prologue))
+    auto writable = [&](uintptr_t wb, size_t n_between, bool use_prologue) {
+      for (uintptr_t b : reads_for(use_prologue))
         if (b == wb) return false;
       for (size_t b = 0; b < n_between; ++b)
         if (touches(between[b], wb)) return false;
@@ -305,14 +319,14 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
     f.out_id = keep == 0 ? y : links[keep - 1].out;
     const size_t n_between = keep == 0 ? 0 : links[keep - 1].between_end;
     const size_t end_op = keep == 0 ? i : links[keep - 1].op;
-    if (!writable(tensor_at(f.out_id)->buffer.get(), n_between, use_prologue)) {
+    if (!writable(buffer_of(f.out_id), n_between, use_prologue)) {
       // Live from the conv to its last reader (+1: a later fused prologue reads one op late).
       size_t last = is_output[static_cast<size_t>(f.out_id)] ? SIZE_MAX : end_op;
       if (last != SIZE_MAX)
         for (size_t op = end_op + 1; op < n_ops; ++op) {
-          if (skip_op_[op]) continue;
+          if (skip[op]) continue;
           for (int32_t a : args[op]) {
-            const GValue& v = values_[static_cast<size_t>(a)];
+            const GValue& v = values[static_cast<size_t>(a)];
             bool hit = a == f.out_id;
             if (v.kind == GValue::kValueList)
               for (int32_t item : v.items) hit = hit || item == f.out_id;
@@ -321,21 +335,20 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
         }
       const size_t busy_until = last == SIZE_MAX ? SIZE_MAX : last + 1;
       const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(tensor_at(f.out_id)->max_numel(), 1)) * 4;
-      std::shared_ptr<gpu::Buffer> chosen;
-      for (FusionSlot& slot : fusion_slots_)
-        if (slot.busy_until < i && slot.buffer->size() >= bytes && writable(slot.buffer.get(), n_between, use_prologue)) {
-          slot.busy_until = busy_until;
-          chosen = slot.buffer;
+      size_t chosen = SIZE_MAX;
+      for (size_t k = 0; k < out.slot_bytes.size(); ++k)
+        if (slot_busy_until[k] < i && out.slot_bytes[k] >= bytes && writable(slot_key(k), n_between, use_prologue)) {
+          slot_busy_until[k] = busy_until;
+          chosen = k;
           break;
         }
-      if (!chosen) {
-        auto buf = gpu::Buffer::create_storage(device_, bytes, "fusion " + std::to_string(fusion_slots_.size()));
-        if (!buf.ok()) continue;
-        chosen = std::make_shared<gpu::Buffer>(std::move(*buf));
-        fusion_slots_.push_back(FusionSlot{chosen, busy_until});
-        planned_bytes_ += bytes;
+      if (chosen == SIZE_MAX) {
+        chosen = out.slot_bytes.size();
+        out.slot_bytes.push_back(bytes);
+        slot_busy_until.push_back(busy_until);
       }
-      tensor_at(f.out_id)->buffer = chosen;
+      out.slot_of[f.out_id] = chosen;
+      buffer[static_cast<size_t>(f.out_id)] = slot_key(chosen);
     }
     if (!use_prologue) f.scale_id = f.x_id = -1;
     for (size_t l = 0; l < keep; ++l) {
@@ -345,9 +358,9 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
     }
     if (use_prologue) fused.push_back(i - 1);
     for (size_t op : fused) {
-      skip_op_[op] = true;
+      skip[op] = true;
       count_reads(op, -1);
-      ++fused_ops_;
+      ++out.fused_ops;
     }
     if (f.scale_id >= 0) {
       // The conv now reads the multiply's operands, not its output.
@@ -356,18 +369,19 @@ void Graph::plan_fusions(const vkgraph::Plan& plan) {
       readers[static_cast<size_t>(ca[0])] -= 1;
     }
     if (f.residual_id >= 0) readers[static_cast<size_t>(f.residual_id)] += 1;  // now read by the conv
-    fusions_[i] = std::move(f);
+    out.convs[i] = std::move(f);
   }
 
   // Dead copies, last to first so that chains of them go together.
   for (size_t i = n_ops; i-- > 0;) {
-    if (skip_op_[i] || !is_dead_candidate(names[i]) || args[i].size() < 2) continue;
-    const int32_t out = args[i].back();
-    if (readers[static_cast<size_t>(out)] != 0 || is_output[static_cast<size_t>(out)]) continue;
-    skip_op_[i] = true;
+    if (skip[i] || !is_dead_candidate(names[i]) || args[i].size() < 2) continue;
+    const int32_t result = args[i].back();
+    if (readers[static_cast<size_t>(result)] != 0 || is_output[static_cast<size_t>(result)]) continue;
+    skip[i] = true;
     count_reads(i, -1);
-    ++dead_ops_;
+    ++out.dead_ops;
   }
+  return out;
 }
 
 }  // namespace wick::webgpu

@@ -6,7 +6,9 @@
 
 #include <cstring>
 #include <map>
+#include <utility>
 
+#include "webgpu/fusion.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/memory_plan.h"
 #include "webgpu/op_registry.h"
@@ -399,7 +401,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   if (!missing.empty())
     return Status(ErrorCode::kOperatorMissing, "WebGPU delegate: operator(s) not implemented: " + missing);
   skip_op_.assign(plan.ops.size(), false);
-  if (options_.fuse) plan_fusions(plan);
+  if (options_.fuse) WICK_RETURN_IF_ERROR(apply_conv_fusions(plan_conv_fusions(plan, *this)));
   // LLM fusions were planned with the memory plan (plan_transient_buffers), which keeps
   // the fused ops' operands alive long enough.
   const LlmFusions& llm = llm_fusions_;
@@ -416,6 +418,22 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     current_fusion_ = nullptr;
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }
+  return {};
+}
+
+Status Graph::apply_conv_fusions(ConvFusionPlan plan) {
+  std::vector<std::shared_ptr<gpu::Buffer>> slots;
+  for (size_t k = 0; k < plan.slot_bytes.size(); ++k) {
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer buffer,
+                          gpu::Buffer::create_storage(device_, plan.slot_bytes[k], "fusion " + std::to_string(k)));
+    slots.push_back(std::make_shared<gpu::Buffer>(std::move(buffer)));
+    planned_bytes_ += plan.slot_bytes[k];
+  }
+  for (const auto& [id, slot] : plan.slot_of) values_[static_cast<size_t>(id)].tensor.buffer = slots[slot];
+  skip_op_ = std::move(plan.skip);
+  fusions_ = std::move(plan.convs);
+  fused_ops_ += plan.fused_ops;
+  dead_ops_ += plan.dead_ops;
   return {};
 }
 
@@ -469,6 +487,11 @@ const TopK* Graph::output_topk(size_t output) const {
 // ---- accessors ----
 
 Result<GValue*> Graph::value(int64_t id) {
+  WICK_ASSIGN_OR_RETURN(const GValue* v, std::as_const(*this).value(id));
+  return const_cast<GValue*>(v);
+}
+
+Result<const GValue*> Graph::value(int64_t id) const {
   if (id < 0 || static_cast<size_t>(id) >= values_.size())
     return Status(ErrorCode::kInvalidProgram, "value id " + std::to_string(id) + " out of range");
   return &values_[static_cast<size_t>(id)];
@@ -485,8 +508,8 @@ Result<GpuTensor*> Graph::tensor(int64_t id, const char* op) {
   return &v->tensor;
 }
 
-Result<int64_t> Graph::int_arg(int64_t id, const char* op) {
-  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+Result<int64_t> Graph::int_arg(int64_t id, const char* op) const {
+  WICK_ASSIGN_OR_RETURN(const GValue* v, value(id));
   switch (v->kind) {
     case GValue::kInt: case GValue::kBool: case GValue::kSymInt: return v->i;
     case GValue::kDouble: return static_cast<int64_t>(v->d);
@@ -495,8 +518,8 @@ Result<int64_t> Graph::int_arg(int64_t id, const char* op) {
   }
 }
 
-Result<double> Graph::scalar_arg(int64_t id, const char* op) {
-  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+Result<double> Graph::scalar_arg(int64_t id, const char* op) const {
+  WICK_ASSIGN_OR_RETURN(const GValue* v, value(id));
   switch (v->kind) {
     case GValue::kInt: case GValue::kBool: case GValue::kSymInt: return static_cast<double>(v->i);
     case GValue::kDouble: return v->d;
@@ -505,13 +528,13 @@ Result<double> Graph::scalar_arg(int64_t id, const char* op) {
   }
 }
 
-Result<bool> Graph::bool_arg(int64_t id, const char* op) {
+Result<bool> Graph::bool_arg(int64_t id, const char* op) const {
   WICK_ASSIGN_OR_RETURN(int64_t v, int_arg(id, op));
   return v != 0;
 }
 
-Result<std::vector<int64_t>> Graph::int_list(int64_t id, const char* op) {
-  WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
+Result<std::vector<int64_t>> Graph::int_list(int64_t id, const char* op) const {
+  WICK_ASSIGN_OR_RETURN(const GValue* v, value(id));
   if (v->kind == GValue::kIntList || v->kind == GValue::kBoolList) return v->ints;
   if (v->kind == GValue::kValueList) {
     std::vector<int64_t> out;

@@ -21,17 +21,21 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
+#include "format/named_data.h"
 #include "gpu/buffer.h"
 #include "gpu/command.h"
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
-#include "runtime/named_data.h"
 #include "runtime/value.h"
 #include "vkgraph/vk_plan.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/output_topk.h"
 
 namespace wick::webgpu {
+
+struct ConvFusionPlan;
+class Graph;
+ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);  // fusion.h
 
 // What a buffer word holds.
 enum class Elem : uint8_t { kF32, kI32, kPackedBytes };
@@ -114,7 +118,7 @@ struct EpilogueOp {
 };
 constexpr size_t kMaxEpilogue = 6;
 
-// What fusion.cpp folded into one convolution: a chain of elementwise ops on its output
+// What fusion.cpp folds into one convolution: a chain of elementwise ops on its output
 // (the conv writes the chain's last output, `out_id`), and for pointwise convs a preceding
 // per-channel multiply of its input (`x_id` * `scale_id`, scale shaped [N|1, C, 1, 1])
 // and an add of a same-shaped tensor (`residual_id`, the kAddTensor step).
@@ -139,13 +143,14 @@ class Graph {
   // ---- for op builders ----
   size_t num_values() const { return values_.size(); }
   Result<GValue*> value(int64_t id);
+  Result<const GValue*> value(int64_t id) const;
   Result<GpuTensor*> tensor(int64_t id, const char* op);
   bool is_none(int64_t id) const;
-  Result<int64_t> int_arg(int64_t id, const char* op);  // Int, Bool, integral Double or SymInt
-  Result<double> scalar_arg(int64_t id, const char* op);
-  Result<bool> bool_arg(int64_t id, const char* op);
+  Result<int64_t> int_arg(int64_t id, const char* op) const;  // Int, Bool, integral Double or SymInt
+  Result<double> scalar_arg(int64_t id, const char* op) const;
+  Result<bool> bool_arg(int64_t id, const char* op) const;
   // IntList, or a ValueList of Int/SymInt values (read at call time, so SymInts are current).
-  Result<std::vector<int64_t>> int_list(int64_t id, const char* op);
+  Result<std::vector<int64_t>> int_list(int64_t id, const char* op) const;
   Result<std::vector<int32_t>> value_list(int64_t id, const char* op);
   // The host bytes a constant tensor was created from (for ops that repack weights).
   Result<std::span<const uint8_t>> constant_bytes(int64_t id, const char* op);
@@ -214,8 +219,10 @@ class Graph {
   Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
   Status add_output_copies();
   Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
-  // fusion.cpp: marks chain ops to skip (fused or dead) and records conv fusions.
-  void plan_fusions(const vkgraph::Plan& plan);
+  // Gives the plan's fusion slots their buffers and records what it fuses and skips.
+  Status apply_conv_fusions(ConvFusionPlan plan);
+  // The pass reads the values, the host constants and the outputs (fusion.h).
+  friend ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);
 
   std::shared_ptr<gpu::Device> device_;
   gpu::PipelineCache* cache_ = nullptr;
@@ -242,12 +249,6 @@ class Graph {
   std::vector<bool> skip_op_;               // per chain op
   std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution
   const ConvFusion* current_fusion_ = nullptr;
-  // Buffers for fused convs' outputs that cannot stay in their planned buffer.
-  struct FusionSlot {
-    std::shared_ptr<gpu::Buffer> buffer;
-    size_t busy_until;  // chain op index after which it is free
-  };
-  std::vector<FusionSlot> fusion_slots_;
   size_t fused_ops_ = 0, dead_ops_ = 0, aliased_ops_ = 0;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
 

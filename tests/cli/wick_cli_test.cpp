@@ -132,7 +132,8 @@ TEST(WickCli, DirectoryOrMissingFileIsAClearError) {
 
 // A method name holding the byte 0xFF passes the flatbuffer verifier (strings are not
 // checked for UTF-8), and `inspect --json` once aborted on nlohmann's type_error.316. The
-// invalid byte now comes out as U+FFFD and the rest of the document is intact.
+// invalid byte now comes out escaped (core/utf8.h: the text \xFF), the rest of the
+// document is intact, and the escaped name selects the method in `run --method`.
 TEST(WickCli, InspectJsonSurvivesANameThatIsNotUtf8) {
   test::PtePatch pte("cpu/mlp_cpu/model.pte");
   const flatbuffers::String* name = pte.plan().name();
@@ -142,11 +143,22 @@ TEST(WickCli, InspectJsonSurvivesANameThatIsNotUtf8) {
   const std::string path = tmpdir("utf8") + ".pte";
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   CliResult r = sh("inspect " + path + " --json");
-  std::filesystem::remove(path);
   ASSERT_EQ(r.code, 0) << r.out;
   nlohmann::json j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["methods"][0]["name"], "for\xEF\xBF\xBD" "ard");
+  EXPECT_EQ(j["methods"][0]["name"], "for\\xFFard");
   EXPECT_EQ(j["methods"][0]["inputs"][0]["shape"], nlohmann::json::array({4, 64}));
+
+  test::Fixture f;
+  ASSERT_TRUE(test::load_fixture("cpu/mlp_cpu", &f));
+  const std::string dir = tmpdir("utf8_run");
+  r = sh("run " + path + " --backend cpu --method 'for\\xFFard'" + input_flags(f, 0) + " --output-dir " + dir);
+  std::filesystem::remove(path);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const Tensor& ref = f.cases[0].outputs[0].tensor;
+  auto got = read_raw_tensor(dir + "/output_0.bin", ref.dtype, ref.sizes);
+  ASSERT_TRUE(got.ok()) << got.status().to_string();
+  EXPECT_TRUE(test::values_close(*got, f.cases[0].outputs[0], f.atol, f.rtol));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(WickCli, EveryCommandAnswersHelp) {

@@ -16,6 +16,7 @@
 #include "gpu/pipeline.h"
 #include "gpu/wgsl_registry.h"
 #include "gpu_test_util.h"
+#include "webgpu/wgsl_shaders.h"
 
 namespace wick::gpu {
 namespace {
@@ -54,9 +55,9 @@ TEST(GpuDispatch, TestShadersAreEmbedded) {
   EXPECT_FALSE(test::find_wgsl("axpb").empty());
   EXPECT_NE(test::find_wgsl("axpb").find("params.a * x[i] + params.b"), std::string_view::npos);
   EXPECT_TRUE(test::find_wgsl("no_such_shader").empty());
-  // The runtime's registry is separate: test shaders never reach it.
-  EXPECT_TRUE(find_wgsl("axpb").empty());
-  for (std::string_view name : wgsl_names()) EXPECT_FALSE(find_wgsl(name).empty()) << name;
+  // The delegate's registry is separate: test shaders never reach it.
+  EXPECT_TRUE(webgpu::find_wgsl("axpb").empty());
+  for (std::string_view name : webgpu::wgsl_names()) EXPECT_FALSE(webgpu::find_wgsl(name).empty()) << name;
 }
 
 TEST(GpuBuffer, RoundTripsOddSizesAndOffsets) {

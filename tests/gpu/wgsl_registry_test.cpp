@@ -1,4 +1,4 @@
-// gpu/wgsl_registry: every shader embedded from src/gpu and src/webgpu compiles.
+// The WebGPU delegate's embedded shaders (webgpu/wgsl_shaders.h, gpu/wgsl_registry.h): every one compiles.
 #include <gtest/gtest.h>
 
 #ifdef WICK_HAVE_WEBGPU
@@ -8,10 +8,14 @@
 #include "gpu/pipeline.h"
 #include "gpu/wgsl_registry.h"
 #include "gpu_test_util.h"
+#include "webgpu/wgsl_shaders.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::gpu {
 namespace {
+
+using webgpu::find_wgsl;
+using webgpu::wgsl_names;
 
 TEST(GpuWgslRegistry, NamesAreSortedAndFound) {
   std::vector<std::string_view> names = wgsl_names();
@@ -42,7 +46,7 @@ TEST(GpuWgslRegistry, ModulesAreExpandedAtEmbedTime) {
 // caller's business). Shaders that enable a feature this device lacks are skipped.
 TEST(GpuWgslRegistry, EveryEmbeddedShaderCompiles) {
   WICK_GPU_DEVICE_OR_FAIL(device);
-  PipelineCache cache(device);
+  PipelineCache cache(device, find_wgsl);
   std::string failures;
   int compiled = 0, skipped = 0;
   for (std::string_view name : wgsl_names()) {

@@ -35,6 +35,41 @@ async function stillWorks(et, io, module, what) {
 }
 
 export const ERROR_CASES = {
+  // The flatbuffer verifier does not check strings for UTF-8, so a method name may hold
+  // any byte; getMethods() once threw a bare Number here (nlohmann's type_error.316 through
+  // the C API). The runtime's JSON escapes the byte as the text \xFF, that spelling
+  // selects the method, and the name the program no longer has is a clear error.
+  'a method name that is not UTF-8': async (et, io) => {
+    const good = await io.bytes(`${MLP}/model.pte`);
+    // The flatbuffer string "forward": its u32 length 7, the bytes, a NUL.
+    const needle = [7, 0, 0, 0, ...new TextEncoder().encode('forward'), 0];
+    const hits = [];
+    for (let i = 0; i + needle.length <= good.length; i++) {
+      if (needle.every((b, k) => good[i + k] === b)) hits.push(i);
+    }
+    if (hits.length !== 1) return `expected one "forward" string in the program, found ${hits.length}`;
+    const bytes = good.slice();
+    bytes[hits[0] + 4 + 3] = 0xff;  // "for\xFFard"
+    const m = et.Module.load(bytes);
+    let names;
+    try {
+      names = m.getMethods();
+    } catch (e) {
+      return `getMethods threw ${e instanceof Error ? 'an Error' : 'a ' + typeof e}: ${String((e && e.message) || e)}`;
+    }
+    if (JSON.stringify(names) !== JSON.stringify(['for\\xFFard'])) return `getMethods gave ${JSON.stringify(names)}`;
+    const why = await expectFailure('forward() on a program whose method is not "forward"',
+                                    () => m.forward([et.Tensor.zeros([4, 64])]), /forward/);
+    if (why) return why;
+    const [y] = await m.execute(names[0], [await mlpInput(et, io)]);
+    const ref = new Float32Array((await io.bytes(`${MLP}/case0_output0.bin`)).slice().buffer);
+    for (let i = 0; i < ref.length; i++) {
+      if (!(Math.abs(y.data[i] - ref[i]) <= 1e-3 + 1e-3 * Math.abs(ref[i]))) {
+        return `execute('${names[0]}'): output ${i} is ${y.data[i]}, reference ${ref[i]}`;
+      }
+    }
+    return null;
+  },
   'corrupt file: truncated, flipped, not a .pte': async (et, io) => {
     const good = await io.bytes(`${MLP}/model.pte`);
     const flipped = good.slice();

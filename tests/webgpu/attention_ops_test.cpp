@@ -8,12 +8,13 @@
 #include <cstring>
 #include <map>
 
+#include "format/named_data.h"
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
-#include "runtime/named_data.h"
 #include "single_op.h"
 #include "vk00_generated.h"
 #include "webgpu/graph.h"
+#include "webgpu/wgsl_shaders.h"
 
 namespace wick {
 namespace {
@@ -109,7 +110,7 @@ class StatefulGraph {
     static auto& cache = *new std::shared_ptr<gpu::PipelineCache>();
     if (!device || device->is_lost()) {
       WICK_ASSIGN_OR_RETURN(device, gpu::Device::create());
-      cache = std::make_shared<gpu::PipelineCache>(device);
+      cache = std::make_shared<gpu::PipelineCache>(device, webgpu::find_wgsl);
     }
     WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob parsed, vkgraph::parse_vk_blob(aligned_->bytes()));
     MapData named(named_);

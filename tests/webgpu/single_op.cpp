@@ -2,12 +2,13 @@
 
 #include <cstring>
 
+#include "format/named_data.h"
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
-#include "runtime/named_data.h"
 #include "vk00_generated.h"
 #include "vkcpu/cpu_graph.h"
 #include "webgpu/graph.h"
+#include "webgpu/wgsl_shaders.h"
 
 namespace wick::test {
 
@@ -196,7 +197,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   static auto& cache = *new std::shared_ptr<gpu::PipelineCache>();
   if (!device || device->is_lost()) {
     WICK_ASSIGN_OR_RETURN(device, gpu::Device::create());
-    cache = std::make_shared<gpu::PipelineCache>(device);
+    cache = std::make_shared<gpu::PipelineCache>(device, webgpu::find_wgsl);
   }
   WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob parsed, vkgraph::parse_vk_blob(aligned.bytes()));
   MapData named(named_);

@@ -14,11 +14,12 @@
 #include <string_view>
 
 #include "core/status.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/value.h"
 
 namespace wick::cpu {
 
-using KernelFn = Status (*)(ValueTable& values, std::span<const int32_t> args);
+using KernelFn = ::wick::KernelFn;  // runtime/kernel_registry.h
 
 struct KernelEntry {
   const char* name;  // "aten::add.out": operator name + '.' + overload
@@ -29,5 +30,8 @@ struct KernelEntry {
 std::span<const KernelEntry> all_kernels();
 // nullptr when there is no kernel of that name.
 KernelFn find_kernel(std::string_view name);
+// Adds every kernel of all_kernels() to `registry` (the runtime's: wick::kernel_registry()),
+// which is how Program::load_method finds them. Entry points call it once; again is harmless.
+Status register_cpu_kernels(KernelRegistry& registry);
 
 }  // namespace wick::cpu

@@ -222,4 +222,9 @@ KernelFn find_kernel(std::string_view name) {
   return nullptr;
 }
 
+Status register_cpu_kernels(KernelRegistry& registry) {
+  for (const KernelEntry& e : kKernels) WICK_RETURN_IF_ERROR(registry.add(e.name, e.fn));
+  return {};
+}
+
 }  // namespace wick::cpu

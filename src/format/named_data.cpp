@@ -1,4 +1,4 @@
-#include "runtime/named_data.h"
+#include "format/named_data.h"
 
 namespace wick {
 
