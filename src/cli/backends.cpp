@@ -49,15 +49,22 @@ std::string backend_line() {
   return line;
 }
 
-void print_profile() {
-  if (chosen() == "cpu") {
-    vkcpu::print_last_profile(stdout);
-    return;
-  }
-#ifdef WICK_HAVE_WEBGPU_DELEGATE
-  webgpu::print_last_profile(stdout);
-#endif
+namespace {
+// What the chosen executor kept of its last run: the CPU executor's, else the WebGPU
+// delegate's where this build has one.
+using Printer = void (*)(std::FILE*);
+void print_from_chosen(Printer cpu, Printer webgpu) {
+  if (chosen() == "cpu") cpu(stdout);
+  else if (webgpu) webgpu(stdout);
 }
+#ifdef WICK_HAVE_WEBGPU_DELEGATE
+constexpr Printer kWebgpuProfile = webgpu::print_last_profile, kWebgpuSummary = webgpu::print_last_graph_summary;
+#else
+constexpr Printer kWebgpuProfile = nullptr, kWebgpuSummary = nullptr;
+#endif
+}  // namespace
+
+void print_profile() { print_from_chosen(vkcpu::print_last_profile, kWebgpuProfile); }
 
 std::vector<webgpu::DelegateCallTimes> take_delegate_call_times() {
 #ifdef WICK_HAVE_WEBGPU_DELEGATE
@@ -66,14 +73,6 @@ std::vector<webgpu::DelegateCallTimes> take_delegate_call_times() {
   return {};
 }
 
-void print_backend_summary() {
-  if (chosen() == "cpu") {
-    vkcpu::print_last_graph_summary(stdout);
-    return;
-  }
-#ifdef WICK_HAVE_WEBGPU_DELEGATE
-  webgpu::print_last_graph_summary(stdout);
-#endif
-}
+void print_backend_summary() { print_from_chosen(vkcpu::print_last_graph_summary, kWebgpuSummary); }
 
 }  // namespace wick::cli

@@ -2,6 +2,7 @@
 #include <climits>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,21 +28,39 @@ bool wants_help(const std::vector<std::string>& args, const char* usage) {
   return false;
 }
 
+// One flag of a command: "--name VALUE" stores VALUE in `value`; a bare switch (value
+// nullptr) stores `on` in `flag`. `flag`, where given, is set for a value flag too.
+struct Flag {
+  const char* name;
+  std::string* value;
+  bool* flag = nullptr;
+  bool on = true;
+};
+
+// Reads args against flags; returns the first unknown or incomplete argument, if any.
+std::optional<std::string> parse_flags(const std::vector<std::string>& args, std::initializer_list<Flag> flags) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Flag* match = nullptr;
+    for (const Flag& f : flags)
+      if (args[i] == f.name && (f.value == nullptr || i + 1 < args.size())) match = &f;
+    if (match == nullptr) return args[i];
+    if (match->value) *match->value = args[++i];
+    if (match->flag) *match->flag = match->value ? true : match->on;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int tokenize(const std::vector<std::string>& args) {
   std::string tokenizer_path, text, text_file;
   bool have_text = false, special = true;
   if (wants_help(args, kTokenizeUsage)) return 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    bool has_value = i + 1 < args.size();
-    if (a == "--tokenizer" && has_value) tokenizer_path = args[++i];
-    else if (a == "--text" && has_value) text = args[++i], have_text = true;
-    else if (a == "--text-file" && has_value) text_file = args[++i];
-    else if (a == "--no-special") special = false;
-    else return fail("tokenize: unknown or incomplete argument '" + a + "'\n" + kTokenizeUsage);
-  }
+  if (auto bad = parse_flags(args, {{"--tokenizer", &tokenizer_path},
+                                    {"--text", &text, &have_text},
+                                    {"--text-file", &text_file},
+                                    {"--no-special", nullptr, &special, false}}))
+    return fail("tokenize: unknown or incomplete argument '" + *bad + "'\n" + kTokenizeUsage);
   if (tokenizer_path.empty()) return fail("tokenize: --tokenizer PATH is required");
   if (have_text == !text_file.empty()) return fail("tokenize: give exactly one of --text and --text-file");
   if (!text_file.empty()) {
@@ -65,14 +84,10 @@ int detokenize(const std::vector<std::string>& args) {
   std::string tokenizer_path, ids_arg;
   bool have_ids = false, skip_special = false;
   if (wants_help(args, kDetokenizeUsage)) return 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    bool has_value = i + 1 < args.size();
-    if (a == "--tokenizer" && has_value) tokenizer_path = args[++i];
-    else if (a == "--ids" && has_value) ids_arg = args[++i], have_ids = true;
-    else if (a == "--skip-special") skip_special = true;
-    else return fail("detokenize: unknown or incomplete argument '" + a + "'\n" + kDetokenizeUsage);
-  }
+  if (auto bad = parse_flags(args, {{"--tokenizer", &tokenizer_path},
+                                    {"--ids", &ids_arg, &have_ids},
+                                    {"--skip-special", nullptr, &skip_special, true}}))
+    return fail("detokenize: unknown or incomplete argument '" + *bad + "'\n" + kDetokenizeUsage);
   if (tokenizer_path.empty() || !have_ids) return fail("detokenize: --tokenizer PATH and --ids 1,2,3 are required");
   std::vector<int32_t> ids;
   std::stringstream ss(ids_arg);

@@ -87,6 +87,20 @@ bool is_integral(ScalarType t, bool include_bool) {
   }
 }
 
+namespace {
+// The bits of a float and back (what std::bit_cast does; Emscripten's libc++ lacks it).
+float float_from_bits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+uint32_t bits_of_float(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  return x;
+}
+}  // namespace
+
 float half_to_float(uint16_t h) {
   uint32_t sign = (h & 0x8000u) << 16;
   uint32_t exp = (h >> 10) & 0x1f;
@@ -108,14 +122,11 @@ float half_to_float(uint16_t h) {
   } else {
     bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
   }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
+  return float_from_bits(bits);
 }
 
 uint16_t float_to_half(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
+  uint32_t x = bits_of_float(f);
   uint32_t sign = (x >> 16) & 0x8000u;
   uint32_t abs = x & 0x7fffffffu;
   if (abs >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
@@ -141,14 +152,11 @@ uint16_t float_to_half(float f) {
 
 float bf16_to_float(uint16_t b) {
   uint32_t bits = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
+  return float_from_bits(bits);
 }
 
 uint16_t float_to_bf16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
+  uint32_t x = bits_of_float(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40);
   uint32_t lsb = (x >> 16) & 1;
   x += 0x7fffu + lsb;

@@ -119,36 +119,6 @@ Status Buffer::write(const void* data, uint64_t bytes, uint64_t offset) {
   return device_->check().with_context("write buffer '" + label_ + "'");
 }
 
-Status Buffer::map_and_copy(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size,
-                            void* dst, uint64_t skip, uint64_t bytes) const {
-  struct Reply {
-    WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
-    std::string message;
-  } reply;
-  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  cb.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* r, void*) {
-    static_cast<Reply*>(r)->status = status;
-    static_cast<Reply*>(r)->message = from_wgpu(message);
-  };
-  cb.userdata1 = &reply;
-  const std::string what = "read buffer '" + label_ + "'";
-  WICK_RETURN_IF_ERROR(device_->wait(
-      wgpuBufferMapAsync(mappable, WGPUMapMode_Read, map_offset, map_size, cb), what));
-  WICK_RETURN_IF_ERROR(device_->check().with_context(what));
-  if (reply.status != WGPUMapAsyncStatus_Success) {
-    return make_error(ErrorCode::kDeviceLost, what + ": map failed: " + reply.message);
-  }
-  const void* mapped = wgpuBufferGetConstMappedRange(mappable, map_offset, map_size);
-  if (mapped == nullptr) {
-    wgpuBufferUnmap(mappable);
-    return make_error(ErrorCode::kInternal, what + ": mapped range unavailable");
-  }
-  std::memcpy(dst, static_cast<const uint8_t*>(mapped) + skip, bytes);
-  wgpuBufferUnmap(mappable);
-  return Status::ok_status();
-}
-
 Status Buffer::read(void* dst, uint64_t bytes, uint64_t offset) const {
   WICK_RETURN_IF_ERROR(check_range("read", bytes, offset));
   if (bytes == 0) return Status::ok_status();
@@ -158,7 +128,7 @@ Status Buffer::read(void* dst, uint64_t bytes, uint64_t offset) const {
   if (has_usage(usage_, BufferUsage::kMapRead)) {
     const uint64_t start = offset & ~uint64_t{7};
     const uint64_t end = round_up4(offset + bytes);
-    return map_and_copy(buffer_.get(), start, end - start, dst, offset - start, bytes);
+    return device_->read_mapped(buffer_.get(), start, end - start, dst, offset - start, bytes, what);
   }
   if (!has_usage(usage_, BufferUsage::kCopySrc)) {
     return make_error(ErrorCode::kInvalidArgument,
@@ -192,7 +162,7 @@ Status Buffer::read(void* dst, uint64_t bytes, uint64_t offset) const {
   CommandBufferHandle commands(wgpuCommandEncoderFinish(encoder.get(), nullptr));
   WGPUCommandBuffer raw = commands.get();
   wgpuQueueSubmit(device_->queue(), 1, &raw);
-  return map_and_copy(staging, 0, span, dst, offset - start, bytes);
+  return device_->read_mapped(staging, 0, span, dst, offset - start, bytes, what);
 }
 
 }  // namespace wick::gpu

@@ -80,8 +80,6 @@ class Buffer {
 
  private:
   Status check_range(std::string_view what, uint64_t bytes, uint64_t offset) const;
-  Status map_and_copy(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, void* dst,
-                      uint64_t skip, uint64_t bytes) const;
 
   std::shared_ptr<Device> device_;
   BufferHandle buffer_;

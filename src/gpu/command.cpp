@@ -277,26 +277,8 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
 
   if (timed) {
     std::vector<uint64_t> ticks(query);
-    struct Reply {
-      WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
-      std::string message;
-    } reply;
-    WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-    cb.mode = WGPUCallbackMode_WaitAnyOnly;
-    cb.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* r, void*) {
-      static_cast<Reply*>(r)->status = status;
-      static_cast<Reply*>(r)->message = from_wgpu(message);
-    };
-    cb.userdata1 = &reply;
-    WGPUBuffer readback = timestamps_->readback.get();
-    const size_t bytes = sizeof(uint64_t) * query;
-    WICK_RETURN_IF_ERROR(device_->wait(
-        wgpuBufferMapAsync(readback, WGPUMapMode_Read, 0, bytes, cb), "read timestamps"));
-    if (reply.status != WGPUMapAsyncStatus_Success) {
-      return make_error(ErrorCode::kDeviceLost, "read timestamps: " + reply.message);
-    }
-    std::memcpy(ticks.data(), wgpuBufferGetConstMappedRange(readback, 0, bytes), bytes);
-    wgpuBufferUnmap(readback);
+    WICK_RETURN_IF_ERROR(device_->read_mapped(timestamps_->readback.get(), 0, sizeof(uint64_t) * query, ticks.data(),
+                                              0, sizeof(uint64_t) * query, "read timestamps"));
     // Dawn reports timestamps in nanoseconds. Some GPUs pin every begin timestamp to the
     // start of the submit, so a dispatch starts no earlier than the previous one ended.
     uint64_t previous_end = 0;

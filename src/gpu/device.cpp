@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <optional>
 
@@ -90,6 +91,24 @@ const char* error_type_name(WGPUErrorType type) {
   }
 }
 
+// What a request callback (adapter, device) hands back: the object on success, and
+// the implementation's message either way.
+template <class T>
+struct RequestReply {
+  T object = nullptr;
+  std::string message;
+};
+template <auto kSuccess, class InfoT, class T>
+void request_into(InfoT& info, RequestReply<T>& reply) {
+  info.mode = WGPUCallbackMode_WaitAnyOnly;
+  info.callback = [](decltype(kSuccess) status, T object, WGPUStringView message, void* r, void*) {
+    auto* out = static_cast<RequestReply<T>*>(r);
+    if (status == kSuccess) out->object = object;
+    out->message = from_wgpu(message);
+  };
+  info.userdata1 = &reply;
+}
+
 }  // namespace
 
 const char* feature_name(Feature feature) {
@@ -172,28 +191,18 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   adapter_options.powerPreference = options.high_performance ? WGPUPowerPreference_HighPerformance
                                                              : WGPUPowerPreference_LowPower;
   adapter_options.backendType = to_wgpu(options.backend);
-  struct AdapterReply {
-    WGPUAdapter adapter = nullptr;
-    std::string message;
-  } adapter_reply;
+  RequestReply<WGPUAdapter> adapter_reply;
   WGPURequestAdapterCallbackInfo adapter_cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  adapter_cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  adapter_cb.callback = [](WGPURequestAdapterStatus status, WGPUAdapter adapter,
-                           WGPUStringView message, void* reply, void*) {
-    auto* r = static_cast<AdapterReply*>(reply);
-    if (status == WGPURequestAdapterStatus_Success) r->adapter = adapter;
-    r->message = from_wgpu(message);
-  };
-  adapter_cb.userdata1 = &adapter_reply;
+  request_into<WGPURequestAdapterStatus_Success>(adapter_cb, adapter_reply);
   WICK_RETURN_IF_ERROR(self->wait(
       wgpuInstanceRequestAdapter(self->instance(), &adapter_options, adapter_cb),
       "request adapter"));
-  if (!adapter_reply.adapter) {
+  if (!adapter_reply.object) {
     std::string msg = kNoAdapterHint;
     if (!adapter_reply.message.empty()) msg += ": " + adapter_reply.message;
     return make_error(ErrorCode::kNotFound, msg);
   }
-  self->adapter_ = AdapterHandle(adapter_reply.adapter);
+  self->adapter_ = AdapterHandle(adapter_reply.object);
 
   WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
   if (wgpuAdapterGetInfo(self->adapter(), &info) != WGPUStatus_Success) {
@@ -254,27 +263,17 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   device_desc.uncapturedErrorCallbackInfo.callback = &ErrorRecord::on_uncaptured;
   device_desc.uncapturedErrorCallbackInfo.userdata1 = self->errors_.get();
 
-  struct DeviceReply {
-    WGPUDevice device = nullptr;
-    std::string message;
-  } device_reply;
+  RequestReply<WGPUDevice> device_reply;
   WGPURequestDeviceCallbackInfo device_cb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
-  device_cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  device_cb.callback = [](WGPURequestDeviceStatus status, WGPUDevice device,
-                          WGPUStringView message, void* reply, void*) {
-    auto* r = static_cast<DeviceReply*>(reply);
-    if (status == WGPURequestDeviceStatus_Success) r->device = device;
-    r->message = from_wgpu(message);
-  };
-  device_cb.userdata1 = &device_reply;
+  request_into<WGPURequestDeviceStatus_Success>(device_cb, device_reply);
   WICK_RETURN_IF_ERROR(self->wait(
       wgpuAdapterRequestDevice(self->adapter(), &device_desc, device_cb), "request device"));
-  if (!device_reply.device) {
+  if (!device_reply.object) {
     return make_error(ErrorCode::kDeviceLost, "WebGPU device request failed on " +
                                                   self->adapter_info_.summary() + ": " +
                                                   device_reply.message);
   }
-  self->device_ = DeviceHandle(device_reply.device);
+  self->device_ = DeviceHandle(device_reply.object);
   self->queue_ = QueueHandle(wgpuDeviceGetQueue(self->handle()));
 
   WGPULimits device_limits = WGPU_LIMITS_INIT;
@@ -374,24 +373,55 @@ Status Device::wait(WGPUFuture future, std::string_view what) {
                     std::string(what) + ": " + reason);
 }
 
+namespace {
+// What a status callback (queue work done, buffer map) reports, and the callback info
+// that writes it there once the future waited on completes.
+template <class StatusT>
+struct StatusReply {
+  StatusT status;
+  std::string message;
+};
+template <class InfoT, class StatusT>
+void reply_into(InfoT& info, StatusReply<StatusT>& reply) {
+  info.mode = WGPUCallbackMode_WaitAnyOnly;
+  info.callback = [](StatusT status, WGPUStringView message, void* r, void*) {
+    static_cast<StatusReply<StatusT>*>(r)->status = status;
+    static_cast<StatusReply<StatusT>*>(r)->message = from_wgpu(message);
+  };
+  info.userdata1 = &reply;
+}
+}  // namespace
+
 Status Device::wait_idle() {
   WICK_RETURN_IF_ERROR(check());
-  struct Reply {
-    WGPUQueueWorkDoneStatus status = WGPUQueueWorkDoneStatus_Error;
-    std::string message;
-  } reply;
+  StatusReply<WGPUQueueWorkDoneStatus> reply{WGPUQueueWorkDoneStatus_Error, {}};
   WGPUQueueWorkDoneCallbackInfo cb = WGPU_QUEUE_WORK_DONE_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  cb.callback = [](WGPUQueueWorkDoneStatus status, WGPUStringView message, void* r, void*) {
-    static_cast<Reply*>(r)->status = status;
-    static_cast<Reply*>(r)->message = from_wgpu(message);
-  };
-  cb.userdata1 = &reply;
+  reply_into(cb, reply);
   WICK_RETURN_IF_ERROR(wait(wgpuQueueOnSubmittedWorkDone(queue(), cb), "wait for queue"));
   WICK_RETURN_IF_ERROR(check());
   if (reply.status != WGPUQueueWorkDoneStatus_Success) {
     return make_error(ErrorCode::kDeviceLost, "wait for queue: " + reply.message);
   }
+  return Status::ok_status();
+}
+
+Status Device::read_mapped(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, void* dst, uint64_t skip,
+                           uint64_t bytes, const std::string& what) {
+  StatusReply<WGPUMapAsyncStatus> reply{WGPUMapAsyncStatus_Error, {}};
+  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+  reply_into(cb, reply);
+  WICK_RETURN_IF_ERROR(wait(wgpuBufferMapAsync(mappable, WGPUMapMode_Read, map_offset, map_size, cb), what));
+  WICK_RETURN_IF_ERROR(check().with_context(what));
+  if (reply.status != WGPUMapAsyncStatus_Success) {
+    return make_error(ErrorCode::kDeviceLost, what + ": map failed: " + reply.message);
+  }
+  const void* mapped = wgpuBufferGetConstMappedRange(mappable, map_offset, map_size);
+  if (mapped == nullptr) {
+    wgpuBufferUnmap(mappable);
+    return make_error(ErrorCode::kInternal, what + ": mapped range unavailable");
+  }
+  std::memcpy(dst, static_cast<const uint8_t*>(mapped) + skip, bytes);
+  wgpuBufferUnmap(mappable);
   return Status::ok_status();
 }
 

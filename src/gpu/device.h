@@ -102,6 +102,10 @@ class Device {
   Status wait(WGPUFuture future, std::string_view what);
   // Blocks until all work submitted so far has finished on the GPU.
   Status wait_idle();
+  // Maps [map_offset, map_offset + map_size) of a MapRead buffer, copies `bytes` from `skip`
+  // bytes into that range to dst, and unmaps. `what` names the read in error messages.
+  Status read_mapped(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, void* dst, uint64_t skip,
+                     uint64_t bytes, const std::string& what);
 
   // Error scopes: errors raised between push and pop are returned by pop (naming `what`)
   // instead of going to the uncaptured-error record. Scopes nest.

@@ -219,16 +219,14 @@ class ExprParser {
     }
     return a;
   }
-  std::unique_ptr<Expr> or_() {
-    auto a = and_();
-    while (err.ok() && accept_name("or")) a = binary("or", std::move(a), and_());
+  // A left-associative chain `operand (op operand)*`, op a keyword (is_name) or a symbol.
+  std::unique_ptr<Expr> chain(std::unique_ptr<Expr> (ExprParser::*operand)(), const char* op, bool is_name) {
+    auto a = (this->*operand)();
+    while (err.ok() && (is_name ? accept_name(op) : accept_op(op))) a = binary(op, std::move(a), (this->*operand)());
     return a;
   }
-  std::unique_ptr<Expr> and_() {
-    auto a = not_();
-    while (err.ok() && accept_name("and")) a = binary("and", std::move(a), not_());
-    return a;
-  }
+  std::unique_ptr<Expr> or_() { return chain(&ExprParser::and_, "or", true); }
+  std::unique_ptr<Expr> and_() { return chain(&ExprParser::not_, "and", true); }
   std::unique_ptr<Expr> not_() {
     if (accept_name("not")) {
       auto e = node(Expr::kUnary, "not");
@@ -264,11 +262,7 @@ class ExprParser {
     }
     return a;
   }
-  std::unique_ptr<Expr> concat() {
-    auto a = add();
-    while (err.ok() && accept_op("~")) a = binary("~", std::move(a), add());
-    return a;
-  }
+  std::unique_ptr<Expr> concat() { return chain(&ExprParser::add, "~", false); }
   std::unique_ptr<Expr> add() {
     auto a = mul();
     while (err.ok()) {

@@ -20,6 +20,13 @@ struct Instruction {
   std::vector<int32_t> args;      // kernel / delegate argument value indices
   int32_t a = 0, b = 0;           // delegate index; move from/to; jump cond/dest; free target
   KernelFn kernel = nullptr;
+
+  void set(Kind k, std::string label, int32_t first, int32_t second = 0) {
+    kind = k;
+    name = std::move(label);
+    a = first;
+    b = second;
+  }
 };
 
 struct Method::Impl {

@@ -25,6 +25,14 @@ Status bad(const std::string& where, const std::string& what) {
   return Status(ErrorCode::kInvalidProgram, where + ": " + what);
 }
 
+// A union member the file's type tag promises (`what` names it); a hostile file may leave
+// the table out.
+template <class T>
+Result<const T*> present(const T* table, const std::string& where, const std::string& what) {
+  if (!table) return bad(where, what + " table missing");
+  return table;
+}
+
 // The plan named `name`, or else the one whose name, with invalid UTF-8 escaped as JSON
 // answers show it (core/utf8.h), is `name`: a name read from `wick inspect --json` or JS
 // getMethods() can be passed back.
@@ -345,8 +353,7 @@ Status MethodBuilder::build_values() {
         WICK_RETURN_IF_ERROR(build_tensor(static_cast<int32_t>(i), ev->val_as_Tensor(), v.tensor));
         break;
       case fb::KernelTypes::IntList: {
-        const auto* l = ev->val_as_IntList();
-        if (!l) return bad(vwhere, "IntList table missing");
+        WICK_ASSIGN_OR_RETURN(const auto* l, present(ev->val_as_IntList(), vwhere, "IntList"));
         v.tag = ValueTag::kListInt;
         if (l->items())
           for (int64_t item : *l->items()) {
@@ -357,15 +364,13 @@ Status MethodBuilder::build_values() {
         break;
       }
       case fb::KernelTypes::DoubleList: {
-        const auto* l = ev->val_as_DoubleList();
-        if (!l) return bad(vwhere, "DoubleList table missing");
+        WICK_ASSIGN_OR_RETURN(const auto* l, present(ev->val_as_DoubleList(), vwhere, "DoubleList"));
         v.tag = ValueTag::kListDouble;
         if (l->items()) v.doubles.assign(l->items()->begin(), l->items()->end());
         break;
       }
       case fb::KernelTypes::BoolList: {
-        const auto* l = ev->val_as_BoolList();
-        if (!l) return bad(vwhere, "BoolList table missing");
+        WICK_ASSIGN_OR_RETURN(const auto* l, present(ev->val_as_BoolList(), vwhere, "BoolList"));
         v.tag = ValueTag::kListBool;
         if (l->items())
           for (auto b : *l->items()) v.bools.push_back(b ? 1 : 0);
@@ -433,8 +438,7 @@ Status MethodBuilder::build_instructions() {
       };
       switch (in->instr_args_type()) {
         case fb::InstructionArguments::KernelCall: {
-          const fb::KernelCall* kc = in->instr_args_as_KernelCall();
-          if (!kc) return bad(where, iwhere + ": KernelCall table missing");
+          WICK_ASSIGN_OR_RETURN(const auto* kc, present(in->instr_args_as_KernelCall(), where, iwhere + ": KernelCall"));
           if (!ops || kc->op_index() < 0 || static_cast<uint32_t>(kc->op_index()) >= ops->size())
             return bad(where, iwhere + ": operator index " + std::to_string(kc->op_index()) + " out of range");
           ins.kind = Instruction::kKernel;
@@ -450,50 +454,36 @@ Status MethodBuilder::build_instructions() {
           break;
         }
         case fb::InstructionArguments::DelegateCall: {
-          const fb::DelegateCall* dc = in->instr_args_as_DelegateCall();
-          if (!dc) return bad(where, iwhere + ": DelegateCall table missing");
+          WICK_ASSIGN_OR_RETURN(const auto* dc, present(in->instr_args_as_DelegateCall(), where, iwhere + ": DelegateCall"));
           if (!delegates || dc->delegate_index() < 0 ||
               static_cast<uint32_t>(dc->delegate_index()) >= delegates->size())
             return bad(where, iwhere + ": delegate index " + std::to_string(dc->delegate_index()) + " out of range");
-          ins.kind = Instruction::kDelegate;
-          ins.a = dc->delegate_index();
-          ins.name = "delegate " + std::to_string(ins.a);
+          ins.set(Instruction::kDelegate, "delegate " + std::to_string(dc->delegate_index()), dc->delegate_index());
           WICK_RETURN_IF_ERROR(copy_args(dc->args()));
           break;
         }
         case fb::InstructionArguments::MoveCall: {
-          const fb::MoveCall* mc = in->instr_args_as_MoveCall();
-          if (!mc) return bad(where, iwhere + ": MoveCall table missing");
+          WICK_ASSIGN_OR_RETURN(const auto* mc, present(in->instr_args_as_MoveCall(), where, iwhere + ": MoveCall"));
           WICK_RETURN_IF_ERROR(check_index(mc->move_from(), iwhere));
           WICK_RETURN_IF_ERROR(check_index(mc->move_to(), iwhere));
-          ins.kind = Instruction::kMove;
-          ins.a = mc->move_from();
-          ins.b = mc->move_to();
-          ins.name = "move";
+          ins.set(Instruction::kMove, "move", mc->move_from(), mc->move_to());
           break;
         }
         case fb::InstructionArguments::JumpFalseCall: {
-          const fb::JumpFalseCall* jf = in->instr_args_as_JumpFalseCall();
-          if (!jf) return bad(where, iwhere + ": JumpFalseCall table missing");
+          WICK_ASSIGN_OR_RETURN(const auto* jf, present(in->instr_args_as_JumpFalseCall(), where, iwhere + ": JumpFalseCall"));
           WICK_RETURN_IF_ERROR(check_index(jf->cond_value_index(), iwhere));
           if (jf->destination_instruction() < 0 || static_cast<size_t>(jf->destination_instruction()) > n)
             return bad(where, iwhere + ": jump destination " + std::to_string(jf->destination_instruction()) +
                                   " outside the chain");
-          ins.kind = Instruction::kJumpFalse;
-          ins.a = jf->cond_value_index();
-          ins.b = jf->destination_instruction();
-          ins.name = "jump_false";
+          ins.set(Instruction::kJumpFalse, "jump_false", jf->cond_value_index(), jf->destination_instruction());
           break;
         }
         case fb::InstructionArguments::FreeCall: {
-          const fb::FreeCall* fc = in->instr_args_as_FreeCall();
-          if (!fc) return bad(where, iwhere + ": FreeCall table missing");
+          WICK_ASSIGN_OR_RETURN(const auto* fc, present(in->instr_args_as_FreeCall(), where, iwhere + ": FreeCall"));
           WICK_RETURN_IF_ERROR(check_index(fc->value_index(), iwhere));
           if (!m.values.values[static_cast<size_t>(fc->value_index())].is_tensor())
             return bad(where, iwhere + ": FreeCall target is not a tensor");
-          ins.kind = Instruction::kFree;
-          ins.a = fc->value_index();
-          ins.name = "free";
+          ins.set(Instruction::kFree, "free", fc->value_index());
           break;
         }
         default: return bad(where, iwhere + " has an unknown kind");

@@ -65,19 +65,21 @@ Status read_value(const vk::VkGraph& graph, const VkBlob& blob, const NamedDataM
   const size_t n = graph.values()->size();
   const vk::VkValue* vv = graph.values()->Get(static_cast<flatbuffers::uoffset_t>(id));
   if (vv == nullptr) return bad("value " + std::to_string(id) + " is null");
+  // The verifier accepts a type tag whose table is left out; every case below reads it.
+  if (vv->value_type() != vk::GraphTypes::Null && vv->value() == nullptr)
+    return bad("value " + std::to_string(id) + " has a type but no table");
+  auto scalar = [&v](ValueKind kind, int64_t i) {
+    v.kind = kind;
+    v.i = i;
+  };
   switch (vv->value_type()) {
     case vk::GraphTypes::Null: v.kind = ValueKind::kNone; break;
-    case vk::GraphTypes::Int:
-      v.kind = ValueKind::kInt;
-      v.i = vv->value_as_Int()->int_val();
-      break;
+    case vk::GraphTypes::Int: scalar(ValueKind::kInt, vv->value_as_Int()->int_val()); break;
+    case vk::GraphTypes::Bool: scalar(ValueKind::kBool, vv->value_as_Bool()->bool_val() ? 1 : 0); break;
+    case vk::GraphTypes::SymInt: scalar(ValueKind::kSymInt, vv->value_as_SymInt()->value()); break;
     case vk::GraphTypes::Double:
       v.kind = ValueKind::kDouble;
       v.d = vv->value_as_Double()->double_val();
-      break;
-    case vk::GraphTypes::Bool:
-      v.kind = ValueKind::kBool;
-      v.i = vv->value_as_Bool()->bool_val() ? 1 : 0;
       break;
     case vk::GraphTypes::String:
       v.kind = ValueKind::kString;
@@ -104,10 +106,6 @@ Status read_value(const vk::VkGraph& graph, const VkBlob& blob, const NamedDataM
             return bad("value " + std::to_string(id) + ": list item " + std::to_string(item) + " out of range");
           v.items.push_back(item);
         }
-      break;
-    case vk::GraphTypes::SymInt:
-      v.kind = ValueKind::kSymInt;
-      v.i = vv->value_as_SymInt()->value();
       break;
     case vk::GraphTypes::VkTensor:
       v.kind = ValueKind::kTensor;

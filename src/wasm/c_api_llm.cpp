@@ -94,22 +94,17 @@ struct RunnerSlot {
   std::optional<Generation> gen;
 };
 
-std::map<int, std::shared_ptr<wick::llm::Tokenizer>>& tokenizers() {
-  static auto* m = new std::map<int, std::shared_ptr<wick::llm::Tokenizer>>();
+// Handle -> slot, one table per slot type, never destroyed (so a call during static
+// destruction still finds it). Internal to this file: c_api.cpp keeps its own tables.
+template <class Slot>
+std::map<int, Slot>& table() {
+  static auto* m = new std::map<int, Slot>();
   return *m;
 }
-std::map<int, StreamSlot>& streams() {
-  static auto* m = new std::map<int, StreamSlot>();
-  return *m;
-}
-std::map<int, std::shared_ptr<wick::Program>>& programs() {
-  static auto* m = new std::map<int, std::shared_ptr<wick::Program>>();
-  return *m;
-}
-std::map<int, RunnerSlot>& runners() {
-  static auto* m = new std::map<int, RunnerSlot>();
-  return *m;
-}
+std::map<int, std::shared_ptr<wick::llm::Tokenizer>>& tokenizers() { return table<std::shared_ptr<wick::llm::Tokenizer>>(); }
+std::map<int, StreamSlot>& streams() { return table<StreamSlot>(); }
+std::map<int, std::shared_ptr<wick::Program>>& programs() { return table<std::shared_ptr<wick::Program>>(); }
+std::map<int, RunnerSlot>& runners() { return table<RunnerSlot>(); }
 
 template <typename Map>
 auto* find(Map& map, int handle, const char* what) {

@@ -231,18 +231,14 @@ void conv_transpose2d(const T* in, const T* w, const T* bias, T* out, const Conv
 // convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding,
 //   SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out)
 Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(kOp, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(11));
-  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.tensor(1, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(2, "bias"));
-  WICK_ASSIGN_OR_RETURN(auto stride_v, a.int_list(3, "stride"));
-  WICK_ASSIGN_OR_RETURN(auto padding_v, a.int_list(4, "padding"));
-  WICK_ASSIGN_OR_RETURN(auto dilation_v, a.int_list(5, "dilation"));
-  WICK_ASSIGN_OR_RETURN(bool transposed, a.bool_arg(6, "transposed"));
-  WICK_ASSIGN_OR_RETURN(auto out_pad_v, a.int_list(7, "output_padding"));
-  WICK_ASSIGN_OR_RETURN(int64_t groups, a.int_arg(8, "groups"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(9, "out"));
+  Tensor *input{}, *weight{}, *bias{}, *out{};
+  std::vector<int64_t> stride_v, padding_v, dilation_v, out_pad_v;
+  bool transposed = false;
+  int64_t groups = 0;
+  WICK_RETURN_IF_ERROR(read_args(kOp, values, args, 11, arg(input, "input"), arg(weight, "weight"),
+                                 optional_arg(bias, "bias"), arg(stride_v, "stride"), arg(padding_v, "padding"),
+                                 arg(dilation_v, "dilation"), arg(transposed, "transposed"),
+                                 arg(out_pad_v, "output_padding"), arg(groups, "groups"), arg(out, "out")));
 
   WICK_RETURN_IF_ERROR(check_floating(kOp, *input, "input"));
   WICK_RETURN_IF_ERROR(check_tensor(kOp, *weight, "weight"));

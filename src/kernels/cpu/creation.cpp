@@ -37,21 +37,19 @@ Scalar int_scalar(int64_t v) {
 // scalar_tensor.out(Scalar s, *, Tensor(a!) out)
 Status scalar_tensor_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::scalar_tensor.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(Scalar s, a.scalar(0, "s"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+  Scalar s;
+  Tensor *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, arg(s, "s"), arg(out, "out")));
   return fill_with(op, *out, {}, s);
 }
 
 // full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out)
 Status full_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::full.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(auto size, a.int_list(0, "size"));
-  WICK_ASSIGN_OR_RETURN(Scalar v, a.scalar(1, "fill_value"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  std::vector<int64_t> size;
+  Scalar v;
+  Tensor *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(size, "size"), arg(v, "fill_value"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_size(op, size));
   return fill_with(op, *out, size, v);
 }
@@ -59,60 +57,41 @@ Status full_out(ValueTable& values, std::span<const int32_t> args) {
 // full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None, Tensor(a!) out)
 Status full_like_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::full_like.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Scalar v, a.scalar(1, "fill_value"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  Tensor *self{}, *out{};
+  Scalar v;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(self, "self"), arg(v, "fill_value"), skip(),
+                                 arg(out, "out")));
   return fill_with(op, *out, self->sizes, v);
 }
 
-// zeros.out(SymInt[] size, *, Tensor(a!) out) / ones.out
-Status zeros_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::zeros.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(auto size, a.int_list(0, "size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+namespace {
+// zeros.out / ones.out(SymInt[] size, *, Tensor(a!) out)
+Status constant_of_size(const char* op, int64_t value, ValueTable& values, std::span<const int32_t> args) {
+  std::vector<int64_t> size;
+  Tensor *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, arg(size, "size"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_size(op, size));
-  return fill_with(op, *out, size, int_scalar(0));
+  return fill_with(op, *out, size, int_scalar(value));
 }
-Status ones_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::ones.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(auto size, a.int_list(0, "size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
-  WICK_RETURN_IF_ERROR(check_size(op, size));
-  return fill_with(op, *out, size, int_scalar(1));
+// zeros_like.out / ones_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out)
+Status constant_like(const char* op, int64_t value, ValueTable& values, std::span<const int32_t> args) {
+  Tensor *self{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), skip(), arg(out, "out")));
+  return fill_with(op, *out, self->sizes, int_scalar(value));
 }
+}  // namespace
 
-// zeros_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) / ones_like.out
-Status zeros_like_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::zeros_like.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  return fill_with(op, *out, self->sizes, int_scalar(0));
-}
-Status ones_like_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::ones_like.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  return fill_with(op, *out, self->sizes, int_scalar(1));
-}
+Status zeros_out(ValueTable& v, std::span<const int32_t> a) { return constant_of_size("aten::zeros.out", 0, v, a); }
+Status ones_out(ValueTable& v, std::span<const int32_t> a) { return constant_of_size("aten::ones.out", 1, v, a); }
+Status zeros_like_out(ValueTable& v, std::span<const int32_t> a) { return constant_like("aten::zeros_like.out", 0, v, a); }
+Status ones_like_out(ValueTable& v, std::span<const int32_t> a) { return constant_like("aten::ones_like.out", 1, v, a); }
 
 // fill.Scalar_out(Tensor self, Scalar value, *, Tensor(a!) out)
 Status fill_scalar_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::fill.Scalar_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Scalar v, a.scalar(1, "value"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  Tensor *self{}, *out{};
+  Scalar v;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), arg(v, "value"), arg(out, "out")));
   return fill_with(op, *out, self->sizes, v);
 }
 
@@ -159,34 +138,29 @@ Status arange_impl(const char* op, const Scalar& start, const Scalar& end, const
 // arange.out(Scalar end, *, Tensor(a!) out)
 Status arange_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::arange.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(Scalar end, a.scalar(0, "end"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+  Scalar end;
+  Tensor *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, arg(end, "end"), arg(out, "out")));
   return arange_impl(op, int_scalar(0), end, int_scalar(1), *out);
 }
 
 // arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out)
 Status arange_start_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::arange.start_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Scalar start, a.scalar(0, "start"));
-  WICK_ASSIGN_OR_RETURN(Scalar end, a.scalar(1, "end"));
-  WICK_ASSIGN_OR_RETURN(Scalar step, a.scalar(2, "step"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  Scalar start, end, step;
+  Tensor *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(start, "start"), arg(end, "end"), arg(step, "step"),
+                                 arg(out, "out")));
   return arange_impl(op, start, end, step, *out);
 }
 
 namespace {
 // tril/triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) over the last two dims.
 Status triangle(const char* op, bool lower, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t diagonal, a.int_arg(1, "diagonal"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  int64_t diagonal = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, checked_arg(self, "self"), arg(diagonal, "diagonal"),
+                                 arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   if (self->dim() < 2) return invalid_arg(op, "self must have at least 2 dims, got " + self->shape_string());
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, self->sizes));

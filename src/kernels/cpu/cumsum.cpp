@@ -9,13 +9,11 @@ namespace {
 // to the result dtype (dtype, else out's) and accumulated in double or int64, as
 // PyTorch's CPU kernel accumulates in acc_type.
 Status cumulative(const char* op, bool product, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(auto dtype, a.optional_dtype(2, "dtype"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  int64_t dim = 0;
+  std::optional<ScalarType> dtype;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(self, "self"), arg(dim, "dim"), arg(dtype, "dtype"),
+                                 arg(out, "out")));
   if (!is_kernel_dtype(out->dtype)) return not_supported(op, "out has dtype " + dtype_str(out->dtype));
   if (dtype && *dtype != out->dtype)
     return invalid_arg(op, "dtype " + dtype_str(*dtype) + " does not match out dtype " + dtype_str(out->dtype));

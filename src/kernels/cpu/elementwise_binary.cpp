@@ -303,21 +303,16 @@ Status binary(const char* op, Kind kind, const Operand& a, const Operand& b, con
 
 // (Tensor self, Tensor other, *, Tensor(a!) out)
 Status tensor_tensor(const char* op, Kind kind, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * other, a.tensor(1, "other"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  Tensor *self{}, *other{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), arg(other, "other"), arg(out, "out")));
   return binary(op, kind, Operand::of(*self), Operand::of(*other), std::nullopt, *out);
 }
 
 // (Tensor self, Scalar other, *, Tensor(a!) out)
 Status tensor_scalar(const char* op, Kind kind, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Scalar other, a.scalar(1, "other"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  Tensor *self{}, *out{};
+  Scalar other;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), arg(other, "other"), arg(out, "out")));
   return binary(op, kind, Operand::of(*self), Operand::of(other), std::nullopt, *out);
 }
 
@@ -361,28 +356,26 @@ Status mul_scalar_out(ValueTable& v, std::span<const int32_t> a) { return tensor
 Status div_out(ValueTable& v, std::span<const int32_t> a) { return tensor_tensor("aten::div.out", Kind::kDiv, v, a); }
 Status div_scalar_out(ValueTable& v, std::span<const int32_t> a) { return tensor_scalar("aten::div.Scalar_out", Kind::kDiv, v, a); }
 
-Status div_out_mode(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::div.out_mode";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * other, a.tensor(1, "other"));
-  WICK_ASSIGN_OR_RETURN(auto mode, a.optional_string(2, "rounding_mode"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+namespace {
+// div.out_mode / div.Scalar_mode_out(Tensor self, Tensor|Scalar other, *, str? rounding_mode, Tensor(a!) out)
+template <class Other>  // Tensor* or Scalar
+Status div_with_mode(const char* op, ValueTable& values, std::span<const int32_t> args) {
+  Tensor *self{}, *out{};
+  Other other{};
+  std::optional<std::string> mode;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(self, "self"), arg(other, "other"),
+                                 arg(mode, "rounding_mode"), arg(out, "out")));
   WICK_ASSIGN_OR_RETURN(Kind kind, div_mode(op, mode));
-  return binary(op, kind, Operand::of(*self), Operand::of(*other), std::nullopt, *out);
+  if constexpr (std::is_same_v<Other, Tensor*>)
+    return binary(op, kind, Operand::of(*self), Operand::of(*other), std::nullopt, *out);
+  else
+    return binary(op, kind, Operand::of(*self), Operand::of(other), std::nullopt, *out);
 }
+}  // namespace
 
-Status div_scalar_mode_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::div.Scalar_mode_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Scalar other, a.scalar(1, "other"));
-  WICK_ASSIGN_OR_RETURN(auto mode, a.optional_string(2, "rounding_mode"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_ASSIGN_OR_RETURN(Kind kind, div_mode(op, mode));
-  return binary(op, kind, Operand::of(*self), Operand::of(other), std::nullopt, *out);
+Status div_out_mode(ValueTable& v, std::span<const int32_t> a) { return div_with_mode<Tensor*>("aten::div.out_mode", v, a); }
+Status div_scalar_mode_out(ValueTable& v, std::span<const int32_t> a) {
+  return div_with_mode<Scalar>("aten::div.Scalar_mode_out", v, a);
 }
 
 Status floor_divide_out(ValueTable& v, std::span<const int32_t> a) { return tensor_tensor("aten::floor_divide.out", Kind::kDivFloor, v, a); }
@@ -393,11 +386,9 @@ Status pow_tensor_scalar_out(ValueTable& v, std::span<const int32_t> a) { return
 
 Status pow_scalar_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::pow.Scalar_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Scalar self, a.scalar(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * exponent, a.tensor(1, "exponent"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
+  Scalar self;
+  Tensor *exponent{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), arg(exponent, "exponent"), arg(out, "out")));
   return binary(op, Kind::kPow, Operand::of(self), Operand::of(*exponent), std::nullopt, *out);
 }
 
@@ -431,15 +422,9 @@ Status logical_xor_out(ValueTable& v, std::span<const int32_t> a) { return tenso
 // where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out)
 Status where_self_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::where.self_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * cond, a.tensor(0, "condition"));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(1, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * other, a.tensor(2, "other"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *cond, "condition"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *other, "other"));
+  Tensor *cond{}, *self{}, *other{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(cond, "condition"), checked_arg(self, "self"),
+                                 checked_arg(other, "other"), arg(out, "out")));
   if (cond->dtype != ScalarType::kBool && cond->dtype != ScalarType::kByte)
     return invalid_arg(op, "condition must be bool, got " + dtype_str(cond->dtype));
   ResultType rt;
@@ -475,14 +460,10 @@ Status where_self_out(ValueTable& values, std::span<const int32_t> args) {
 // masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out)
 Status masked_fill_scalar_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::masked_fill.Scalar_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mask, a.tensor(1, "mask"));
-  WICK_ASSIGN_OR_RETURN(Scalar value, a.scalar(2, "value"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *mask, "mask"));
+  Tensor *self{}, *mask{}, *out{};
+  Scalar value;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(self, "self"), checked_arg(mask, "mask"),
+                                 arg(value, "value"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   if (mask->dtype != ScalarType::kBool) return invalid_arg(op, "mask must be bool, got " + dtype_str(mask->dtype));
   WICK_ASSIGN_OR_RETURN(auto shape, broadcast_shapes(op, self->sizes, mask->sizes));

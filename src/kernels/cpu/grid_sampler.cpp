@@ -140,16 +140,12 @@ void sample(const T* in, const T* grid, T* out, int64_t N, int64_t C, int64_t H,
 // grid_sampler_2d.out(Tensor input, Tensor grid, int interpolation_mode, int padding_mode,
 //   bool align_corners, *, Tensor(a!) out)
 Status grid_sampler_2d_out(ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(kOp, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * grid, a.tensor(1, "grid"));
-  WICK_ASSIGN_OR_RETURN(int64_t interp, a.int_arg(2, "interpolation_mode"));
-  WICK_ASSIGN_OR_RETURN(int64_t padding, a.int_arg(3, "padding_mode"));
-  WICK_ASSIGN_OR_RETURN(bool align_corners, a.bool_arg(4, "align_corners"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
-  WICK_RETURN_IF_ERROR(check_floating(kOp, *input, "input"));
-  WICK_RETURN_IF_ERROR(check_tensor(kOp, *grid, "grid"));
+  Tensor *input{}, *grid{}, *out{};
+  int64_t interp = 0, padding = 0;
+  bool align_corners = false;
+  WICK_RETURN_IF_ERROR(read_args(kOp, values, args, 7, floating_arg(input, "input"), checked_arg(grid, "grid"),
+                                 arg(interp, "interpolation_mode"), arg(padding, "padding_mode"),
+                                 arg(align_corners, "align_corners"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(kOp, *input, "input", *grid, "grid"));
   WICK_RETURN_IF_ERROR(check_same_dtype(kOp, *input, "input", *out, "out"));
   if (input->dim() != 4) return invalid_arg(kOp, "input rank " + std::to_string(input->dim()) + ", expected 4");

@@ -154,12 +154,10 @@ void gather_bytes(const void* src, void* dst, const std::vector<int64_t>& offset
 // index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out)
 Status index_tensor_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::index.Tensor_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(std::vector<Tensor*> indices, a.optional_tensor_list(1, "indices"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  std::vector<Tensor*> indices;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, checked_arg(self, "self"), optional_arg(indices, "indices"),
+                                 arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   // out must hold the result: no more elements than its storage.
   const int64_t out_room = static_cast<int64_t>(out->capacity / std::max<size_t>(element_size(out->dtype), 1));
@@ -179,15 +177,11 @@ Status index_tensor_out(ValueTable& values, std::span<const int32_t> args) {
 // index_put.out(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out)
 Status index_put_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::index_put.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(std::vector<Tensor*> indices, a.optional_tensor_list(1, "indices"));
-  WICK_ASSIGN_OR_RETURN(Tensor * vals, a.tensor(2, "values"));
-  WICK_ASSIGN_OR_RETURN(bool accumulate, a.bool_arg(3, "accumulate"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *vals, "values"));
+  Tensor *self{}, *vals{}, *out{};
+  std::vector<Tensor*> indices;
+  bool accumulate = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, checked_arg(self, "self"), optional_arg(indices, "indices"),
+                                 checked_arg(vals, "values"), arg(accumulate, "accumulate"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *vals, "values"));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   // Each result element writes one element of self with one of values; more writes than
@@ -231,14 +225,10 @@ Status index_put_out(ValueTable& values, std::span<const int32_t> args) {
 // index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out)
 Status index_select_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::index_select.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * index, a.tensor(2, "index"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *index, "index"));
+  Tensor *self{}, *index{}, *out{};
+  int64_t dim = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(self, "self"), arg(dim, "dim"),
+                                 checked_arg(index, "index"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   if (!is_index_dtype(index->dtype)) return invalid_arg(op, "index must be int64 or int32, got " + dtype_str(index->dtype));
   if (index->dim() > 1) return invalid_arg(op, "index must be 0-D or 1-D, got " + index->shape_string());
@@ -263,13 +253,9 @@ Status index_select_out(ValueTable& values, std::span<const int32_t> args) {
 //   bool sparse=False, *, Tensor(a!) out)
 Status embedding_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::embedding.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.tensor(0, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(1, "indices"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *weight, "weight"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *indices, "indices"));
+  Tensor *weight{}, *indices{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 7, checked_arg(weight, "weight"), checked_arg(indices, "indices"),
+                                 skip(), skip(), skip(), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *weight, "weight", *out, "out"));
   if (weight->dim() != 2) return invalid_arg(op, "weight rank " + std::to_string(weight->dim()) + ", expected 2");
   if (!is_index_dtype(indices->dtype))
@@ -288,14 +274,10 @@ Status embedding_out(ValueTable& values, std::span<const int32_t> args) {
 // gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out)
 Status gather_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::gather.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * index, a.tensor(2, "index"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *index, "index"));
+  Tensor *self{}, *index{}, *out{};
+  int64_t dim = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, checked_arg(self, "self"), arg(dim, "dim"),
+                                 checked_arg(index, "index"), skip(), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   if (index->dtype != ScalarType::kLong) return invalid_arg(op, "index must be int64, got " + dtype_str(index->dtype));
   WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));

@@ -293,6 +293,11 @@ Result<std::vector<Tensor*>> KernelArgs::optional_tensor_list(size_t i, const ch
   return out;
 }
 
+Status KernelArgs::check_slot(const Tensor* t, const char* name, ArgCheck check) const {
+  if (t == nullptr || check == ArgCheck::kNone) return {};
+  return check == ArgCheck::kFloating ? check_floating(op_, *t, name) : check_tensor(op_, *t, name);
+}
+
 // ---------------------------------------------------------------------------------------
 // Tensor checks
 
@@ -315,6 +320,13 @@ Status check_floating(const char* op, const Tensor& t, const char* name) {
   WICK_RETURN_IF_ERROR(check_tensor(op, t, name));
   if (!is_floating(t.dtype))
     return not_supported(op, std::string(name) + " has dtype " + dtype_str(t.dtype) + ", expected a floating dtype");
+  return {};
+}
+
+Status check_dtype(const char* op, const Tensor& t, const char* name, ScalarType dtype) {
+  WICK_RETURN_IF_ERROR(check_tensor(op, t, name));
+  if (t.dtype != dtype)
+    return not_supported(op, std::string(name) + " must be " + dtype_str(dtype) + ", got " + dtype_str(t.dtype));
   return {};
 }
 

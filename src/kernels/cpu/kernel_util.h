@@ -217,6 +217,23 @@ void finish_result(Tensor& out, ScalarType result, std::vector<CT>& scratch) {
   convert_via(scratch.data(), scalar_type_of<CT>(), result, out.data, out.dtype, out.numel());
 }
 
+// The frame of kernels that compute `out` from `in` in in's compute type: body(x, y) gets
+// in's elements and out's storage as CT (float, double or int64), and y is converted into
+// out afterwards where out holds another dtype. The body reads CT as
+// std::remove_pointer_t<decltype(y)>.
+template <class Body>
+Status compute_in_out(const Tensor& in, Tensor& out, Body&& body) {
+  return visit_compute(compute_type_for(in.dtype), [&](auto tag) -> Status {
+    using CT = typename decltype(tag)::type;
+    std::vector<CT> si, so;
+    const CT* x = elements_as<CT>(in, si);
+    CT* y = output_as<CT>(out, so);
+    body(x, y);
+    finish_output(out, so);
+    return {};
+  });
+}
+
 // ---------------------------------------------------------------------------------------
 // Scalars (PyTorch's Scalar: an Int, Double or Bool value)
 
@@ -265,6 +282,34 @@ class ResultType {
 // ---------------------------------------------------------------------------------------
 // Arguments
 
+// One schema argument for KernelArgs::read: where it goes and its name for errors. The
+// destination's type picks how it is read (Tensor*, int64_t, bool, double, Scalar, int[]
+// and their optionals). Tensor? and Tensor?[] have the C++ types of Tensor and Tensor[], so
+// optional_arg marks them; checked_arg/floating_arg run check_tensor/check_floating on a
+// tensor as it is read; skip() passes over an argument the kernel does not use.
+enum class ArgCheck : uint8_t { kNone, kTensor, kFloating };
+template <class T>
+struct ArgSlot {
+  T* dst;
+  const char* name;
+  bool optional = false;
+  ArgCheck check = ArgCheck::kNone;
+};
+template <class T>
+ArgSlot<T> arg(T& dst, const char* name) {
+  return {&dst, name};
+}
+inline ArgSlot<Tensor*> optional_arg(Tensor*& dst, const char* name) { return {&dst, name, true}; }
+inline ArgSlot<std::vector<Tensor*>> optional_arg(std::vector<Tensor*>& dst, const char* name) {
+  return {&dst, name, true};
+}
+inline ArgSlot<Tensor*> checked_arg(Tensor*& dst, const char* name) { return {&dst, name, false, ArgCheck::kTensor}; }
+inline ArgSlot<Tensor*> floating_arg(Tensor*& dst, const char* name) {
+  return {&dst, name, false, ArgCheck::kFloating};
+}
+struct SkipArg {};
+inline ArgSlot<SkipArg> skip() { return {nullptr, nullptr}; }
+
 // Reads a kernel's arguments by schema position; every error names the operator and,
 // where useful, the argument.
 class KernelArgs {
@@ -299,7 +344,51 @@ class KernelArgs {
   // serializer writes None inside the list) or an empty BYTE tensor sizes=[0].
   Result<std::vector<Tensor*>> optional_tensor_list(size_t i, const char* name);
 
+  // The whole schema at once: checks the value count, then reads slots[k] from position k,
+  // stopping at the first error. E.g. for gelu.out(self, approximate, out) + its return:
+  //   a.read(4, arg(self, "self"), arg(approximate, "approximate"), arg(out, "out"))
+  template <class... T>
+  Status read(size_t count, ArgSlot<T>... slots) {
+    WICK_RETURN_IF_ERROR(expect_count(count));
+    Status s;
+    size_t i = 0;
+    (void)((s = read_slot(i++, slots), s.ok()) && ...);
+    return s;
+  }
+
  private:
+  template <class T>
+  Result<T> get(size_t i, const char* name, bool optional) {
+    if constexpr (std::is_same_v<T, Tensor*>) return optional ? optional_tensor(i, name) : tensor(i, name);
+    else if constexpr (std::is_same_v<T, std::vector<Tensor*>>)
+      return optional ? optional_tensor_list(i, name) : tensor_list(i, name);
+    else if constexpr (std::is_same_v<T, int64_t>) return int_arg(i, name);
+    else if constexpr (std::is_same_v<T, std::optional<int64_t>>) return optional_int(i, name);
+    else if constexpr (std::is_same_v<T, bool>) return bool_arg(i, name);
+    else if constexpr (std::is_same_v<T, double>) return double_arg(i, name);
+    else if constexpr (std::is_same_v<T, Scalar>) return scalar(i, name);
+    else if constexpr (std::is_same_v<T, std::optional<Scalar>>) return optional_scalar(i, name);
+    else if constexpr (std::is_same_v<T, std::vector<int64_t>>) return int_list(i, name);
+    else if constexpr (std::is_same_v<T, std::optional<std::vector<int64_t>>>) return optional_int_list(i, name);
+    else if constexpr (std::is_same_v<T, std::optional<std::vector<double>>>) return optional_double_list(i, name);
+    else if constexpr (std::is_same_v<T, std::optional<ScalarType>>) return optional_dtype(i, name);
+    else if constexpr (std::is_same_v<T, std::optional<std::string>>) return optional_string(i, name);
+    else static_assert(!sizeof(T), "no reader for this argument type");
+  }
+  template <class T>
+  Status read_slot(size_t i, ArgSlot<T> slot) {
+    if constexpr (std::is_same_v<T, SkipArg>) {
+      return {};
+    } else {
+      Result<T> r = get<T>(i, slot.name, slot.optional);
+      if (!r.ok()) return r.status();
+      *slot.dst = std::move(r).value();
+      if constexpr (std::is_same_v<T, Tensor*>) return check_slot(*slot.dst, slot.name, slot.check);
+      return {};
+    }
+  }
+
+  Status check_slot(const Tensor* t, const char* name, ArgCheck check) const;
   Result<Value*> value(size_t i, const char* name);
   Status arg_error(size_t i, const char* name, const std::string& what) const;
 
@@ -308,11 +397,21 @@ class KernelArgs {
   std::span<const int32_t> args_;
 };
 
+// KernelArgs(op, values, args).read(count, slots...), for kernels that need nothing else
+// from the argument list.
+template <class... T>
+Status read_args(const char* op, ValueTable& values, std::span<const int32_t> args, size_t count,
+                 ArgSlot<T>... slots) {
+  return KernelArgs(op, values, args).read(count, slots...);
+}
+
 // Checks what every kernel needs from a tensor before touching its data: a dtype the
 // kernels handle, contiguous layout, storage for its current shape.
 Status check_tensor(const char* op, const Tensor& t, const char* name);
 // check_tensor plus dtype membership, e.g. floating only.
 Status check_floating(const char* op, const Tensor& t, const char* name);
+// check_tensor plus one exact dtype, e.g. float32 for kernels with only an fp32 path.
+Status check_dtype(const char* op, const Tensor& t, const char* name, ScalarType dtype);
 Status check_same_dtype(const char* op, const Tensor& a, const char* a_name, const Tensor& b, const char* b_name);
 // Resizes an output, prefixing errors with the operator.
 Status resize_output(const char* op, Tensor& out, std::span<const int64_t> sizes, const char* name = "out");

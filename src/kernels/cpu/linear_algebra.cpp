@@ -138,74 +138,45 @@ Status batched_addmm(const char* op, const Tensor* self, const Tensor& m1, const
 
 }  // namespace
 
-// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
+namespace {
+// addmm and baddbmm: (Tensor self, Tensor m1, Tensor m2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out).
+Status addmm_family(const char* op, const char* m1_name, const char* m2_name, bool batched, ValueTable& values,
+                    std::span<const int32_t> args) {
+  Tensor *self{}, *m1{}, *m2{}, *out{};
+  Scalar beta, alpha;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 7, arg(self, "self"), arg(m1, m1_name), arg(m2, m2_name),
+                                 arg(beta, "beta"), arg(alpha, "alpha"), arg(out, "out")));
+  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{m1, m1_name}, {m2, m2_name}, {self, "self"}}, *out));
+  return batched_addmm(op, self, *m1, *m2, beta, alpha, *out, batched);
+}
+
+// mm and bmm: (Tensor self, Tensor mat2, *, Tensor(a!) out), addmm with no self.
+Status mm_family(const char* op, bool batched, ValueTable& values, std::span<const int32_t> args) {
+  Tensor *self{}, *mat2{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), arg(mat2, "mat2"), arg(out, "out")));
+  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{self, "self"}, {mat2, "mat2"}}, *out));
+  Scalar one;
+  one.i = 1;
+  return batched_addmm(op, nullptr, *self, *mat2, one, one, *out, batched);
+}
+}  // namespace
+
 Status addmm_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::addmm.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mat1, a.tensor(1, "mat1"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mat2, a.tensor(2, "mat2"));
-  WICK_ASSIGN_OR_RETURN(Scalar beta, a.scalar(3, "beta"));
-  WICK_ASSIGN_OR_RETURN(Scalar alpha, a.scalar(4, "alpha"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
-  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{mat1, "mat1"}, {mat2, "mat2"}, {self, "self"}}, *out));
-  return batched_addmm(op, self, *mat1, *mat2, beta, alpha, *out, false);
+  return addmm_family("aten::addmm.out", "mat1", "mat2", false, values, args);
 }
-
-// baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out)
 Status baddbmm_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::baddbmm.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * b1, a.tensor(1, "batch1"));
-  WICK_ASSIGN_OR_RETURN(Tensor * b2, a.tensor(2, "batch2"));
-  WICK_ASSIGN_OR_RETURN(Scalar beta, a.scalar(3, "beta"));
-  WICK_ASSIGN_OR_RETURN(Scalar alpha, a.scalar(4, "alpha"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
-  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{b1, "batch1"}, {b2, "batch2"}, {self, "self"}}, *out));
-  return batched_addmm(op, self, *b1, *b2, beta, alpha, *out, true);
+  return addmm_family("aten::baddbmm.out", "batch1", "batch2", true, values, args);
 }
-
-// mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
-Status mm_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::mm.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mat2, a.tensor(1, "mat2"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{self, "self"}, {mat2, "mat2"}}, *out));
-  Scalar one;
-  one.i = 1;
-  return batched_addmm(op, nullptr, *self, *mat2, one, one, *out, false);
-}
-
-// bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
-Status bmm_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::bmm.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mat2, a.tensor(1, "mat2"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{self, "self"}, {mat2, "mat2"}}, *out));
-  Scalar one;
-  one.i = 1;
-  return batched_addmm(op, nullptr, *self, *mat2, one, one, *out, true);
-}
+Status mm_out(ValueTable& values, std::span<const int32_t> args) { return mm_family("aten::mm.out", false, values, args); }
+Status bmm_out(ValueTable& values, std::span<const int32_t> args) { return mm_family("aten::bmm.out", true, values, args); }
 
 // linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out):
 // input [..., in] @ weight[out, in]^T + bias.
 Status linear_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::linear.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.tensor(1, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(2, "bias"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  Tensor *input{}, *weight{}, *bias{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(input, "input"), arg(weight, "weight"),
+                                 optional_arg(bias, "bias"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_matrix_inputs(op, {{input, "input"}, {weight, "weight"}}, *out));
   if (bias) {
     WICK_RETURN_IF_ERROR(check_tensor(op, *bias, "bias"));

@@ -12,33 +12,20 @@
 #include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu {
-namespace {
-
-Status require_f32(const char* op, const Tensor& t, const char* name) {
-  WICK_RETURN_IF_ERROR(check_tensor(op, t, name));
-  if (t.dtype != ScalarType::kFloat) return not_supported(op, std::string(name) + " must be float32, got " + dtype_str(t.dtype));
-  return {};
-}
-
-}  // namespace
-
 // rms_norm.out(Tensor x, Tensor weight, float eps, *, Tensor(a!) out):
 // y = x / sqrt(mean(x^2, last dim) + eps) * weight.
 Status et_vk_rms_norm_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::rms_norm.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "x"));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(1, "weight"));
-  WICK_ASSIGN_OR_RETURN(double eps, a.double_arg(2, "eps"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(require_f32(op, *x, "x"));
-  WICK_RETURN_IF_ERROR(require_f32(op, *w, "weight"));
+  Tensor *x{}, *w{}, *out{};
+  double eps = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(x, "x"), arg(w, "weight"), arg(eps, "eps"), arg(out, "out")));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *x, "x", ScalarType::kFloat));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *w, "weight", ScalarType::kFloat));
   if (x->dim() < 1) return invalid_arg(op, "x must have at least one dim");
   const int64_t len = x->sizes.back();
   if (w->numel() != len) return invalid_arg(op, "weight " + w->shape_string() + " does not match x " + x->shape_string());
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, x->sizes));
-  WICK_RETURN_IF_ERROR(require_f32(op, *out, "out"));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *out, "out", ScalarType::kFloat));
   const int64_t rows = len == 0 ? 0 : x->numel() / len;
   const float* xs = x->data_as<float>();
   const float* ws = w->data_as<float>();
@@ -76,7 +63,7 @@ Status rotary(const char* op, bool hf, ValueTable& values, std::span<const int32
   WICK_ASSIGN_OR_RETURN(Tensor * q_out, a.tensor(o, "xq_out"));
   WICK_ASSIGN_OR_RETURN(Tensor * k_out, a.tensor(o + 1, "xk_out"));
   for (auto [t, name] : {std::pair{xq, "xq"}, {xk, "xk"}, {fc, "freqs_cos"}, {fs, "freqs_sin"}})
-    WICK_RETURN_IF_ERROR(require_f32(op, *t, name));
+    WICK_RETURN_IF_ERROR(check_dtype(op, *t, name, ScalarType::kFloat));
   if (xq->dim() != 4 || xk->dim() != 4) return not_supported(op, "xq and xk must be [B, S, H, D]");
   const int64_t d = xq->size(3), s_len = xq->size(1);
   if (xk->size(3) != d || d % 2 != 0 || xk->size(0) != xq->size(0) || xk->size(1) != s_len)
@@ -94,8 +81,8 @@ Status rotary(const char* op, bool hf, ValueTable& values, std::span<const int32
     return invalid_arg(op, "freqs have " + std::to_string(rows) + " rows for " + std::to_string(s_len) + " positions");
   WICK_RETURN_IF_ERROR(prepare_output(op, *q_out, xq->sizes, "xq_out"));
   WICK_RETURN_IF_ERROR(prepare_output(op, *k_out, xk->sizes, "xk_out"));
-  WICK_RETURN_IF_ERROR(require_f32(op, *q_out, "xq_out"));
-  WICK_RETURN_IF_ERROR(require_f32(op, *k_out, "xk_out"));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *q_out, "xq_out", ScalarType::kFloat));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *k_out, "xk_out", ScalarType::kFloat));
   const float* cs = fc->data_as<float>();
   const float* sn = fs->data_as<float>();
   for (auto [in, out] : {std::pair{xq, q_out}, {xk, k_out}}) {
@@ -163,15 +150,11 @@ Status et_vk_apply_rotary_emb_hf_out(ValueTable& v, std::span<const int32_t> a) 
 // h / (Hq / Hkv). out is q's shape, or [1, S, Hq * D].
 Status llama_sdpa_with_kv_cache_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "llama::sdpa_with_kv_cache.out";
+  Tensor *q{}, *k{}, *v{}, *kc{}, *vc{}, *mask{};
+  int64_t start_pos = 0;
   KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(13));
-  WICK_ASSIGN_OR_RETURN(Tensor * q, a.tensor(0, "query"));
-  WICK_ASSIGN_OR_RETURN(Tensor * k, a.tensor(1, "key"));
-  WICK_ASSIGN_OR_RETURN(Tensor * v, a.tensor(2, "value"));
-  WICK_ASSIGN_OR_RETURN(Tensor * kc, a.tensor(3, "key_cache"));
-  WICK_ASSIGN_OR_RETURN(Tensor * vc, a.tensor(4, "value_cache"));
-  WICK_ASSIGN_OR_RETURN(int64_t start_pos, a.int_arg(5, "start_pos"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mask, a.optional_tensor(7, "attn_mask"));
+  WICK_RETURN_IF_ERROR(a.read(13, arg(q, "query"), arg(k, "key"), arg(v, "value"), arg(kc, "key_cache"),
+                       arg(vc, "value_cache"), arg(start_pos, "start_pos"), skip(), optional_arg(mask, "attn_mask")));
   if (mask) return not_supported(op, "attn_mask must be None");
   WICK_ASSIGN_OR_RETURN(auto dropout, a.optional_scalar(8, "dropout_p"));
   if (dropout && dropout->to_double() != 0) return not_supported(op, "dropout_p must be 0");
@@ -185,7 +168,7 @@ Status llama_sdpa_with_kv_cache_out(ValueTable& values, std::span<const int32_t>
   WICK_ASSIGN_OR_RETURN(auto scale_arg, a.optional_scalar(10, "scale"));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(11, "out"));
   for (auto [t, name] : {std::pair{q, "query"}, {k, "key"}, {v, "value"}, {kc, "key_cache"}, {vc, "value_cache"}})
-    WICK_RETURN_IF_ERROR(require_f32(op, *t, name));
+    WICK_RETURN_IF_ERROR(check_dtype(op, *t, name, ScalarType::kFloat));
   if (q->dim() != 4 || q->size(0) != 1) return not_supported(op, "query must be [1, S, H, D], got " + q->shape_string());
   if (!shape_equal(kc->sizes, vc->sizes))
     return invalid_arg(op, "key cache " + kc->shape_string() + " and value cache " + vc->shape_string() + " differ");
@@ -198,7 +181,7 @@ Status llama_sdpa_with_kv_cache_out(ValueTable& values, std::span<const int32_t>
   std::vector<int64_t> out_shape = {1, s_len, hq, d};
   if (out->dim() == 3) out_shape = {1, s_len, hq * d};
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, out_shape));
-  WICK_RETURN_IF_ERROR(require_f32(op, *out, "out"));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *out, "out", ScalarType::kFloat));
   const float scale = scale_arg ? static_cast<float>(scale_arg->to_double()) : static_cast<float>(1.0 / std::sqrt(double(d)));
   const float* qs = q->data_as<float>();
   const float* ks = kc->data_as<float>();
@@ -242,13 +225,12 @@ Status llama_sdpa_with_kv_cache_out(ValueTable& values, std::span<const int32_t>
 // writes value [1, S, H, D] into cache [1, C, H, D] at start_pos; out is a placeholder.
 Status llama_update_cache_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "llama::update_cache.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * value, a.tensor(0, "value"));
-  WICK_ASSIGN_OR_RETURN(Tensor * cache, a.tensor(1, "cache"));
-  WICK_ASSIGN_OR_RETURN(int64_t start_pos, a.int_arg(2, "start_pos"));
-  WICK_RETURN_IF_ERROR(require_f32(op, *value, "value"));
-  WICK_RETURN_IF_ERROR(require_f32(op, *cache, "cache"));
+  Tensor *value{}, *cache{};
+  int64_t start_pos = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(value, "value"), arg(cache, "cache"),
+                                 arg(start_pos, "start_pos")));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *value, "value", ScalarType::kFloat));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *cache, "cache", ScalarType::kFloat));
   return write_cache(op, *value, *cache, start_pos, "value");
 }
 

@@ -78,21 +78,12 @@ Status write_stats(const char* op, Tensor& t, const std::vector<int64_t>& shape,
 //   Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 Status native_batch_norm_legit_no_training_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::_native_batch_norm_legit_no_training.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(11));
-  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.optional_tensor(1, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(2, "bias"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mean, a.tensor(3, "running_mean"));
-  WICK_ASSIGN_OR_RETURN(Tensor * var, a.tensor(4, "running_var"));
-  WICK_ASSIGN_OR_RETURN(double momentum, a.double_arg(5, "momentum"));
-  (void)momentum;  // only used when training
-  WICK_ASSIGN_OR_RETURN(double eps, a.double_arg(6, "eps"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out0, a.tensor(7, "out0"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out1, a.tensor(8, "out1"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out2, a.tensor(9, "out2"));
-
-  WICK_RETURN_IF_ERROR(check_floating(op, *input, "input"));
+  Tensor *input{}, *weight{}, *bias{}, *mean{}, *var{}, *out0{}, *out1{}, *out2{};
+  double momentum = 0, eps = 0;  // momentum only matters when training
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 11, floating_arg(input, "input"), optional_arg(weight, "weight"),
+                                 optional_arg(bias, "bias"), arg(mean, "running_mean"), arg(var, "running_var"),
+                                 arg(momentum, "momentum"), arg(eps, "eps"), arg(out0, "out0"), arg(out1, "out1"),
+                                 arg(out2, "out2")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *input, "input", *out0, "out0"));
   if (input->dim() < 2) return invalid_arg(op, "input rank " + std::to_string(input->dim()) + ", expected at least 2");
   const int64_t channels = input->size(1);
@@ -115,14 +106,8 @@ Status native_batch_norm_legit_no_training_out(ValueTable& values, std::span<con
   }
   const int64_t outer = input->size(0);
   const int64_t inner = channels * outer == 0 ? 0 : input->numel() / (channels * outer);
-  return visit_compute(compute_type_for(input->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*input, si);
-    CT* y = output_as<CT>(*out0, so);
+  return compute_in_out(*input, *out0, [&](const auto* x, auto* y) {
     affine_per_channel(x, y, outer, channels, inner, scale, shift);
-    finish_output(*out0, so);
-    return {};
   });
 }
 
@@ -130,17 +115,12 @@ Status native_batch_norm_legit_no_training_out(ValueTable& values, std::span<con
 //   float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 Status native_layer_norm_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::native_layer_norm.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(9));
-  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(auto normalized, a.int_list(1, "normalized_shape"));
-  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.optional_tensor(2, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(3, "bias"));
-  WICK_ASSIGN_OR_RETURN(double eps, a.double_arg(4, "eps"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out0, a.tensor(5, "out0"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out1, a.tensor(6, "out1"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out2, a.tensor(7, "out2"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *input, "input"));
+  Tensor *input{}, *weight{}, *bias{}, *out0{}, *out1{}, *out2{};
+  std::vector<int64_t> normalized;
+  double eps = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 9, floating_arg(input, "input"), arg(normalized, "normalized_shape"),
+                                 optional_arg(weight, "weight"), optional_arg(bias, "bias"), arg(eps, "eps"),
+                                 arg(out0, "out0"), arg(out1, "out1"), arg(out2, "out2")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *input, "input", *out0, "out0"));
   const size_t nd = normalized.size(), rank = static_cast<size_t>(input->dim());
   if (nd == 0 || nd > rank) return invalid_arg(op, "normalized_shape " + shape_to_string(normalized) + " does not fit input " + input->shape_string());
@@ -160,11 +140,8 @@ Status native_layer_norm_out(ValueTable& values, std::span<const int32_t> args) 
   WICK_RETURN_IF_ERROR(write_stats(op, *out1, stat_shape, mean, "out1"));
   WICK_RETURN_IF_ERROR(write_stats(op, *out2, stat_shape, rstd, "out2"));
   std::vector<double> w = param_values(weight, len, 1.0), b = param_values(bias, len, 0.0);
-  return visit_compute(compute_type_for(input->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*input, si);
-    CT* y = output_as<CT>(*out0, so);
+  return compute_in_out(*input, *out0, [&](const auto* x, auto* y) {
+    using CT = std::remove_pointer_t<decltype(y)>;
     for (int64_t r = 0; r < rows; ++r) {
       const double m = mean[static_cast<size_t>(r)], rs = rstd[static_cast<size_t>(r)];
       for (int64_t i = 0; i < len; ++i) {
@@ -172,8 +149,6 @@ Status native_layer_norm_out(ValueTable& values, std::span<const int32_t> args) 
         y[r * len + i] = static_cast<CT>((static_cast<double>(x[r * len + i]) - m) * rs * w[k] + b[k]);
       }
     }
-    finish_output(*out0, so);
-    return {};
   });
 }
 
@@ -181,20 +156,13 @@ Status native_layer_norm_out(ValueTable& values, std::span<const int32_t> args) 
 //   SymInt HxW, int group, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
 Status native_group_norm_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::native_group_norm.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(12));
-  WICK_ASSIGN_OR_RETURN(Tensor * input, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * weight, a.optional_tensor(1, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(2, "bias"));
-  WICK_ASSIGN_OR_RETURN(int64_t n, a.int_arg(3, "N"));
-  WICK_ASSIGN_OR_RETURN(int64_t c, a.int_arg(4, "C"));
-  WICK_ASSIGN_OR_RETURN(int64_t hxw, a.int_arg(5, "HxW"));
-  WICK_ASSIGN_OR_RETURN(int64_t group, a.int_arg(6, "group"));
-  WICK_ASSIGN_OR_RETURN(double eps, a.double_arg(7, "eps"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out0, a.tensor(8, "out0"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out1, a.tensor(9, "out1"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out2, a.tensor(10, "out2"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *input, "input"));
+  Tensor *input{}, *weight{}, *bias{}, *out0{}, *out1{}, *out2{};
+  int64_t n = 0, c = 0, hxw = 0, group = 0;
+  double eps = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 12, floating_arg(input, "input"), optional_arg(weight, "weight"),
+                                 optional_arg(bias, "bias"), arg(n, "N"), arg(c, "C"), arg(hxw, "HxW"),
+                                 arg(group, "group"), arg(eps, "eps"), arg(out0, "out0"), arg(out1, "out1"),
+                                 arg(out2, "out2")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *input, "input", *out0, "out0"));
   if (input->dim() < 2 || input->size(0) != n || input->size(1) != c || n < 0 || c < 0 || hxw < 0 ||
       input->numel() != n * c * hxw)
@@ -220,14 +188,8 @@ Status native_group_norm_out(ValueTable& values, std::span<const int32_t> args) 
       scale[k] = rstd[g] * w[static_cast<size_t>(ch)];
       shift[k] = b[static_cast<size_t>(ch)] - mean[g] * scale[k];
     }
-  return visit_compute(compute_type_for(input->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*input, si);
-    CT* y = output_as<CT>(*out0, so);
+  return compute_in_out(*input, *out0, [&](const auto* x, auto* y) {
     affine_per_channel(x, y, 1, n * c, hxw, scale, shift);
-    finish_output(*out0, so);
-    return {};
   });
 }
 

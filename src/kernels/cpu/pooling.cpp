@@ -70,16 +70,12 @@ Result<Pool2d> pool_geometry(const char* op, const Tensor& self, const std::vect
 //   int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
 Status max_pool2d_with_indices_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::max_pool2d_with_indices.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(9));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto kernel, a.int_list(1, "kernel_size"));
-  WICK_ASSIGN_OR_RETURN(auto stride, a.int_list(2, "stride"));
-  WICK_ASSIGN_OR_RETURN(auto padding, a.int_list(3, "padding"));
-  WICK_ASSIGN_OR_RETURN(auto dilation, a.int_list(4, "dilation"));
-  WICK_ASSIGN_OR_RETURN(bool ceil_mode, a.bool_arg(5, "ceil_mode"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(6, "out"));
-  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(7, "indices"));
+  Tensor *self{}, *out{}, *indices{};
+  std::vector<int64_t> kernel, stride, padding, dilation;
+  bool ceil_mode = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 9, arg(self, "self"), arg(kernel, "kernel_size"),
+                                 arg(stride, "stride"), arg(padding, "padding"), arg(dilation, "dilation"),
+                                 arg(ceil_mode, "ceil_mode"), arg(out, "out"), arg(indices, "indices")));
   std::vector<int64_t> shape;
   WICK_ASSIGN_OR_RETURN(Pool2d g, pool_geometry(op, *self, kernel, stride, padding, dilation, ceil_mode, shape));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
@@ -87,11 +83,8 @@ Status max_pool2d_with_indices_out(ValueTable& values, std::span<const int32_t> 
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
   WICK_RETURN_IF_ERROR(prepare_output(op, *indices, shape, "indices"));
   int64_t* idx = indices->data_as<int64_t>();
-  return visit_compute(compute_type_for(self->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*self, si);
-    CT* y = output_as<CT>(*out, so);
+  return compute_in_out(*self, *out, [&](const auto* x, auto* y) {
+    using CT = std::remove_pointer_t<decltype(y)>;
     for (int64_t pl = 0; pl < g.planes; ++pl) {
       const CT* plane = x + pl * g.in_h * g.in_w;
       for (int64_t oh = 0; oh < g.out_h; ++oh)
@@ -117,8 +110,6 @@ Status max_pool2d_with_indices_out(ValueTable& values, std::span<const int32_t> 
           idx[k] = best_i;
         }
     }
-    finish_output(*out, so);
-    return {};
   });
 }
 
@@ -126,26 +117,21 @@ Status max_pool2d_with_indices_out(ValueTable& values, std::span<const int32_t> 
 //   bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out)
 Status avg_pool2d_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::avg_pool2d.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(9));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto kernel, a.int_list(1, "kernel_size"));
-  WICK_ASSIGN_OR_RETURN(auto stride, a.int_list(2, "stride"));
-  WICK_ASSIGN_OR_RETURN(auto padding, a.int_list(3, "padding"));
-  WICK_ASSIGN_OR_RETURN(bool ceil_mode, a.bool_arg(4, "ceil_mode"));
-  WICK_ASSIGN_OR_RETURN(bool count_include_pad, a.bool_arg(5, "count_include_pad"));
-  WICK_ASSIGN_OR_RETURN(auto divisor, a.optional_int(6, "divisor_override"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(7, "out"));
+  Tensor *self{}, *out{};
+  std::vector<int64_t> kernel, stride, padding;
+  bool ceil_mode = false, count_include_pad = false;
+  std::optional<int64_t> divisor;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 9, arg(self, "self"), arg(kernel, "kernel_size"),
+                                 arg(stride, "stride"), arg(padding, "padding"), arg(ceil_mode, "ceil_mode"),
+                                 arg(count_include_pad, "count_include_pad"), arg(divisor, "divisor_override"),
+                                 arg(out, "out")));
   if (divisor && *divisor == 0) return invalid_arg(op, "divisor_override must be nonzero");
   std::vector<int64_t> shape;
   WICK_ASSIGN_OR_RETURN(Pool2d g, pool_geometry(op, *self, kernel, stride, padding, {1, 1}, ceil_mode, shape));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
-  return visit_compute(compute_type_for(self->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*self, si);
-    CT* y = output_as<CT>(*out, so);
+  return compute_in_out(*self, *out, [&](const auto* x, auto* y) {
+    using CT = std::remove_pointer_t<decltype(y)>;
     for (int64_t pl = 0; pl < g.planes; ++pl) {
       const CT* plane = x + pl * g.in_h * g.in_w;
       for (int64_t oh = 0; oh < g.out_h; ++oh)
@@ -164,8 +150,6 @@ Status avg_pool2d_out(ValueTable& values, std::span<const int32_t> args) {
           y[(pl * g.out_h + oh) * g.out_w + ow] = static_cast<CT>(sum / static_cast<double>(div));
         }
     }
-    finish_output(*out, so);
-    return {};
   });
 }
 
@@ -173,12 +157,10 @@ Status avg_pool2d_out(ValueTable& values, std::span<const int32_t> args) {
 // cell o averages input [floor(o*in/out), ceil((o+1)*in/out)).
 Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::_adaptive_avg_pool2d.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto size, a.int_list(1, "output_size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *self, "self"));
+  Tensor *self{}, *out{};
+  std::vector<int64_t> size;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, floating_arg(self, "self"), arg(size, "output_size"),
+                                 arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   if (self->dim() != 3 && self->dim() != 4)
     return invalid_arg(op, "self rank " + std::to_string(self->dim()) + ", expected 3 or 4");
@@ -194,11 +176,8 @@ Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
   if (out->numel() == 0) return {};
   const int64_t planes = self->numel() / (ih * iw);
-  return visit_compute(compute_type_for(self->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*self, si);
-    CT* y = output_as<CT>(*out, so);
+  return compute_in_out(*self, *out, [&](const auto* x, auto* y) {
+    using CT = std::remove_pointer_t<decltype(y)>;
     for (int64_t pl = 0; pl < planes; ++pl)
       for (int64_t i = 0; i < oh; ++i) {
         const int64_t h0 = i * ih / oh, h1 = ((i + 1) * ih + oh - 1) / oh;
@@ -210,8 +189,6 @@ Status adaptive_avg_pool2d_out(ValueTable& values, std::span<const int32_t> args
           y[(pl * oh + i) * ow + j] = static_cast<CT>(sum / static_cast<double>((h1 - h0) * (w1 - w0)));
         }
       }
-    finish_output(*out, so);
-    return {};
   });
 }
 

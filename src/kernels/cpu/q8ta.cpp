@@ -49,6 +49,13 @@ Status check_int8(const char* op, const Tensor& t, const char* name) {
   return {};
 }
 
+// prepare_output for an int8 result.
+Status prepare_int8_output(const char* op, Tensor& out, std::span<const int64_t> shape) {
+  WICK_RETURN_IF_ERROR(prepare_output(op, out, shape));
+  if (out.dtype != ScalarType::kChar) return invalid_arg(op, "out must be int8");
+  return {};
+}
+
 Status check_channels(const char* op, const Tensor* t, int64_t n, const char* name) {
   if (!t) return {};
   WICK_RETURN_IF_ERROR(check_tensor(op, *t, name));
@@ -69,6 +76,20 @@ std::pair<int64_t, int64_t> pair_of(const std::vector<int64_t>& v) {
 }
 
 enum class ConvKind { kIm2col, kDepthwise, kTransposed };
+
+// The input coordinate that kernel tap k of output coordinate o reads along one axis of
+// size n, or -1 where it reads padding (or, transposed, where no input lands on o).
+inline int64_t tap_source(bool transposed, int64_t o, int64_t k, int64_t stride, int64_t pad, int64_t dil, int64_t n) {
+  int64_t i;
+  if (transposed) {
+    const int64_t t = o + pad - k * dil;
+    if (t < 0 || t % stride) return -1;
+    i = t / stride;
+  } else {
+    i = o * stride - pad + k * dil;
+  }
+  return i >= 0 && i < n ? i : -1;
+}
 
 // q8ta_conv2d*.out(x, input_scale, input_zero_point, weights, weight_sums, weight_scales,
 //   output_scale, output_zero_point, bias?, kernel_size, stride, padding, (output_padding,)
@@ -124,8 +145,7 @@ Status q8ta_conv(ValueTable& values, std::span<const int32_t> args, const char* 
   const int64_t scale_period = tr ? ocg : oc;
   WICK_RETURN_IF_ERROR(check_channels(op, ws, scale_period, "weight_scales"));
   WICK_RETURN_IF_ERROR(check_channels(op, bias, oc, "bias"));
-  WICK_RETURN_IF_ERROR(prepare_output(op, *out, std::vector<int64_t>{nb, oc, oh, ow}));
-  if (out->dtype != ScalarType::kChar) return invalid_arg(op, "out must be int8");
+  WICK_RETURN_IF_ERROR(prepare_int8_output(op, *out, std::vector<int64_t>{nb, oc, oh, ow}));
   const int8_t* xs = x->data_as<int8_t>();
   const int8_t* wp = w->data_as<int8_t>();
   const float* sp = ws->data_as<float>();
@@ -139,25 +159,11 @@ Status q8ta_conv(ValueTable& values, std::span<const int32_t> args, const char* 
         for (int64_t xo = 0; xo < ow; ++xo) {
           int32_t acc = 0;
           for (int64_t ky = 0; ky < kh; ++ky) {
-            int64_t iy;
-            if (tr) {
-              const int64_t t = y + pad.first - ky * dil.first;
-              if (t < 0 || t % stride.first) continue;
-              iy = t / stride.first;
-            } else {
-              iy = y * stride.first - pad.first + ky * dil.first;
-            }
-            if (iy < 0 || iy >= ih) continue;
+            const int64_t iy = tap_source(tr, y, ky, stride.first, pad.first, dil.first, ih);
+            if (iy < 0) continue;
             for (int64_t kx = 0; kx < kw; ++kx) {
-              int64_t ix;
-              if (tr) {
-                const int64_t t = xo + pad.second - kx * dil.second;
-                if (t < 0 || t % stride.second) continue;
-                ix = t / stride.second;
-              } else {
-                ix = xo * stride.second - pad.second + kx * dil.second;
-              }
-              if (ix < 0 || ix >= iw) continue;
+              const int64_t ix = tap_source(tr, xo, kx, stride.second, pad.second, dil.second, iw);
+              if (ix < 0) continue;
               const int64_t tap = ky * kw + kx;
               if (kind == ConvKind::kDepthwise) {
                 acc += (xs[((n * ic + o) * ih + iy) * iw + ix] - qi.zp) * wp[tap * w_row + o];
@@ -268,8 +274,7 @@ Status et_vk_q8ta_add_out(ValueTable& values, std::span<const int32_t> args) {
   WICK_RETURN_IF_ERROR(check_int8(op, *x, "input_a"));
   WICK_RETURN_IF_ERROR(check_int8(op, *y, "input_b"));
   if (x->sizes != y->sizes) return not_supported(op, "inputs " + x->shape_string() + " and " + y->shape_string() + " differ (no broadcasting)");
-  WICK_RETURN_IF_ERROR(prepare_output(op, *out, x->sizes));
-  if (out->dtype != ScalarType::kChar) return invalid_arg(op, "out must be int8");
+  WICK_RETURN_IF_ERROR(prepare_int8_output(op, *out, x->sizes));
   const float al = static_cast<float>(alpha);
   for (int64_t i = 0; i < x->numel(); ++i)
     out->data_as<int8_t>()[i] = qo.q(qa.dq(x->data_as<int8_t>()[i]) + al * qb.dq(y->data_as<int8_t>()[i]));
@@ -286,8 +291,7 @@ Status et_vk_q8ta_relu_out(ValueTable& values, std::span<const int32_t> args) {
   WICK_ASSIGN_OR_RETURN(Q8 qo, read_q8(a, 3, 4, "output"));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
   WICK_RETURN_IF_ERROR(check_int8(op, *x, "input"));
-  WICK_RETURN_IF_ERROR(prepare_output(op, *out, x->sizes));
-  if (out->dtype != ScalarType::kChar) return invalid_arg(op, "out must be int8");
+  WICK_RETURN_IF_ERROR(prepare_int8_output(op, *out, x->sizes));
   for (int64_t i = 0; i < x->numel(); ++i) out->data_as<int8_t>()[i] = qo.q(std::fmax(qi.dq(x->data_as<int8_t>()[i]), 0.0f));
   return {};
 }
@@ -310,8 +314,7 @@ Status et_vk_q8ta_pixel_shuffle_out(ValueTable& values, std::span<const int32_t>
   std::vector<int64_t> shape = x->sizes;
   const int64_t c = shape[rank - 3] / (r * r), h = shape[rank - 2], w = shape[rank - 1];
   shape[rank - 3] = c, shape[rank - 2] = h * r, shape[rank - 1] = w * r;
-  WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
-  if (out->dtype != ScalarType::kChar) return invalid_arg(op, "out must be int8");
+  WICK_RETURN_IF_ERROR(prepare_int8_output(op, *out, shape));
   const int64_t outer = x->numel() / (c * r * r * h * w);
   const int8_t* xs = x->data_as<int8_t>();
   int8_t* ys = out->data_as<int8_t>();

@@ -52,17 +52,11 @@ void q4gsw_linear(const Q4Linear& q) {
 //   Tensor? bias=None, *, Tensor(a!) out)
 Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::linear_q4gsw.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(1, "weights"));
-  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(2, "weight_scales"));
-  WICK_ASSIGN_OR_RETURN(int64_t gs, a.int_arg(3, "group_size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(4, "bias"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *x, "self"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *w, "weights"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *sc, "weight_scales"));
+  Tensor *x{}, *w{}, *sc{}, *bias{}, *out{};
+  int64_t gs = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 7, checked_arg(x, "self"), checked_arg(w, "weights"),
+                                 checked_arg(sc, "weight_scales"), arg(gs, "group_size"), optional_arg(bias, "bias"),
+                                 arg(out, "out")));
   if (x->dtype != ScalarType::kFloat || sc->dtype != ScalarType::kFloat)
     return not_supported(op, "self and weight_scales must be float32");
   if (w->dtype != ScalarType::kByte && w->dtype != ScalarType::kChar)
@@ -102,14 +96,10 @@ Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args)
 // 0), packed two per byte with even k in the low nibble, into uint8 [N, (K + 1) / 2].
 Status et_vk_q4gsw_requant_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::q4gsw_requant.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * latent, a.tensor(0, "latent"));
-  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(1, "scales"));
-  WICK_ASSIGN_OR_RETURN(int64_t gs, a.int_arg(2, "group_size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *latent, "latent"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *sc, "scales"));
+  Tensor *latent{}, *sc{}, *out{};
+  int64_t gs = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(latent, "latent"), checked_arg(sc, "scales"),
+                                 arg(gs, "group_size"), arg(out, "out")));
   if (latent->dtype != ScalarType::kFloat || sc->dtype != ScalarType::kFloat)
     return not_supported(op, "latent and scales must be float32");
   if (latent->dim() != 2 || sc->dim() != 2) return invalid_arg(op, "expected latent [N, K] and scales [groups, N]");

@@ -125,13 +125,12 @@ Status sum_like(const char* op, SumKind kind, const Reduction& r) {
 
 // (Tensor self, int[1]? dim, bool keepdim, *, ScalarType? dtype, Tensor(a!) out)
 Status sum_like_op(const char* op, SumKind kind, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto dims, a.optional_int_list(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(2, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(auto dtype, a.optional_dtype(3, "dtype"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
+  Tensor *self{}, *out{};
+  std::optional<std::vector<int64_t>> dims;
+  bool keepdim = false;
+  std::optional<ScalarType> dtype;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, arg(self, "self"), arg(dims, "dim"), arg(keepdim, "keepdim"),
+                                 arg(dtype, "dtype"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_dtype_arg(op, dtype, *out));
   Reduction r;
   WICK_RETURN_IF_ERROR(setup(op, self, dims, keepdim, out, r));
@@ -184,34 +183,30 @@ Status any_all(const char* op, bool is_any, const Reduction& r) {
 }
 
 Status any_all_dim(const char* op, bool is_any, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(2, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  Tensor *self{}, *out{};
+  int64_t dim = 0;
+  bool keepdim = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(self, "self"), arg(dim, "dim"), arg(keepdim, "keepdim"),
+                                 arg(out, "out")));
   Reduction r;
   WICK_RETURN_IF_ERROR(setup(op, self, std::vector<int64_t>{dim}, keepdim, out, r));
   return any_all(op, is_any, r);
 }
 
 Status any_all_dims(const char* op, bool is_any, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto dims, a.optional_int_list(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(2, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  Tensor *self{}, *out{};
+  std::optional<std::vector<int64_t>> dims;
+  bool keepdim = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(self, "self"), arg(dims, "dim"), arg(keepdim, "keepdim"),
+                                 arg(out, "out")));
   Reduction r;
   WICK_RETURN_IF_ERROR(setup(op, self, dims, keepdim, out, r));
   return any_all(op, is_any, r);
 }
 
 Status any_all_all(const char* op, bool is_any, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
+  Tensor *self{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, arg(self, "self"), arg(out, "out")));
   Reduction r;
   WICK_RETURN_IF_ERROR(setup(op, self, std::nullopt, false, out, r));
   return any_all(op, is_any, r);
@@ -229,13 +224,11 @@ bool better(T candidate, T current, bool is_max) {
 
 // amax/amin over a set of dims.
 Status extreme_values(const char* op, bool is_max, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(std::vector<int64_t> dims, a.int_list(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(2, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  std::vector<int64_t> dims;
+  bool keepdim = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(self, "self"), arg(dims, "dim"),
+                                 arg(keepdim, "keepdim"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *out, "out"));
   Reduction r;
   WICK_RETURN_IF_ERROR(setup(op, self, dims, keepdim, out, r));
@@ -284,14 +277,11 @@ void arg_extreme(const T* x, DimSplit s, bool is_max, T* best_values, int64_t* b
 
 // max.dim_max / min.dim_min: (Tensor self, int dim, bool keepdim, *, Tensor(a!) values, Tensor(b!) indices)
 Status extreme_dim(const char* op, bool is_max, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(2, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * vals, a.tensor(3, is_max ? "max" : "min"));
-  WICK_ASSIGN_OR_RETURN(Tensor * idx, a.tensor(4, is_max ? "max_values" : "min_indices"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *vals{}, *idx{};
+  int64_t dim = 0;
+  bool keepdim = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, checked_arg(self, "self"), arg(dim, "dim"), arg(keepdim, "keepdim"),
+                                 arg(vals, is_max ? "max" : "min"), arg(idx, is_max ? "max_values" : "min_indices")));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *self, "self", *vals, "values"));
   if (idx->dtype != ScalarType::kLong) return invalid_arg(op, "indices must be int64, got " + dtype_str(idx->dtype));
   WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
@@ -314,13 +304,11 @@ Status extreme_dim(const char* op, bool is_max, ValueTable& values, std::span<co
 
 // argmax/argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out)
 Status arg_extreme_op(const char* op, bool is_max, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto dim, a.optional_int(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(2, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  std::optional<int64_t> dim;
+  bool keepdim = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(self, "self"), arg(dim, "dim"),
+                                 arg(keepdim, "keepdim"), arg(out, "out")));
   if (out->dtype != ScalarType::kLong) return invalid_arg(op, "out must be int64, got " + dtype_str(out->dtype));
   if (self->dtype == ScalarType::kBool) return not_supported(op, "self has dtype bool");
   std::vector<bool> mask(static_cast<size_t>(self->dim()), !dim.has_value());
@@ -351,13 +339,12 @@ Status mean_out(ValueTable& v, std::span<const int32_t> a) { return sum_like_op(
 // prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out)
 Status prod_int_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::prod.int_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(2, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(auto dtype, a.optional_dtype(3, "dtype"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
+  Tensor *self{}, *out{};
+  int64_t dim = 0;
+  bool keepdim = false;
+  std::optional<ScalarType> dtype;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, arg(self, "self"), arg(dim, "dim"), arg(keepdim, "keepdim"),
+                                 arg(dtype, "dtype"), arg(out, "out")));
   WICK_RETURN_IF_ERROR(check_dtype_arg(op, dtype, *out));
   Reduction r;
   WICK_RETURN_IF_ERROR(setup(op, self, std::vector<int64_t>{dim}, keepdim, out, r));
@@ -380,14 +367,12 @@ Status argmin_out(ValueTable& v, std::span<const int32_t> a) { return arg_extrem
 // var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out)
 Status var_correction_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::var.correction_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto dims, a.optional_int_list(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(auto correction, a.optional_scalar(2, "correction"));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, a.bool_arg(3, "keepdim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *self, "self"));
+  Tensor *self{}, *out{};
+  std::optional<std::vector<int64_t>> dims;
+  std::optional<Scalar> correction;
+  bool keepdim = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, floating_arg(self, "self"), arg(dims, "dim"),
+                                 arg(correction, "correction"), arg(keepdim, "keepdim"), arg(out, "out")));
   if (!is_floating(out->dtype)) return invalid_arg(op, "out must be floating, got " + dtype_str(out->dtype));
   Reduction r;
   WICK_RETURN_IF_ERROR(setup(op, self, dims, keepdim, out, r));

@@ -56,12 +56,15 @@ void write_view(const Tensor& src, const View& v, Tensor& dst, int64_t dst_offse
   convert_elements(tmp.data(), src.dtype, dst_bytes, dst.dtype, n);
 }
 
-// Common tail: check, resize out to the view's shape, copy.
-Status emit_view(const char* op, const Tensor& self, const View& v, Tensor& out) {
+// Common tail: check, resize out to `shape` (the view's elements in order), copy.
+Status emit_view_as(const char* op, const Tensor& self, const View& v, std::span<const int64_t> shape, Tensor& out) {
   if (!is_kernel_dtype(out.dtype)) return not_supported(op, "out has dtype " + dtype_str(out.dtype));
-  WICK_RETURN_IF_ERROR(prepare_output(op, out, v.sizes));
+  WICK_RETURN_IF_ERROR(prepare_output(op, out, shape));
   write_view(self, v, out);
   return {};
+}
+Status emit_view(const char* op, const Tensor& self, const View& v, Tensor& out) {
+  return emit_view_as(op, self, v, v.sizes, out);
 }
 
 // Reads (self, ..., out) where self is the first argument and out is at `out_pos`.
@@ -216,11 +219,10 @@ Status clone_dim_order_out(ValueTable& v, std::span<const int32_t> a) {
 // broadcasts to self's shape and is converted to self's dtype.
 Status copy_inplace(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::copy_";
+  Tensor *self{}, *src{};
+  bool non_blocking = false;
   KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * src, a.tensor(1, "src"));
-  WICK_ASSIGN_OR_RETURN(bool non_blocking, a.bool_arg(2, "non_blocking"));
+  WICK_RETURN_IF_ERROR(a.read(4, arg(self, "self"), arg(src, "src"), arg(non_blocking, "non_blocking")));
   (void)non_blocking;
   WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
   WICK_RETURN_IF_ERROR(check_tensor(op, *src, "src"));
@@ -401,59 +403,51 @@ Status flip_out(ValueTable& values, std::span<const int32_t> args) {
   return emit_view(op, *so.self, v, *so.out);
 }
 
-// pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out):
-// [..., C*r*r, H, W] -> [..., C, H*r, W*r], out[c, h*r+i, w*r+j] = in[c*r*r + i*r + j, h, w].
-Status pixel_shuffle_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::pixel_shuffle.out";
+namespace {
+// pixel_shuffle (up) and pixel_unshuffle: both are one strided view of self, over
+// [batch, C, H, W] with r = the factor.
+Status pixel_shuffle_view(const char* op, const char* factor_name, bool up, ValueTable& values,
+                          std::span<const int32_t> args) {
   KernelArgs a(op, values, args);
   WICK_ASSIGN_OR_RETURN(SelfOut so, self_and_out(a, 4, 2));
-  WICK_ASSIGN_OR_RETURN(int64_t r, a.int_arg(1, "upscale_factor"));
+  WICK_ASSIGN_OR_RETURN(int64_t r, a.int_arg(1, factor_name));
   const Tensor& self = *so.self;
   if (self.dim() < 3) return invalid_arg(op, "self must have at least 3 dims, got " + self.shape_string());
-  WICK_RETURN_IF_ERROR(check_geometry(op, "upscale_factor", std::span<const int64_t>(&r, 1), 1));
+  WICK_RETURN_IF_ERROR(check_geometry(op, factor_name, std::span<const int64_t>(&r, 1), 1));
   const size_t rank = self.sizes.size();
   const int64_t c = self.sizes[rank - 3], h = self.sizes[rank - 2], w = self.sizes[rank - 1];
-  if (c % (r * r) != 0) return invalid_arg(op, "channels " + std::to_string(c) + " not divisible by upscale_factor^2");
-  const int64_t oc = c / (r * r);
   int64_t batch = 1;
   for (size_t i = 0; i + 3 < rank; ++i) batch *= self.sizes[i];
-  // As a view: [batch, oc, h, r(i), w, r(j)] over input laid out [batch, oc, r(i), r(j), h, w].
-  View v;
-  v.sizes = {batch, oc, h, r, w, r};
-  v.strides = {c * h * w, r * r * h * w, w, r * h * w, 1, h * w};
   std::vector<int64_t> shape(self.sizes.begin(), self.sizes.end() - 3);
-  shape.insert(shape.end(), {oc, h * r, w * r});
-  if (!is_kernel_dtype(so.out->dtype)) return not_supported(op, "out has dtype " + dtype_str(so.out->dtype));
-  WICK_RETURN_IF_ERROR(prepare_output(op, *so.out, shape));
-  write_view(self, v, *so.out);
-  return {};
+  View v;
+  if (up) {
+    if (c % (r * r) != 0) return invalid_arg(op, "channels " + std::to_string(c) + " not divisible by upscale_factor^2");
+    const int64_t oc = c / (r * r);
+    // out[c, h*r+i, w*r+j] = in[c*r*r + i*r + j, h, w]: view [batch, oc, h, r(i), w, r(j)].
+    v.sizes = {batch, oc, h, r, w, r};
+    v.strides = {c * h * w, r * r * h * w, w, r * h * w, 1, h * w};
+    shape.insert(shape.end(), {oc, h * r, w * r});
+  } else {
+    if (h % r != 0 || w % r != 0) return invalid_arg(op, "spatial size not divisible by downscale_factor");
+    const int64_t oh = h / r, ow = w / r;
+    // out[c*r*r + i*r + j, y, x] = in[c, y*r+i, x*r+j]: view [batch, c, r(i), r(j), oh, ow].
+    v.sizes = {batch, c, r, r, oh, ow};
+    v.strides = {c * h * w, h * w, w, 1, r * w, r};
+    shape.insert(shape.end(), {c * r * r, oh, ow});
+  }
+  return emit_view_as(op, self, v, shape, *so.out);
+}
+}  // namespace
+
+// pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out):
+// [..., C*r*r, H, W] -> [..., C, H*r, W*r].
+Status pixel_shuffle_out(ValueTable& values, std::span<const int32_t> args) {
+  return pixel_shuffle_view("aten::pixel_shuffle.out", "upscale_factor", true, values, args);
 }
 
 // pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out): the inverse.
 Status pixel_unshuffle_out(ValueTable& values, std::span<const int32_t> args) {
-  const char* op = "aten::pixel_unshuffle.out";
-  KernelArgs a(op, values, args);
-  WICK_ASSIGN_OR_RETURN(SelfOut so, self_and_out(a, 4, 2));
-  WICK_ASSIGN_OR_RETURN(int64_t r, a.int_arg(1, "downscale_factor"));
-  const Tensor& self = *so.self;
-  if (self.dim() < 3) return invalid_arg(op, "self must have at least 3 dims, got " + self.shape_string());
-  WICK_RETURN_IF_ERROR(check_geometry(op, "downscale_factor", std::span<const int64_t>(&r, 1), 1));
-  const size_t rank = self.sizes.size();
-  const int64_t c = self.sizes[rank - 3], h = self.sizes[rank - 2], w = self.sizes[rank - 1];
-  if (h % r != 0 || w % r != 0) return invalid_arg(op, "spatial size not divisible by downscale_factor");
-  const int64_t oh = h / r, ow = w / r;
-  int64_t batch = 1;
-  for (size_t i = 0; i + 3 < rank; ++i) batch *= self.sizes[i];
-  // out[c*r*r + i*r + j, y, x] = in[c, y*r+i, x*r+j]: view [batch, c, r(i), r(j), oh, ow].
-  View v;
-  v.sizes = {batch, c, r, r, oh, ow};
-  v.strides = {c * h * w, h * w, w, 1, r * w, r};
-  std::vector<int64_t> shape(self.sizes.begin(), self.sizes.end() - 3);
-  shape.insert(shape.end(), {c * r * r, oh, ow});
-  if (!is_kernel_dtype(so.out->dtype)) return not_supported(op, "out has dtype " + dtype_str(so.out->dtype));
-  WICK_RETURN_IF_ERROR(prepare_output(op, *so.out, shape));
-  write_view(self, v, *so.out);
-  return {};
+  return pixel_shuffle_view("aten::pixel_unshuffle.out", "downscale_factor", false, values, args);
 }
 
 // repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out)
@@ -480,13 +474,33 @@ Status repeat_out(ValueTable& values, std::span<const int32_t> args) {
     v.strides.push_back(st[i]);
     shape.push_back(repeats[i] * padded[i]);
   }
-  if (!is_kernel_dtype(so.out->dtype)) return not_supported(op, "out has dtype " + dtype_str(so.out->dtype));
-  WICK_RETURN_IF_ERROR(prepare_output(op, *so.out, shape));
-  write_view(self, v, *so.out);
-  return {};
+  return emit_view_as(op, self, v, shape, *so.out);
 }
 
 namespace {
+// The arguments of cat and stack: (Tensor[] tensors, int dim=0, *, Tensor(a!) out), every
+// input checked and their result type castable to out's dtype.
+struct TensorListArgs {
+  std::vector<Tensor*> tensors;
+  int64_t dim = 0;
+  Tensor* out = nullptr;
+};
+Result<TensorListArgs> read_tensor_list_args(const char* op, ValueTable& values, std::span<const int32_t> args) {
+  TensorListArgs l;
+  WICK_RETURN_IF_ERROR(
+      read_args(op, values, args, 4, arg(l.tensors, "tensors"), arg(l.dim, "dim"), arg(l.out, "out")));
+  if (l.tensors.empty()) return invalid_arg(op, "expected a non-empty list of tensors");
+  ResultType rt;
+  for (Tensor* t : l.tensors) {
+    WICK_RETURN_IF_ERROR(check_tensor(op, *t, "tensors"));
+    rt.add_tensor(*t);
+  }
+  if (!is_kernel_dtype(l.out->dtype) || !can_cast(rt.result(), l.out->dtype))
+    return invalid_arg(op, "result type " + dtype_str(rt.result()) + " can't be cast to out dtype " +
+                               dtype_str(l.out->dtype));
+  return l;
+}
+
 // Writes each input along `dim` of out, one after another; inputs already checked.
 void concat_into(const std::vector<const Tensor*>& inputs, int64_t dim, Tensor& out) {
   DimSplit os = split_at(out.sizes, dim);
@@ -506,29 +520,19 @@ void concat_into(const std::vector<const Tensor*>& inputs, int64_t dim, Tensor& 
 // cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out)
 Status cat_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::cat.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(auto tensors, a.tensor_list(0, "tensors"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  if (tensors.empty()) return invalid_arg(op, "expected a non-empty list of tensors");
+  WICK_ASSIGN_OR_RETURN(TensorListArgs l, read_tensor_list_args(op, values, args));
+  Tensor* out = l.out;
   // Legacy behaviour: 1-D empty tensors are skipped whatever the other shapes are.
   std::vector<const Tensor*> inputs;
-  ResultType rt;
-  for (Tensor* t : tensors) {
-    WICK_RETURN_IF_ERROR(check_tensor(op, *t, "tensors"));
-    rt.add_tensor(*t);
+  for (Tensor* t : l.tensors)
     if (!(t->dim() == 1 && t->sizes[0] == 0)) inputs.push_back(t);
-  }
-  if (!is_kernel_dtype(out->dtype) || !can_cast(rt.result(), out->dtype))
-    return invalid_arg(op, "result type " + dtype_str(rt.result()) + " can't be cast to out dtype " + dtype_str(out->dtype));
   if (inputs.empty()) {
     const int64_t empty[] = {0};
     return prepare_output(op, *out, empty);
   }
   const Tensor& ref = *inputs[0];
   if (ref.dim() == 0) return invalid_arg(op, "zero-dimensional tensors cannot be concatenated");
-  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, ref.dim()));
+  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, l.dim, ref.dim()));
   std::vector<int64_t> shape = ref.sizes;
   shape[static_cast<size_t>(d)] = 0;
   for (const Tensor* t : inputs) {
@@ -551,22 +555,13 @@ Status cat_out(ValueTable& values, std::span<const int32_t> args) {
 // stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out)
 Status stack_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::stack.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(auto tensors, a.tensor_list(0, "tensors"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  if (tensors.empty()) return invalid_arg(op, "expected a non-empty list of tensors");
-  ResultType rt;
-  for (Tensor* t : tensors) {
-    WICK_RETURN_IF_ERROR(check_tensor(op, *t, "tensors"));
-    rt.add_tensor(*t);
+  WICK_ASSIGN_OR_RETURN(TensorListArgs l, read_tensor_list_args(op, values, args));
+  const std::vector<Tensor*>& tensors = l.tensors;
+  Tensor* out = l.out;
+  for (Tensor* t : tensors)
     if (!shape_equal(t->sizes, tensors[0]->sizes))
       return invalid_arg(op, "stack expects equal shapes: " + tensors[0]->shape_string() + " vs " + t->shape_string());
-  }
-  if (!is_kernel_dtype(out->dtype) || !can_cast(rt.result(), out->dtype))
-    return invalid_arg(op, "result type " + dtype_str(rt.result()) + " can't be cast to out dtype " + dtype_str(out->dtype));
-  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, tensors[0]->dim() + 1));
+  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, l.dim, tensors[0]->dim() + 1));
   std::vector<int64_t> shape = tensors[0]->sizes;
   shape.insert(shape.begin() + d, static_cast<int64_t>(tensors.size()));
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
@@ -607,35 +602,37 @@ Status split_into(const char* op, const Tensor& self, const std::vector<int64_t>
     return invalid_arg(op, "split sizes sum to " + std::to_string(start) + ", dim size is " + std::to_string(self.sizes[du]));
   return {};
 }
+
+// The dim that split and unbind cut self along.
+Result<int64_t> cut_dim(const char* op, const Tensor& self, int64_t dim, const char* verb) {
+  WICK_RETURN_IF_ERROR(check_tensor(op, self, "self"));
+  if (self.dim() == 0) return invalid_arg(op, std::string("cannot ") + verb + " a 0-dim tensor");
+  return normalize_dim(op, dim, self.dim());
+}
 }  // namespace
 
 // split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *, Tensor(a!)[] out) -> ()
 Status split_with_sizes_copy_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::split_with_sizes_copy.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto split_sizes, a.int_list(1, "split_sizes"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(2, "dim"));
-  WICK_ASSIGN_OR_RETURN(auto outs, a.tensor_list(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  if (self->dim() == 0) return invalid_arg(op, "cannot split a 0-dim tensor");
-  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
+  Tensor* self{};
+  std::vector<int64_t> split_sizes;
+  int64_t dim = 0;
+  std::vector<Tensor*> outs;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), arg(split_sizes, "split_sizes"),
+                                 arg(dim, "dim"), arg(outs, "out")));
+  WICK_ASSIGN_OR_RETURN(int64_t d, cut_dim(op, *self, dim, "split"));
   return split_into(op, *self, split_sizes, d, outs);
 }
 
 // split_copy.Tensor_out(Tensor self, SymInt split_size, int dim=0, *, Tensor(a!)[] out) -> ()
 Status split_copy_tensor_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::split_copy.Tensor_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t split_size, a.int_arg(1, "split_size"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(2, "dim"));
-  WICK_ASSIGN_OR_RETURN(auto outs, a.tensor_list(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  if (self->dim() == 0) return invalid_arg(op, "cannot split a 0-dim tensor");
-  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
+  Tensor* self{};
+  int64_t split_size = 0, dim = 0;
+  std::vector<Tensor*> outs;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(self, "self"), arg(split_size, "split_size"),
+                                 arg(dim, "dim"), arg(outs, "out")));
+  WICK_ASSIGN_OR_RETURN(int64_t d, cut_dim(op, *self, dim, "split"));
   const int64_t size = self->sizes[static_cast<size_t>(d)];
   if (split_size < 0 || (split_size == 0 && size != 0))
     return invalid_arg(op, "split_size " + std::to_string(split_size) + " is invalid for a dim of size " + std::to_string(size));
@@ -653,14 +650,11 @@ Status split_copy_tensor_out(ValueTable& values, std::span<const int32_t> args) 
 // unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> ()
 Status unbind_copy_int_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::unbind_copy.int_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(auto outs, a.tensor_list(2, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
-  if (self->dim() == 0) return invalid_arg(op, "cannot unbind a 0-dim tensor");
-  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
+  Tensor* self{};
+  int64_t dim = 0;
+  std::vector<Tensor*> outs;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, arg(self, "self"), arg(dim, "dim"), arg(outs, "out")));
+  WICK_ASSIGN_OR_RETURN(int64_t d, cut_dim(op, *self, dim, "unbind"));
   const size_t du = static_cast<size_t>(d);
   if (static_cast<int64_t>(outs.size()) != self->sizes[du])
     return invalid_arg(op, std::to_string(outs.size()) + " outputs for a dim of size " + std::to_string(self->sizes[du]));

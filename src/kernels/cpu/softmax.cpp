@@ -10,13 +10,11 @@ namespace {
 // (Tensor self, int dim, bool half_to_float, *, Tensor(a!) out). Subtracting the line's
 // max keeps exp() in range; sums accumulate in double.
 Status softmax_like(const char* op, bool log, ValueTable& values, std::span<const int32_t> args) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool half_to_float, a.bool_arg(2, "half_to_float"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *self, "self"));
+  Tensor *self{}, *out{};
+  int64_t dim = 0;
+  bool half_to_float = false;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, floating_arg(self, "self"), arg(dim, "dim"),
+                                 arg(half_to_float, "half_to_float"), arg(out, "out")));
   if (half_to_float) {
     if (self->dtype != ScalarType::kHalf || out->dtype != ScalarType::kFloat)
       return invalid_arg(op, "half_to_float needs a float16 input and a float32 out");
@@ -27,11 +25,8 @@ Status softmax_like(const char* op, bool log, ValueTable& values, std::span<cons
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, self->sizes));
   if (out->numel() == 0) return {};
   DimSplit s = split_at(self->sizes, d);
-  return visit_compute(compute_type_for(self->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*self, si);
-    CT* y = output_as<CT>(*out, so);
+  return compute_in_out(*self, *out, [&](const auto* x, auto* y) {
+    using CT = std::remove_pointer_t<decltype(y)>;
     std::vector<double> line(static_cast<size_t>(s.size));
     for (int64_t o = 0; o < s.outer; ++o) {
       for (int64_t in = 0; in < s.inner; ++in) {
@@ -57,8 +52,6 @@ Status softmax_like(const char* op, bool log, ValueTable& values, std::span<cons
         }
       }
     }
-    finish_output(*out, so);
-    return {};
   });
 }
 

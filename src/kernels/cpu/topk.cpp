@@ -59,18 +59,29 @@ Status ordered_select(const char* op, const Tensor& self, int64_t dim, int64_t k
   return {};
 }
 
-Status check_outputs(const char* op, const Tensor& self, const Tensor& values, const Tensor& indices) {
+// The dim topk and sort order along and its size (1 for a 0-dim self), after checking the
+// inputs and outputs.
+struct OrderDim {
+  int64_t dim, size;
+};
+Result<OrderDim> order_dim(const char* op, const Tensor& self, int64_t dim, const Tensor& values,
+                           const Tensor& indices) {
   WICK_RETURN_IF_ERROR(check_tensor(op, self, "self"));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, self, "self", values, "values"));
   if (indices.dtype != ScalarType::kLong) return invalid_arg(op, "indices must be int64, got " + dtype_str(indices.dtype));
-  return {};
+  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self.dim()));
+  return OrderDim{d, self.dim() == 0 ? 1 : self.size(static_cast<int>(d))};
 }
 
-Status sort_impl(const char* op, Tensor* self, int64_t dim, bool descending, Tensor* values, Tensor* indices) {
-  WICK_RETURN_IF_ERROR(check_outputs(op, *self, *values, *indices));
-  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
-  const int64_t size = self->dim() == 0 ? 1 : self->size(static_cast<int>(d));
-  return ordered_select(op, *self, d, size, descending, *values, *indices);
+// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices)
+Status sort_into(const char* op, ValueTable& vt, std::span<const int32_t> args) {
+  Tensor *self{}, *values{}, *indices{};
+  int64_t dim = 0;
+  bool descending = false;
+  WICK_RETURN_IF_ERROR(read_args(op, vt, args, 6, arg(self, "self"), arg(dim, "dim"), arg(descending, "descending"),
+                                 arg(values, "values"), arg(indices, "indices")));
+  WICK_ASSIGN_OR_RETURN(OrderDim od, order_dim(op, *self, dim, *values, *indices));
+  return ordered_select(op, *self, od.dim, od.size, descending, *values, *indices);
 }
 
 }  // namespace
@@ -79,49 +90,28 @@ Status sort_impl(const char* op, Tensor* self, int64_t dim, bool descending, Ten
 //   Tensor(a!) values, Tensor(b!) indices)
 Status topk_values(ValueTable& vt, std::span<const int32_t> args) {
   const char* op = "aten::topk.values";
-  KernelArgs a(op, vt, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(8));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t k, a.int_arg(1, "k"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(2, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool largest, a.bool_arg(3, "largest"));
-  WICK_ASSIGN_OR_RETURN(bool sorted, a.bool_arg(4, "sorted"));
-  (void)sorted;  // unsorted order is unspecified; sorted order is a valid one
-  WICK_ASSIGN_OR_RETURN(Tensor * values, a.tensor(5, "values"));
-  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(6, "indices"));
-  WICK_RETURN_IF_ERROR(check_outputs(op, *self, *values, *indices));
-  WICK_ASSIGN_OR_RETURN(int64_t d, normalize_dim(op, dim, self->dim()));
-  const int64_t size = self->dim() == 0 ? 1 : self->size(static_cast<int>(d));
-  if (k < 0 || k > size)
-    return invalid_arg(op, "k " + std::to_string(k) + " out of range for a dim of size " + std::to_string(size));
-  return ordered_select(op, *self, d, k, largest, *values, *indices);
+  Tensor *self{}, *values{}, *indices{};
+  int64_t k = 0, dim = 0;
+  bool largest = false, sorted = false;  // unsorted order is unspecified; sorted order is a valid one
+  WICK_RETURN_IF_ERROR(read_args(op, vt, args, 8, arg(self, "self"), arg(k, "k"), arg(dim, "dim"),
+                                 arg(largest, "largest"), arg(sorted, "sorted"), arg(values, "values"),
+                                 arg(indices, "indices")));
+  WICK_ASSIGN_OR_RETURN(OrderDim od, order_dim(op, *self, dim, *values, *indices));
+  if (k < 0 || k > od.size)
+    return invalid_arg(op, "k " + std::to_string(k) + " out of range for a dim of size " + std::to_string(od.size));
+  return ordered_select(op, *self, od.dim, k, largest, *values, *indices);
 }
 
-// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices)
-Status sort_values(ValueTable& vt, std::span<const int32_t> args) {
-  const char* op = "aten::sort.values";
-  KernelArgs a(op, vt, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(1, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool descending, a.bool_arg(2, "descending"));
-  WICK_ASSIGN_OR_RETURN(Tensor * values, a.tensor(3, "values"));
-  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(4, "indices"));
-  return sort_impl(op, self, dim, descending, values, indices);
-}
+Status sort_values(ValueTable& vt, std::span<const int32_t> args) { return sort_into("aten::sort.values", vt, args); }
 
 // sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False,
-//   Tensor(a!) values, Tensor(b!) indices)
+//   Tensor(a!) values, Tensor(b!) indices): sort.values without `stable` (ties already keep
+// their input order).
 Status sort_values_stable(ValueTable& vt, std::span<const int32_t> args) {
   const char* op = "aten::sort.values_stable";
-  KernelArgs a(op, vt, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, a.int_arg(2, "dim"));
-  WICK_ASSIGN_OR_RETURN(bool descending, a.bool_arg(3, "descending"));
-  WICK_ASSIGN_OR_RETURN(Tensor * values, a.tensor(4, "values"));
-  WICK_ASSIGN_OR_RETURN(Tensor * indices, a.tensor(5, "indices"));
-  return sort_impl(op, self, dim, descending, values, indices);
+  WICK_RETURN_IF_ERROR(KernelArgs(op, vt, args).expect_count(7));
+  const int32_t without_stable[] = {args[0], args[2], args[3], args[4], args[5], args[6]};
+  return sort_into(op, vt, without_stable);
 }
 
 }  // namespace wick::cpu

@@ -11,16 +11,6 @@
 
 namespace wick::cpu {
 
-namespace {
-
-Status require_float(const char* op, const Tensor& t, const char* name) {
-  WICK_RETURN_IF_ERROR(check_tensor(op, t, name));
-  if (t.dtype != ScalarType::kFloat) return not_supported(op, std::string(name) + " must be float32, got " + dtype_str(t.dtype));
-  return {};
-}
-
-}  // namespace
-
 // adamw_step.out(Tensor(a!) param, Tensor(b!) m, Tensor(c!) v, Tensor grad, float lr, float beta1,
 //   float beta2, float eps, float weight_decay, float bias_correction1, float bias_correction2,
 //   *, Tensor out0, Tensor out1, Tensor out2): param, m and v are updated in place (the schema
@@ -34,7 +24,7 @@ Status et_vk_adamw_step_out(ValueTable& values, std::span<const int32_t> args) {
   const char* names[4] = {"param", "m", "v", "grad"};
   for (size_t i = 0; i < 4; ++i) {
     WICK_ASSIGN_OR_RETURN(t[i], a.tensor(i, names[i]));
-    WICK_RETURN_IF_ERROR(require_float(op, *t[i], names[i]));
+    WICK_RETURN_IF_ERROR(check_dtype(op, *t[i], names[i], ScalarType::kFloat));
     if (t[i]->numel() != t[0]->numel())
       return invalid_arg(op, std::string(names[i]) + " " + t[i]->shape_string() + " differs in size from param " +
                                  t[0]->shape_string());
@@ -74,14 +64,11 @@ Status et_vk_adamw_step_out(ValueTable& values, std::span<const int32_t> args) {
 // y < 0), as fused_ce_impl. A label past the last class is an error, as in PyTorch's gather.
 Status et_vk_fused_ce_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::fused_ce.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * logits, a.tensor(0, "logits"));
-  WICK_ASSIGN_OR_RETURN(Tensor * labels, a.tensor(1, "labels"));
-  WICK_ASSIGN_OR_RETURN(double n_valid, a.double_arg(2, "n_valid"));
-  WICK_ASSIGN_OR_RETURN(Tensor * loss, a.tensor(3, "loss"));
-  WICK_ASSIGN_OR_RETURN(Tensor * dlogits, a.tensor(4, "dlogits"));
-  WICK_RETURN_IF_ERROR(require_float(op, *logits, "logits"));
+  Tensor *logits{}, *labels{}, *loss{}, *dlogits{};
+  double n_valid = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, arg(logits, "logits"), arg(labels, "labels"),
+                                 arg(n_valid, "n_valid"), arg(loss, "loss"), arg(dlogits, "dlogits")));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *logits, "logits", ScalarType::kFloat));
   WICK_RETURN_IF_ERROR(check_tensor(op, *labels, "labels"));
   if (labels->dtype != ScalarType::kLong && labels->dtype != ScalarType::kInt)
     return not_supported(op, "labels must be int64 or int32, got " + dtype_str(labels->dtype));
@@ -125,13 +112,10 @@ Status et_vk_fused_ce_out(ValueTable& values, std::span<const int32_t> args) {
 // leading dims of d_out [..., N] and x [..., K] flattened into M.
 Status et_vk_linear_dw_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::linear_dW.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * d_out, a.tensor(0, "d_out"));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(1, "x"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(require_float(op, *d_out, "d_out"));
-  WICK_RETURN_IF_ERROR(require_float(op, *x, "x"));
+  Tensor *d_out{}, *x{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, arg(d_out, "d_out"), arg(x, "x"), arg(out, "out")));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *d_out, "d_out", ScalarType::kFloat));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *x, "x", ScalarType::kFloat));
   if (d_out->dim() < 1 || x->dim() < 1) return invalid_arg(op, "d_out and x need at least one dim");
   const int64_t n = d_out->sizes.back(), k = x->sizes.back();
   const int64_t m = n == 0 ? 0 : d_out->numel() / n;
@@ -161,15 +145,12 @@ Status et_vk_linear_dw_out(ValueTable& values, std::span<const int32_t> args) {
 // [groups, padded N]); K = 2 * (K/2), the width ExecuTorch's reference gives the result.
 Status et_vk_linear_q4gsw_backward_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::linear_q4gsw_backward.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * d_out, a.tensor(0, "d_out"));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(1, "weights"));
-  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(2, "weight_scales"));
-  WICK_ASSIGN_OR_RETURN(int64_t gs, a.int_arg(3, "group_size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
-  WICK_RETURN_IF_ERROR(require_float(op, *d_out, "d_out"));
-  WICK_RETURN_IF_ERROR(require_float(op, *sc, "weight_scales"));
+  Tensor *d_out{}, *w{}, *sc{}, *out{};
+  int64_t gs = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, arg(d_out, "d_out"), arg(w, "weights"), arg(sc, "weight_scales"),
+                                 arg(gs, "group_size"), arg(out, "out")));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *d_out, "d_out", ScalarType::kFloat));
+  WICK_RETURN_IF_ERROR(check_dtype(op, *sc, "weight_scales", ScalarType::kFloat));
   WICK_RETURN_IF_ERROR(check_tensor(op, *w, "weights"));
   if (w->dtype != ScalarType::kByte && w->dtype != ScalarType::kChar)
     return invalid_arg(op, "weights must be uint8, got " + dtype_str(w->dtype));

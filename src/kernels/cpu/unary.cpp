@@ -37,11 +37,8 @@ Status run_unary(const char* op, const Tensor& in, Tensor& out, ScalarType resul
 
 template <class Fn>
 Status unary_op(const char* op, Produces produces, ValueTable& values, std::span<const int32_t> args, Fn fn) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, checked_arg(self, "self"), arg(out, "out")));
   ScalarType result = self->dtype;
   switch (produces) {
     case Produces::kFloating:
@@ -228,12 +225,10 @@ WICK_UNARY(round_out, "aten::round.out", Produces::kSameOrBool, RoundFn)
 // gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out)
 Status gelu_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::gelu.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto approximate, a.optional_string(1, "approximate"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *self, "self"));
+  Tensor *self{}, *out{};
+  std::optional<std::string> approximate;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, floating_arg(self, "self"), arg(approximate, "approximate"),
+                                 arg(out, "out")));
   std::string mode = approximate ? *approximate : "none";
   if (mode != "none" && mode != "tanh") return invalid_arg(op, "approximate must be 'none' or 'tanh', got '" + mode + "'");
   return run_unary(op, *self, *out, self->dtype, GeluFn{mode == "tanh"});
@@ -242,39 +237,30 @@ Status gelu_out(ValueTable& values, std::span<const int32_t> args) {
 // leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out)
 Status leaky_relu_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::leaky_relu.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(double slope, a.double_arg(1, "negative_slope"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *self, "self"));
+  Tensor *self{}, *out{};
+  double slope = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, floating_arg(self, "self"), arg(slope, "negative_slope"),
+                                 arg(out, "out")));
   return run_unary(op, *self, *out, self->dtype, LeakyReluFn{slope});
 }
 
 // elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out)
 Status elu_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::elu.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(double alpha, a.double_arg(1, "alpha"));
-  WICK_ASSIGN_OR_RETURN(double scale, a.double_arg(2, "scale"));
-  WICK_ASSIGN_OR_RETURN(double input_scale, a.double_arg(3, "input_scale"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
-  WICK_RETURN_IF_ERROR(check_floating(op, *self, "self"));
+  Tensor *self{}, *out{};
+  double alpha = 0, scale = 0, input_scale = 0;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, floating_arg(self, "self"), arg(alpha, "alpha"),
+                                 arg(scale, "scale"), arg(input_scale, "input_scale"), arg(out, "out")));
   return run_unary(op, *self, *out, self->dtype, EluFn{alpha, scale, input_scale});
 }
 
 // clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out)
 Status clamp_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::clamp.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(auto lo, a.optional_scalar(1, "min"));
-  WICK_ASSIGN_OR_RETURN(auto hi, a.optional_scalar(2, "max"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  std::optional<Scalar> lo, hi;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(self, "self"), arg(lo, "min"), arg(hi, "max"),
+                                 arg(out, "out")));
   if (!lo && !hi) return invalid_arg(op, "at least one of 'min' or 'max' must not be None");
   if (self->dtype == ScalarType::kBool) return not_supported(op, "self has dtype bool");
   ResultType rt;
@@ -287,13 +273,10 @@ Status clamp_out(ValueTable& values, std::span<const int32_t> args) {
 // hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out)
 Status hardtanh_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::hardtanh.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Scalar lo, a.scalar(1, "min_val"));
-  WICK_ASSIGN_OR_RETURN(Scalar hi, a.scalar(2, "max_val"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  Scalar lo, hi;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(self, "self"), arg(lo, "min_val"), arg(hi, "max_val"),
+                                 arg(out, "out")));
   if (self->dtype == ScalarType::kBool) return not_supported(op, "self has dtype bool");
   return run_unary(op, *self, *out, self->dtype, ClampFn{lo, hi});
 }
@@ -302,11 +285,8 @@ namespace {
 // Ops whose result is a predicate of each element, written as 0/1 in out's dtype.
 template <class Pred>
 Status predicate_op(const char* op, ValueTable& values, std::span<const int32_t> args, Pred pred) {
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, checked_arg(self, "self"), arg(out, "out")));
   if (!is_kernel_dtype(out->dtype)) return not_supported(op, "out has dtype " + dtype_str(out->dtype));
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, self->sizes));
   const int64_t n = self->numel();
@@ -337,11 +317,8 @@ Status isinf_out(ValueTable& v, std::span<const int32_t> a) {
 // bitwise_not.out(Tensor self, *, Tensor(a!) out): ~x on integers, logical not on bool.
 Status bitwise_not_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::bitwise_not.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(3));
-  WICK_ASSIGN_OR_RETURN(Tensor * self, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(1, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *self, "self"));
+  Tensor *self{}, *out{};
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, checked_arg(self, "self"), arg(out, "out")));
   if (is_floating(self->dtype)) return invalid_arg(op, "self must be integral or bool, got " + dtype_str(self->dtype));
   if (self->dtype == ScalarType::kBool) return logical_not_out(values, args);
   return run_unary(op, *self, *out, self->dtype, [](auto x) {

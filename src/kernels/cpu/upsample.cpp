@@ -70,12 +70,11 @@ float source_index(float scale, int64_t dst, bool align_corners) {
 // upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out)
 Status upsample_nearest2d_vec_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::upsample_nearest2d.vec_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * in, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(auto size, a.optional_int_list(1, "output_size"));
-  WICK_ASSIGN_OR_RETURN(auto scales, a.optional_double_list(2, "scale_factors"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  Tensor *in{}, *out{};
+  std::optional<std::vector<int64_t>> size;
+  std::optional<std::vector<double>> scales;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(in, "input"), arg(size, "output_size"),
+                                 arg(scales, "scale_factors"), arg(out, "out")));
   WICK_ASSIGN_OR_RETURN(Resize r, resize_geometry(op, *in, size, scales));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *in, "input", *out, "out"));
   const std::vector<int64_t> shape = {in->size(0), in->size(1), r.out_h, r.out_w};
@@ -113,13 +112,12 @@ Status upsample_nearest2d_vec_out(ValueTable& values, std::span<const int32_t> a
 //   float[]? scale_factors, *, Tensor(a!) out)
 Status upsample_bilinear2d_vec_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::upsample_bilinear2d.vec_out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(6));
-  WICK_ASSIGN_OR_RETURN(Tensor * in, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(auto size, a.optional_int_list(1, "output_size"));
-  WICK_ASSIGN_OR_RETURN(bool align_corners, a.bool_arg(2, "align_corners"));
-  WICK_ASSIGN_OR_RETURN(auto scales, a.optional_double_list(3, "scale_factors"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(4, "out"));
+  Tensor *in{}, *out{};
+  std::optional<std::vector<int64_t>> size;
+  bool align_corners = false;
+  std::optional<std::vector<double>> scales;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, arg(in, "input"), arg(size, "output_size"),
+                                 arg(align_corners, "align_corners"), arg(scales, "scale_factors"), arg(out, "out")));
   WICK_ASSIGN_OR_RETURN(Resize r, resize_geometry(op, *in, size, scales));
   WICK_RETURN_IF_ERROR(check_same_dtype(op, *in, "input", *out, "out"));
   const std::vector<int64_t> shape = {in->size(0), in->size(1), r.out_h, r.out_w};
@@ -147,11 +145,8 @@ Status upsample_bilinear2d_vec_out(ValueTable& values, std::span<const int32_t> 
     return t;
   };
   const std::vector<Tap> th = taps(r.out_h, r.in_h, sh), tw = taps(r.out_w, r.in_w, sw);
-  return visit_compute(compute_type_for(in->dtype), [&](auto tag) -> Status {
-    using CT = typename decltype(tag)::type;
-    std::vector<CT> si, so;
-    const CT* x = elements_as<CT>(*in, si);
-    CT* y = output_as<CT>(*out, so);
+  return compute_in_out(*in, *out, [&](const auto* x, auto* y) {
+    using CT = std::remove_pointer_t<decltype(y)>;
     for (int64_t p = 0; p < r.planes; ++p) {
       const CT* plane = x + p * r.in_h * r.in_w;
       for (int64_t i = 0; i < r.out_h; ++i) {
@@ -164,8 +159,6 @@ Status upsample_bilinear2d_vec_out(ValueTable& values, std::span<const int32_t> 
         }
       }
     }
-    finish_output(*out, so);
-    return {};
   });
 }
 
