@@ -99,4 +99,31 @@ inline double time_list(gpu::CommandList& list, int reps) {
   return t[t.size() / 2];
 }
 
+// Median GPU time (ms) of `group` consecutive dispatches summed (the whole list when 0),
+// from timestamp queries, over `reps` submits after one warm-up (every group of every
+// submit is one sample); 0 when the device has no timestamps.
+inline double time_list_gpu(gpu::CommandList& list, int reps, size_t group = 0) {
+  gpu::SubmitOptions opts;
+  opts.timestamps = true;
+  auto warm = list.submit(opts);
+  check(warm.status(), "warm-up");
+  if (!warm->has_gpu_times) return 0;
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto stats = list.submit(opts);
+    check(stats.status(), "submit");
+    if (group == 0) {
+      t.push_back(stats->gpu_total_ns() / 1e6);
+      continue;
+    }
+    for (size_t g = 0; g + group <= stats->gpu_ns.size(); g += group) {
+      uint64_t ns = 0;
+      for (size_t j = 0; j < group; ++j) ns += stats->gpu_ns[g + j];
+      t.push_back(ns / 1e6);
+    }
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
 }  // namespace wick::bench

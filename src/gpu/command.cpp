@@ -32,9 +32,12 @@ struct CommandList::Command {
   uint64_t src_size = 0, dst_size = 0;  // allocated sizes, for set_copy_bytes
 };
 
+// WebGPU's largest query set: longer lists (over 2048 timed dispatches) use several.
+constexpr uint32_t kQueriesPerSet = 4096;
+
 struct CommandList::Timestamps {
   uint32_t capacity = 0;  // queries (2 per dispatch)
-  QuerySetHandle query_set;
+  std::vector<QuerySetHandle> query_sets;  // kQueriesPerSet each, the last one the rest
   BufferHandle resolve;   // QueryResolve | CopySrc
   BufferHandle readback;  // MapRead | CopyDst
 };
@@ -187,7 +190,6 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
       WGPUQuerySetDescriptor qdesc = WGPU_QUERY_SET_DESCRIPTOR_INIT;
       qdesc.label = to_wgpu("wick timestamps");
       qdesc.type = WGPUQueryType_Timestamp;
-      qdesc.count = needed;
       WGPUBufferDescriptor resolve = WGPU_BUFFER_DESCRIPTOR_INIT;
       resolve.label = to_wgpu("wick timestamp resolve");
       resolve.usage = WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc;
@@ -196,7 +198,11 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
       readback.label = to_wgpu("wick timestamp readback");
       readback.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
       device_->push_error_scope();
-      ts.query_set = QuerySetHandle(wgpuDeviceCreateQuerySet(device_->handle(), &qdesc));
+      ts.query_sets.clear();
+      for (uint32_t first = 0; first < needed; first += kQueriesPerSet) {
+        qdesc.count = std::min(kQueriesPerSet, needed - first);
+        ts.query_sets.emplace_back(wgpuDeviceCreateQuerySet(device_->handle(), &qdesc));
+      }
       ts.resolve = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &resolve));
       ts.readback = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &readback));
       Status created = device_->pop_error_scope("timestamp query set");
@@ -234,9 +240,10 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     if (timed) {
       // One pass per dispatch: timestamps are written at pass boundaries.
       end_pass();
-      writes.querySet = timestamps_->query_set.get();
-      writes.beginningOfPassWriteIndex = query;
-      writes.endOfPassWriteIndex = query + 1;
+      // query is even and a set holds an even count: a pass's pair stays in one set.
+      writes.querySet = timestamps_->query_sets[query / kQueriesPerSet].get();
+      writes.beginningOfPassWriteIndex = query % kQueriesPerSet;
+      writes.endOfPassWriteIndex = query % kQueriesPerSet + 1;
       query += 2;
     }
     if (!pass) {
@@ -256,8 +263,10 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
   }
   end_pass();
   if (timed) {
-    wgpuCommandEncoderResolveQuerySet(encoder.get(), timestamps_->query_set.get(), 0, query,
-                                      timestamps_->resolve.get(), 0);
+    for (uint32_t first = 0; first < query; first += kQueriesPerSet)
+      wgpuCommandEncoderResolveQuerySet(encoder.get(), timestamps_->query_sets[first / kQueriesPerSet].get(), 0,
+                                        std::min(kQueriesPerSet, query - first), timestamps_->resolve.get(),
+                                        uint64_t{8} * first);
     wgpuCommandEncoderCopyBufferToBuffer(encoder.get(), timestamps_->resolve.get(), 0,
                                          timestamps_->readback.get(), 0, uint64_t{8} * query);
   }

@@ -580,6 +580,14 @@ Result<gpu::Buffer*> Graph::scratch(uint64_t bytes, const std::string& label) {
   return scratch_.back().get();
 }
 
+Result<gpu::Buffer*> Graph::shared_scratch(const std::string& key, uint64_t bytes) {
+  auto it = shared_scratch_.find(key);
+  if (it != shared_scratch_.end() && it->second->size() >= bytes) return it->second;
+  WICK_ASSIGN_OR_RETURN(gpu::Buffer * buf, scratch(bytes, key));
+  shared_scratch_[key] = buf;
+  return buf;
+}
+
 Result<size_t> Graph::add_dispatch(gpu::Dispatch dispatch) {
   if (dispatch.label.empty() && dispatch.pipeline) dispatch.label = current_op_ + " " + dispatch.pipeline->key().shader;
   auto idx = commands_->add(std::move(dispatch));

@@ -169,6 +169,11 @@ class Graph {
   Result<ParamsBlock*> params(size_t bytes, const std::string& label);
   // A scratch storage buffer owned by the graph.
   Result<gpu::Buffer*> scratch(uint64_t bytes, const std::string& label);
+  // A scratch buffer shared by every op that asks under `key`, for data that lives only
+  // between one op's own dispatches (split-K partial sums): the graph's dispatches run in
+  // order, so one buffer serves them all. A request larger than the current buffer gets a
+  // new one (dispatches recorded earlier keep theirs).
+  Result<gpu::Buffer*> shared_scratch(const std::string& key, uint64_t bytes);
   // Records a dispatch for the op being built; returns its index for set_workgroups().
   Result<size_t> add_dispatch(gpu::Dispatch dispatch);
   // Sets a 1-D grid covering `invocations` threads of `workgroup_size`, folded into 2-D
@@ -254,6 +259,7 @@ class Graph {
 
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;
+  std::map<std::string, gpu::Buffer*> shared_scratch_;  // key -> largest buffer so far (in scratch_)
   std::vector<ProfileEntry> profile_;
   gpu::SubmitStats last_submit_;
   HostTimes host_times_;

@@ -299,6 +299,32 @@ TEST(GpuDispatch, TimestampsAreNonNegative) {
 }
 
 }  // namespace
+// More timed dispatches than one query set holds (WebGPU: 4096 queries, 2 per dispatch):
+// the list spreads them over several sets and still reports every dispatch.
+TEST(GpuDispatch, TimestampsPastOneQuerySet) {
+  WICK_GPU_DEVICE_OR_FAIL(device);
+  const uint32_t n = 64, wg = 64, count = 2100;
+  auto xb = Buffer::create_storage(device, n * 4, "x");
+  auto yb = Buffer::create_storage(device, n * 4, "y");
+  auto pb = Buffer::create_uniform(device, 16, "params");
+  ASSERT_TRUE(xb.ok() && yb.ok() && pb.ok());
+  AxpbParams params{n, 1.0f, 1.0f, 0};
+  ASSERT_TRUE(pb.value().write(&params, 16).ok());
+  PipelineCache cache = test_cache(device);
+  auto pipeline = cache.get(PipelineKey("axpb").set("wg_size", wg));
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status().to_string();
+  CommandList list(device);
+  for (uint32_t i = 0; i < count; ++i)
+    ASSERT_TRUE(list.add(axpb(pipeline.value(), xb.value(), yb.value(), pb.value(), 1, "axpb")).ok());
+  auto stats = list.submit({.timestamps = true});
+  ASSERT_TRUE(stats.ok()) << stats.status().to_string();
+  EXPECT_EQ(stats->dispatches, count);
+  if (!device->has_feature(Feature::kTimestampQuery)) GTEST_SKIP() << "device has no timestamp-query";
+  ASSERT_TRUE(stats->has_gpu_times);
+  EXPECT_EQ(stats->gpu_ns.size(), count);
+  EXPECT_EQ(stats->labels.size(), count);
+}
+
 }  // namespace wick::gpu
 
 #endif  // WICK_HAVE_WEBGPU

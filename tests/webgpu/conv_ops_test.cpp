@@ -1,5 +1,6 @@
-// Randomized tests of the convolution kernels (conv2d_block, conv2d_direct, conv2d_oc4,
-// conv2d_pw with its split-K variants, conv2d_transposed) and of the graph-build-time fusions into them
+// Randomized tests of the convolution kernels (conv2d_igemm with and without its split-K
+// reduce pass, conv2d_block, conv2d_direct, conv2d_oc4, conv2d_pw with its split-K
+// variants, conv2d_transposed) and of the graph-build-time fusions into them
 // (webgpu/fusion.cpp: elementwise epilogues, the per-channel input scale of pointwise
 // convs, dead scalar copies), against a float64 CPU reference. Tolerance:
 // 1e-4 absolute + 1e-4 relative (sums of up to ~600 products of values in [-1, 1]).
@@ -92,13 +93,13 @@ const std::vector<ConvCase> kCases = {
     {2, 37, 5, 3, 13, 1, 1, 1, 0, 1, 1, true},
     {3, 1000, 1, 1, 7, 1, 1, 1, 0, 1, 1, true},
     {1, 3, 2, 2, 1, 1, 1, 1, 0, 1, 1, false},
-    // dense (conv2d_block), depthwise and grouped (conv2d_direct)
+    // dense (conv2d_igemm), depthwise and grouped (conv2d_direct)
     {1, 3, 33, 31, 16, 3, 3, 2, 1, 1, 1, true},
     {2, 5, 9, 8, 6, 3, 2, 1, 2, 2, 1, false},
     {1, 24, 14, 14, 24, 5, 5, 2, 2, 1, 24, true},
     {1, 8, 10, 10, 12, 3, 3, 1, 1, 1, 4, true},
-    // conv2d_block: rows not a multiple of its 4-pixel block with interior and border
-    // blocks, out_c not a multiple of 4, 5x5, non-square kernels, stride 3
+    // dense convs on small planes (conv2d_igemm; conv2d_block before it): rows not a
+    // multiple of 4, out_c not a multiple of 4, 5x5, non-square kernels, stride 3
     {1, 7, 12, 23, 5, 3, 3, 1, 1, 1, 1, true},
     {1, 4, 13, 18, 9, 5, 5, 1, 2, 1, 1, true},
     {2, 6, 11, 29, 4, 1, 3, 3, 1, 1, 1, false},
@@ -127,6 +128,131 @@ TEST(WebGpuConvOp, RandomShapes) {
   }
 }
 
+double hardswish(double v) {
+  const float f = static_cast<float>(v);
+  return f * std::min(std::max(f + 3.f, 0.f), 6.f) / 6.f;
+}
+
+// Which kernels ran (the shader names at the end of the dispatch labels), for the path checks.
+std::string kernel_list(const std::vector<std::string>& labels) {
+  std::string out;
+  for (const std::string& l : labels) out += (out.empty() ? "" : ", ") + l.substr(l.rfind(' ') + 1);
+  return out;
+}
+
+// conv2d_igemm (dense, constant f32 weights): edge tiles in pixels (M not a multiple of
+// 64, tiles across the batch boundary) and channels (out_c 5..70 with 32- and 64-channel
+// tiles), K not a multiple of 16, strides, dilation, padding, non-square kernels, no
+// bias, and the split-K path (small planes with long K: 2, 4 or 8 splits, then
+// conv2d_splitk_reduce), against the float64 reference; the first two also with a clamp
+// (applied by conv2d_igemm itself, then by the reduce pass).
+// Also where conv2d_block stays (out_c < 8 on a plane of more than 8192 pixels).
+TEST(WebGpuConvOp, ImplicitGemm) {
+  std::mt19937 rng(75);
+  struct Case {
+    ConvCase k;
+    const char* kernel;  // the conv's shader
+    size_t dispatches;   // 2 with the split-K reduce pass
+  };
+  const std::vector<Case> cases = {
+      {{1, 5, 13, 11, 37, 3, 3, 1, 1, 1, 1, true}, "conv2d_igemm", 1},
+      {{1, 9, 12, 14, 70, 5, 3, 1, 2, 1, 1, true}, "conv2d_igemm", 2},
+      {{2, 7, 17, 19, 12, 3, 3, 2, 2, 2, 1, false}, "conv2d_igemm", 1},
+      {{1, 24, 9, 10, 20, 3, 3, 1, 1, 1, 1, true}, "conv2d_igemm", 2},
+      {{1, 64, 6, 6, 16, 3, 3, 1, 1, 1, 1, false}, "conv2d_igemm", 2},
+      {{1, 6, 10, 10, 5, 3, 3, 1, 1, 3, 1, true}, "conv2d_igemm", 1},
+      {{1, 3, 97, 101, 3, 3, 3, 1, 1, 1, 1, true}, "conv2d_block", 1},
+  };
+  for (const Case& c : cases) {
+    const ConvCase& k = c.k;
+    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
+    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+    for (bool with_clamp : {false, true}) {
+      if (with_clamp && &c - cases.data() >= 2) break;
+      test::VkGraphBuilder b;
+      b.profile = true;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      const double lo = -0.5, hi = 0.75;
+      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow, with_clamp ? &lo : nullptr, with_clamp ? &hi : nullptr);
+      b.output(y);
+      auto r = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+      std::vector<double> want = conv;
+      if (with_clamp)
+        for (double& v : want) v = std::min(std::max(v, lo), hi);
+      expect_close((*r)[0].tensor, want, describe(k) + (with_clamp ? " clamped" : ""));
+      ASSERT_EQ(b.kernels.size(), c.dispatches) << describe(k) << ": " << kernel_list(b.kernels);
+      EXPECT_NE(b.kernels[0].find(c.kernel), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
+      if (c.dispatches == 2)
+        EXPECT_NE(b.kernels[1].find("conv2d_splitk_reduce"), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
+    }
+  }
+}
+
+// A fused activation lands in conv2d_igemm's own epilogue (no split) and in the split-K
+// reduce pass; a 1-D conv (height 1) runs the same kernel.
+TEST(WebGpuConvOp, ImplicitGemmFusedAnd1d) {
+  std::mt19937 rng(76);
+  for (const ConvCase& k : {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
+                            ConvCase{1, 48, 5, 7, 24, 3, 3, 1, 1, 1, 1, true}}) {
+    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
+    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    test::VkGraphBuilder b;
+    b.profile = true;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    int y = add_conv(b, k, x, wt, &bt, oh, ow);
+    int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    b.op("aten.hardswish.default", {y, z});
+    b.output(z);
+    auto r = b.run({Value::make_tensor(xt)});
+    ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+    std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
+    for (double& v : want) v = hardswish(v);
+    expect_close((*r)[0].tensor, want, describe(k) + " hardswish fused");
+    ASSERT_FALSE(b.kernels.empty());
+    EXPECT_NE(b.kernels[0].find("conv2d_igemm"), std::string::npos) << kernel_list(b.kernels);
+    EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << "not fused: " << kernel_list(b.kernels);
+  }
+  // 1-D: x [2, 9, 29], w [19, 9, 5], stride 2, padding 3, dilation 2.
+  const ConvCase k{2, 9, 1, 29, 19, 1, 5, 2, 3, 2, 1, true};
+  const int64_t ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+  Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.w}, rng, -1, 1);
+  Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kw}, rng, -1, 1);
+  Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+  test::VkGraphBuilder b;
+  b.profile = true;
+  int x = b.input(ScalarType::kFloat, {k.n, k.c, k.w});
+  int y = b.tensor(ScalarType::kFloat, {k.n, k.oc, ow});
+  b.op("aten.convolution.default", {x, b.constant(wt), b.constant(bt), b.int_list({k.stride}), b.int_list({k.pad}),
+                                    b.int_list({k.dil}), b.bool_value(false), b.int_list({0}), b.int_value(1), y});
+  b.output(y);
+  auto r = b.run({Value::make_tensor(xt)});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  std::vector<double> want(static_cast<size_t>(k.n * k.oc * ow));
+  {
+    const float* xp = xt.data_as<float>();
+    const float* wp = wt.data_as<float>();
+    for (int64_t bi = 0; bi < k.n; ++bi)
+      for (int64_t o = 0; o < k.oc; ++o)
+        for (int64_t j = 0; j < ow; ++j) {
+          double acc = bt.data_as<float>()[o];
+          for (int64_t c = 0; c < k.c; ++c)
+            for (int64_t v = 0; v < k.kw; ++v) {
+              const int64_t ix = j * k.stride - k.pad + v * k.dil;
+              if (ix >= 0 && ix < k.w) acc += double(xp[(bi * k.c + c) * k.w + ix]) * wp[(o * k.c + c) * k.kw + v];
+            }
+          want[static_cast<size_t>((bi * k.oc + o) * ow + j)] = acc;
+        }
+  }
+  expect_close((*r)[0].tensor, want, "1-D conv");
+  EXPECT_NE(b.kernels[0].find("conv2d_igemm"), std::string::npos) << kernel_list(b.kernels);
+}
+
 // Weights computed at run time (a graph input, not a constant) cannot be repacked for
 // conv2d_block at build: the dense conv falls back to conv2d_oc4, same values.
 TEST(WebGpuConvOp, RuntimeWeights) {
@@ -147,11 +273,6 @@ TEST(WebGpuConvOp, RuntimeWeights) {
     ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
     expect_close((*r)[0].tensor, conv_ref(k, xt, wt, nullptr, oh, ow), describe(k) + " runtime weights");
   }
-}
-
-double hardswish(double v) {
-  const float f = static_cast<float>(v);
-  return f * std::min(std::max(f + 3.f, 0.f), 6.f) / 6.f;
 }
 
 // conv -> hardswish / relu / clamp / hardtanh: one dispatch, same values as unfused.

@@ -204,6 +204,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   webgpu::GraphOptions go;
   go.fuse = fuse;
   if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
+  go.profile = profile;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
 
@@ -222,6 +223,8 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   }
   for (const auto& [j, k] : output_topk) WICK_RETURN_IF_ERROR(graph->request_output_topk(j, k));
   WICK_RETURN_IF_ERROR(graph->execute(table, args));
+  kernels.clear();
+  for (const webgpu::ProfileEntry& e : graph->last_profile()) kernels.push_back(e.label);
   topk_results.clear();
   for (const auto& [j, k] : output_topk)
     if (const TopK* t = graph->output_topk(j)) topk_results[j] = *t;

@@ -52,6 +52,10 @@ class VkGraphBuilder {
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
+  // With `profile` (GraphOptions::profile), after run(): each dispatch's label
+  // ("<op> <shader>") in the order they ran, to check which kernel an op chose.
+  bool profile = false;
+  std::vector<std::string> kernels;
   // Graph output index -> k: run() asks the graph for the top-k of that output's last row
   // (Graph::request_output_topk) and stores it in topk_results[output index].
   std::map<size_t, int> output_topk;

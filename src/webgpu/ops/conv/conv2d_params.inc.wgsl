@@ -2,7 +2,8 @@
 // register.cpp, whose static_assert pins the size), bindings 0 and 2-4, and the fused
 // epilogue (the codes of EpilogueCode in webgpu/graph.h, applied in order by
 // webgpu/fusion.cpp's plan). Binding 1, the weights, is declared by conv2d_common.inc.wgsl
-// (f32, as the program stores them) or by a shader that reads them repacked (conv2d_block).
+// (f32, as the program stores them) or by a shader that reads them repacked (conv2d_block,
+// conv2d_igemm); conv2d_splitk_reduce reads split-K partial sums at binding 0 and no weights.
 //#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, in_c: u32, in_h: u32, in_w: u32,
