@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "webgpu/ops/elementwise/broadcast.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -182,25 +183,9 @@ Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTenso
 }
 
 std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs) {
-  struct Entry {
-    std::string_view op;
-    size_t nargs, in, out;
-  };
-  static constexpr Entry kFlat[] = {
-      {"aten.view_copy.default", 3, 0, 2},
-      {"aten.clone.default", 3, 0, 2},
-      {"aten.alias_copy.default", 2, 0, 1},
-      {"dim_order_ops._clone_dim_order.default", 4, 0, 3},
-      {"dim_order_ops._to_dim_order_copy.default", 8, 0, 7},
-      {"aten._to_copy.default", 8, 0, 7},
-      {"aten.squeeze_copy.dims", 3, 0, 2},
-      {"aten.squeeze_copy.dim", 3, 0, 2},
-      {"aten.squeeze_copy.default", 2, 0, 1},
-      {"aten.unsqueeze_copy.default", 3, 0, 2},
-  };
-  for (const Entry& e : kFlat)
-    if (e.op == op && e.nargs == nargs) return std::make_pair(e.in, e.out);
-  return std::nullopt;
+  const OpEntry* e = find_op(op).entry();
+  if (!e || !e->build || !is_flat_copy(e->build) || nargs < 2 || !schema_accepts(e->schema, nargs)) return std::nullopt;
+  return std::make_pair(size_t{0}, nargs - 1);
 }
 
 }  // namespace wick::webgpu
