@@ -105,6 +105,16 @@ Status op_error(ErrorCode code, const char* op, const std::string& what) {
   return Status(code, std::string(op) + ": " + what);
 }
 
+Status set_output_dims(const std::string& op, GpuTensor* out, const std::vector<int64_t>& shape) {
+  for (int64_t d : shape)
+    if (d < 0) return Status(ErrorCode::kInvalidArgument, op + ": negative size in result shape " + shape_to_string(shape));
+  if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
+    return Status(ErrorCode::kInvalidArgument, op + ": result shape " + shape_to_string(shape) +
+                                                   " does not fit the output " + shape_to_string(out->max_dims));
+  out->dims = shape;
+  return {};
+}
+
 Status check_schema(const char* schema) { return parse_schema(schema).status(); }
 
 bool schema_accepts(const char* schema, size_t nargs) {
@@ -173,6 +183,8 @@ bool OpArgs::is_none(size_t i) const {
   const int32_t id = ids_.at(i);
   return id < 0 || g_->is_none(id);
 }
+
+bool OpArgs::is_tensor(size_t i) const { return !is_none(i) && value(i)->kind == GValue::kTensor; }
 
 GpuTensor* OpArgs::tensor(size_t i) const { return is_none(i) ? nullptr : &value(i)->tensor; }
 

@@ -52,6 +52,7 @@ class OpArgs {
   int32_t id(size_t i) const { return ids_.at(i); }
   bool is_none(size_t i) const;
   bool has(size_t i) const { return !is_none(i); }
+  bool is_tensor(size_t i) const;
 
   GpuTensor* tensor(size_t i) const;  // T; null for None (T?)
   GpuTensor* out(size_t k = 0) const { return tensor(num_inputs_ + k); }
@@ -84,6 +85,10 @@ class OpArgs {
   std::vector<int32_t> ids_;
   size_t num_inputs_ = 0;
 };
+
+// Checks an op's computed output shape against the tensor's serialized bound (same rank,
+// no more elements, no negative size) and makes it the tensor's live shape.
+Status set_output_dims(const std::string& op, GpuTensor* out, const std::vector<int64_t>& shape);
 
 // The schema's syntax alone (tokens known, brackets closed, "->" at most once): the
 // registry test runs it on every declared op, so a typo fails a test, not a load.

@@ -103,16 +103,6 @@ Status check_word_tensor(const std::string& name, const GpuTensor* t) {
   return {};
 }
 
-Status set_output_dims(const std::string& name, GpuTensor* out, const std::vector<int64_t>& shape) {
-  for (int64_t d : shape)
-    if (d < 0) return Status(ErrorCode::kInvalidArgument, name + ": negative size in result shape " + shape_to_string(shape));
-  if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
-    return Status(ErrorCode::kInvalidArgument, name + ": result shape " + shape_to_string(shape) +
-                                                   " does not fit the output " + shape_to_string(out->max_dims));
-  out->dims = shape;
-  return {};
-}
-
 Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst, CopyPlanner planner) {
   WICK_RETURN_IF_ERROR(check_word_tensor(name, src));
   WICK_RETURN_IF_ERROR(check_word_tensor(name, dst));

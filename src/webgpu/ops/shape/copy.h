@@ -13,6 +13,7 @@
 #include "core/status.h"
 #include "webgpu/graph.h"
 #include "webgpu/op_registry.h"
+#include "webgpu/ops/op_kit.h"
 
 namespace wick::webgpu {
 
@@ -43,9 +44,6 @@ Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTe
 // two tensors share a buffer and need no conversion, nothing is dispatched.
 Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst,
                      std::function<Result<std::vector<int64_t>>()> shape_of);
-
-// Checks a computed output shape against the tensor's serialized bound and sets it.
-Status set_output_dims(const std::string& name, GpuTensor* out, const std::vector<int64_t>& shape);
 
 Status check_word_tensor(const std::string& name, const GpuTensor* t);
 
