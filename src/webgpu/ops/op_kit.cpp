@@ -8,7 +8,7 @@ namespace wick::webgpu {
 namespace {
 
 struct Token {
-  char kind;           // T I F B L V S *
+  char kind;           // T I F B L V S O *
   bool nullable;       // X?
   bool omittable;      // [X]
 };
@@ -44,7 +44,7 @@ Result<Schema> parse_schema(const char* text) {
       t.nullable = true;
       tok.pop_back();
     }
-    if (tok.size() != 1 || !std::strchr("TIFBLVS*", tok[0]))
+    if (tok.size() != 1 || !std::strchr("TIFBLVSO*", tok[0]))
       return Status(ErrorCode::kInternal, std::string("schema \"") + text + "\": unknown token \"" + tok + "\"");
     t.kind = tok[0];
     s.args.push_back(t);
@@ -80,6 +80,7 @@ const char* expected_name(char kind) {
     case 'L': return "an int list";
     case 'V': return "a value list";
     case 'S': return "a string";
+    case 'O': return "a tensor or a list of tensors";
   }
   return "anything";
 }
@@ -95,6 +96,7 @@ bool kind_fits(char kind, GValue::Kind k) {
     case 'L': return k == GValue::kIntList || k == GValue::kBoolList || k == GValue::kValueList;
     case 'V': return k == GValue::kValueList;
     case 'S': return k == GValue::kString;
+    case 'O': return k == GValue::kTensor || k == GValue::kValueList;
   }
   return true;
 }
@@ -235,6 +237,13 @@ Result<std::vector<GpuTensor*>> OpArgs::tensors(size_t i, size_t count) const {
     out.push_back(t);
   }
   return out;
+}
+
+Result<std::vector<GpuTensor*>> OpArgs::outputs(size_t i) const {
+  if (is_tensor(i)) return std::vector<GpuTensor*>{tensor(i)};
+  WICK_ASSIGN_OR_RETURN(std::vector<GpuTensor*> outs, tensors(i));
+  if (outs.empty() || !outs[0]) return invalid("argument " + std::to_string(i) + ": empty output list");
+  return outs;
 }
 
 Status OpArgs::expect_float(std::initializer_list<const GpuTensor*> ts, const char* what) const {

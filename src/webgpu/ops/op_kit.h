@@ -16,6 +16,7 @@
 //   F  scalar (int or double)      B  bool (as I)
 //   L  int list (IntList, or a ValueList of ints/SymInts, read when asked: SymInts current)
 //   V  value list (of tensors or None: output tuples, tensor lists)
+//   O  outputs: a tensor, or a value list of tensors and None (OpArgs::outputs())
 //   S  string                      *  anything (not read: dtype, memory_format, ...)
 //   X? also None                   [X] may be left out (an older exporter's shorter call);
 //                                      OpArgs then reads it as None
@@ -68,6 +69,9 @@ class OpArgs {
   const std::string& str(size_t i) const;                 // S (empty for None)
   // V whose items are all tensors, `count` of them unless 0; null items stand for None.
   Result<std::vector<GpuTensor*>> tensors(size_t i, size_t count = 0) const;
+
+  // O: the output tensors, the first one present; null entries stand for None.
+  Result<std::vector<GpuTensor*>> outputs(size_t i) const;
 
   // Errors that start with the op's name.
   Status invalid(const std::string& what) const { return op_error(ErrorCode::kInvalidProgram, name(), what); }
