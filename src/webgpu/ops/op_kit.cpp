@@ -117,6 +117,19 @@ Status set_output_dims(const std::string& op, GpuTensor* out, const std::vector<
   return {};
 }
 
+Result<KernelDispatch> add_kernel(Graph& g, const std::string& op, const gpu::PipelineKey& key, size_t params_bytes,
+                                  std::initializer_list<const gpu::Buffer*> buffers) {
+  KernelDispatch k;
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
+  WICK_ASSIGN_OR_RETURN(k.params, g.params(params_bytes, op));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  uint32_t binding = 0;
+  for (const gpu::Buffer* b : buffers) d.bindings.push_back({binding++, b == kParamsSlot ? k.params->buffer() : b});
+  WICK_ASSIGN_OR_RETURN(k.index, g.add_dispatch(std::move(d)));
+  return k;
+}
+
 Status check_schema(const char* schema) { return parse_schema(schema).status(); }
 
 bool schema_accepts(const char* schema, size_t nargs) {

@@ -90,6 +90,19 @@ class OpArgs {
   size_t num_inputs_ = 0;
 };
 
+// One recorded dispatch of a kernel with its params uniform: what add_kernel returns, for
+// the op's step to rewrite the params (params->write) and size the grid (g.set_grid(index)).
+struct KernelDispatch {
+  ParamsBlock* params = nullptr;
+  size_t index = 0;
+};
+// Marks the params uniform's place in add_kernel's binding list.
+inline const gpu::Buffer* const kParamsSlot = nullptr;
+// Gets the pipeline for `key`, a params uniform of `params_bytes` and records one dispatch
+// whose bindings 0, 1, ... are `buffers` in order (kParamsSlot: the params uniform).
+Result<KernelDispatch> add_kernel(Graph& g, const std::string& op, const gpu::PipelineKey& key, size_t params_bytes,
+                                  std::initializer_list<const gpu::Buffer*> buffers);
+
 // Checks an op's computed output shape against the tensor's serialized bound (same rank,
 // no more elements, no negative size) and makes it the tensor's live shape.
 Status set_output_dims(const std::string& op, GpuTensor* out, const std::vector<int64_t>& shape);

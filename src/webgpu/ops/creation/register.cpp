@@ -32,12 +32,10 @@ struct Fill {
 Status build_fill(Graph& g, GpuTensor* out, const char* name, std::function<Result<Fill>()> current) {
   if (out->elem == Elem::kPackedBytes)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed output");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::fill).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FillParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, out->buffer.get()}, {1, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::fill).set("wg_size", kWorkgroup), sizeof(FillParams),
+      {out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     WICK_ASSIGN_OR_RETURN(Fill f, current());

@@ -42,16 +42,10 @@ Status add_unary(Graph& g, GpuTensor* a, GpuTensor* out, const UnaryConfig& cfg,
 
   const uint32_t flags = (a->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u) |
                          (cfg.has_lo ? 16u : 0u) | (cfg.has_hi ? 32u : 0u);
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::unary)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("per", kElementsPerThread)
-                                                       .set("op_code", static_cast<uint32_t>(cfg.op))
-                                                       .set("kind_flags", flags)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(UnaryParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, a->buffer.get()}, {1, out->buffer.get()}, {2, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::unary).set("wg_size", kWorkgroup).set("per", kElementsPerThread).set("op_code", static_cast<uint32_t>(cfg.op)).set("kind_flags", flags), sizeof(UnaryParams),
+      {a->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     WICK_RETURN_IF_ERROR(set_output_dims(name, out, a->dims));
@@ -114,16 +108,10 @@ Status where_self(Graph& g, const OpArgs& args) {
 
   const uint32_t flags = (c->elem == Elem::kI32 ? 1u : 0u) | (a->elem == Elem::kI32 ? 2u : 0u) |
                          (b->elem == Elem::kI32 ? 4u : 0u) | (out->elem == Elem::kI32 ? 8u : 0u);
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::where)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("per", kElementsPerThread)
-                                                       .set("kind_flags", flags)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(WhereParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, c->buffer.get()}, {1, a->buffer.get()}, {2, b->buffer.get()}, {3, out->buffer.get()},
-                {4, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::where).set("wg_size", kWorkgroup).set("per", kElementsPerThread).set("kind_flags", flags), sizeof(WhereParams),
+      {c->buffer.get(), a->buffer.get(), b->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     WICK_ASSIGN_OR_RETURN(auto ca, broadcast_shapes(c->dims, a->dims));

@@ -198,13 +198,10 @@ Status batch_norm(Graph& g, const OpArgs& a) {
   WICK_RETURN_IF_ERROR(check_float(name, {x, w, b, rm, rv, out}));
   if (x->rank() < 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input must be [N, C, *]");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(BatchNormParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, w ? w->buffer.get() : x->buffer.get()}, {2, b ? b->buffer.get() : x->buffer.get()},
-                {3, rm->buffer.get()}, {4, rv->buffer.get()}, {5, out->buffer.get()}, {6, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup), sizeof(BatchNormParams),
+      {x->buffer.get(), w ? w->buffer.get() : x->buffer.get(), b ? b->buffer.get() : x->buffer.get(), rm->buffer.get(), rv->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   const float feps = static_cast<float>(eps);
   return g.add_step([=, &g]() -> Status {
     const auto& dims = x->dims;

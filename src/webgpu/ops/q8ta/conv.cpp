@@ -9,6 +9,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/q8ta/q8ta_args.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -117,19 +118,10 @@ Status build_conv(Graph& g, const std::vector<int32_t>& args, const char* name, 
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(bias, oc, name, "bias"));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_conv2d)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("w_layout", static_cast<uint32_t>(layout))));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q8ConvParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()},
-                {1, w->buffer.get()},
-                {2, scales->buffer.get()},
-                {3, bias ? bias->buffer.get() : scales->buffer.get()},
-                {4, y->buffer.get()},
-                {5, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_conv2d).set("wg_size", kWorkgroup).set("w_layout", static_cast<uint32_t>(layout)), sizeof(Q8ConvParams),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   auto u = [](int64_t v) { return static_cast<uint32_t>(v); };
   Q8ConvParams p{u(shape_numel(yd)), u(ic), u(xd[2]), u(xd[3]), u(oc), u(yd[2]), u(yd[3]), u(kernel.first),
                  u(kernel.second), u(stride.first), u(stride.second), u(pad.first), u(pad.second), u(dil.first),

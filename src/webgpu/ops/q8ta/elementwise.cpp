@@ -7,6 +7,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/q8ta/q8ta_args.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -40,14 +41,10 @@ Status build_binary(Graph& g, const char* name, GpuTensor* a, GpuTensor* b, GpuT
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*a, name, "input"));
   if (b) WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*b, name, "input_b"));
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_binary)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("mode", b ? 1u : 0u)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(EltParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, a->buffer.get()}, {1, (b ? b : a)->buffer.get()}, {2, y->buffer.get()}, {3, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_binary).set("wg_size", kWorkgroup).set("mode", b ? 1u : 0u), sizeof(EltParams),
+      {a->buffer.get(), (b ? b : a)->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     if (b && b->dims != a->dims)
       return fail(ErrorCode::kNotSupported, name, "inputs " + shape_to_string(a->dims) + " and " + shape_to_string(b->dims) +
@@ -101,12 +98,10 @@ Status q8ta_pixel_shuffle(Graph& g, const std::vector<int32_t>& args) {
   if (r <= 0 || r > 64) return fail(ErrorCode::kInvalidProgram, name, "upscale_factor " + std::to_string(r));
   if (x->rank() < 3 || y->rank() != x->rank())
     return fail(ErrorCode::kInvalidProgram, name, "expected [..., C*r*r, H, W] in and [..., C, H*r, W*r] out");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_pixel_shuffle).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ShuffleParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, y->buffer.get()}, {2, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_pixel_shuffle).set("wg_size", kWorkgroup), sizeof(ShuffleParams),
+      {x->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   ShuffleParams base{};
   base.r = static_cast<uint32_t>(r);
   base.in_zp = qi.zp;

@@ -10,6 +10,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/q8ta/q8ta_args.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -71,19 +72,10 @@ Status build_linear(Graph& g, const std::vector<int32_t>& args, const char* name
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(scales, n, name, "weight_scales"));
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(bias, n, name, "bias"));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_linear)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("float_out", int8_out ? 0u : 1u)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q8LinearParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()},
-                {1, w->buffer.get()},
-                {2, scales->buffer.get()},
-                {3, bias ? bias->buffer.get() : scales->buffer.get()},
-                {4, y->buffer.get()},
-                {5, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_linear).set("wg_size", kWorkgroup).set("float_out", int8_out ? 0u : 1u), sizeof(Q8LinearParams),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   Q8LinearParams base{0, static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>(w->max_dims[1]),
                       qi.zp, qo.zp, qi.scale, qo.inv_scale, bias ? 1u : 0u, relu ? 1u : 0u, 0, 0};
   return g.add_step([=, &g]() -> Status {

@@ -7,6 +7,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -58,20 +59,10 @@ Status linear_dq8ca_q4gsw(Graph& g, const std::vector<int32_t>& args) {
                                                       std::to_string(k) + ", N=" + std::to_string(n));
   if (bias && bias->max_numel() < n) return fail(ErrorCode::kInvalidProgram, name, "bias shorter than N");
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline,
-                        g.pipeline(gpu::PipelineKey(gpu::shaders::linear_dq8ca_q4gsw).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Dq8Q4Params), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()},
-                {1, w->buffer.get()},
-                {2, scales->buffer.get()},
-                {3, bias ? bias->buffer.get() : scales->buffer.get()},
-                {4, y->buffer.get()},
-                {5, params->buffer()},
-                {6, in_scale->buffer.get()},
-                {7, in_zp->buffer.get()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::linear_dq8ca_q4gsw).set("wg_size", kWorkgroup), sizeof(Dq8Q4Params),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot, in_scale->buffer.get(), in_zp->buffer.get()}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   Dq8Q4Params base{0, static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>(k_packed),
                    static_cast<uint32_t>(group_size), static_cast<uint32_t>(n_pad), bias ? 1u : 0u, 0};
   return g.add_step([=, &g]() -> Status {

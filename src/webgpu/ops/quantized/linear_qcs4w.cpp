@@ -5,6 +5,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -42,13 +43,10 @@ Status linear_qcs4w(Graph& g, const std::vector<int32_t>& args) {
   if (scales->max_numel() < n)
     return fail(ErrorCode::kInvalidProgram, name, "scales " + shape_to_string(scales->max_dims) + " shorter than N=" + std::to_string(n));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::linear_qcs4w).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Qcs4wParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, w->buffer.get()}, {2, scales->buffer.get()}, {3, y->buffer.get()},
-                {4, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::linear_qcs4w).set("wg_size", kWorkgroup), sizeof(Qcs4wParams),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     if (x->dims.back() != k)
       return fail(ErrorCode::kInvalidArgument, name, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
