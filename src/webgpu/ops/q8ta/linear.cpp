@@ -31,32 +31,21 @@ struct Q8LinearParams {
 };
 static_assert(sizeof(Q8LinearParams) == gpu::wgsl_size::q8ta_params_LinearParams);
 
-Status build_linear(Graph& g, const std::vector<int32_t>& args, const char* name, bool int8_out) {
-  const size_t want = int8_out ? 11 : 8;
-  if (args.size() != want)
-    return fail(ErrorCode::kInvalidProgram, name, "expected " + std::to_string(want) + " arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, args[1], args[2], name, "input"));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[3], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[5], name));
+// variant 1 (int8 output): [x, in_scale, in_zp, weight, weight_sums, weight_scales,
+// out_scale, out_zp, bias?, activation?, out]; variant 0 (float output, linear_q8ta_q8csw):
+// [x, in_scale, in_zp, weight, weight_sums, weight_scales, bias?, out].
+Status build_linear(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  const bool int8_out = a.variant() == 1;
+  GpuTensor *x = a.tensor(0), *w = a.tensor(3), *scales = a.tensor(5), *bias = a.tensor(int8_out ? 8 : 6), *y = a.out();
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, a.id(1), a.id(2), name, "input"));
   q8ta::QParams qo;
   bool relu = false;
-  const size_t bias_at = int8_out ? 8 : 6;
   if (int8_out) {
-    WICK_ASSIGN_OR_RETURN(qo, q8ta::read_qparams(g, args[6], args[7], name, "output"));
-    WICK_ASSIGN_OR_RETURN(GValue * act, g.value(args[9]));
-    if (act->kind == GValue::kString) {
-      if (act->s == "relu") relu = true;
-      else if (act->s != "none") return fail(ErrorCode::kNotSupported, name, "activation \"" + act->s + "\"");
-    } else if (act->kind != GValue::kNone) {
-      return fail(ErrorCode::kInvalidProgram, name, "activation is not a string");
-    }
+    WICK_ASSIGN_OR_RETURN(qo, q8ta::read_qparams(g, a.id(6), a.id(7), name, "output"));
+    relu = a.str(9) == "relu";
+    if (a.has(9) && !relu && a.str(9) != "none") return a.unsupported("activation \"" + a.str(9) + "\"");
   }
-  GpuTensor* bias = nullptr;
-  if (!g.is_none(args[bias_at])) {
-    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[bias_at], name));
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args.back(), name));
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*x, name, "input"));
   if (int8_out) {
     WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
@@ -94,20 +83,15 @@ Status build_linear(Graph& g, const std::vector<int32_t>& args, const char* name
   });
 }
 
-Status q8ta_linear(Graph& g, const std::vector<int32_t>& a) { return build_linear(g, a, "et_vk.q8ta_linear.default", true); }
-Status q8ta_linear_gemv(Graph& g, const std::vector<int32_t>& a) {
-  return build_linear(g, a, "et_vk.q8ta_linear_gemv.default", true);
-}
-Status linear_q8ta_q8csw(Graph& g, const std::vector<int32_t>& a) {
-  return build_linear(g, a, "et_vk.linear_q8ta_q8csw.default", false);
-}
-
 }  // namespace
 
 void append_q8ta_linear_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"et_vk.q8ta_linear.default", q8ta_linear},
-                         {"et_vk.q8ta_linear_gemv.default", q8ta_linear_gemv},
-                         {"et_vk.linear_q8ta_q8csw.default", linear_q8ta_q8csw}});
+  // The scale and zero-point arguments are checked by q8ta::read_qparams.
+  ops.insert(ops.end(), {
+      {"et_vk.q8ta_linear.default", "T * * T * T * * T? S? -> T", build_linear, 1},
+      {"et_vk.q8ta_linear_gemv.default", "T * * T * T * * T? S? -> T", build_linear, 1},
+      {"et_vk.linear_q8ta_q8csw.default", "T * * T * T T? -> T", build_linear, 0},
+  });
 }
 
 }  // namespace wick::webgpu
