@@ -130,6 +130,18 @@ Result<KernelDispatch> add_kernel(Graph& g, const std::string& op, const gpu::Pi
   return k;
 }
 
+Result<int64_t> set_linear_output(const char* op, const GpuTensor* x, int64_t k, int64_t n, GpuTensor* y) {
+  if (x->dims.empty() || x->dims.back() != k)
+    return op_error(ErrorCode::kInvalidArgument, op, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
+  std::vector<int64_t> shape = x->dims;
+  shape.back() = n;
+  if (shape_numel(shape) > y->max_numel())
+    return op_error(ErrorCode::kInvalidArgument, op,
+                    "output " + shape_to_string(shape) + " exceeds its bound " + shape_to_string(y->max_dims));
+  y->dims = shape;
+  return x->numel() / k;
+}
+
 Status check_schema(const char* schema) { return parse_schema(schema).status(); }
 
 bool schema_accepts(const char* schema, size_t nargs) {

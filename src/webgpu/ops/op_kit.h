@@ -107,6 +107,10 @@ Result<KernelDispatch> add_kernel(Graph& g, const std::string& op, const gpu::Pi
 // no more elements, no negative size) and makes it the tensor's live shape.
 Status set_output_dims(const std::string& op, GpuTensor* out, const std::vector<int64_t>& shape);
 
+// A linear layer's live output, x [..., K] -> y [..., N] (y's bound checked); returns the
+// rows M = numel(x) / K.
+Result<int64_t> set_linear_output(const char* op, const GpuTensor* x, int64_t k, int64_t n, GpuTensor* y);
+
 // The schema's syntax alone (tokens known, brackets closed, "->" at most once): the
 // registry test runs it on every declared op, so a typo fails a test, not a load.
 Status check_schema(const char* schema);

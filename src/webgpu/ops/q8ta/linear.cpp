@@ -68,16 +68,9 @@ Status build_linear(Graph& g, const OpArgs& a) {
   Q8LinearParams base{0, static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>(w->max_dims[1]),
                       qi.zp, qo.zp, qi.scale, qo.inv_scale, bias ? 1u : 0u, relu ? 1u : 0u, 0, 0};
   return g.add_step([=, &g]() -> Status {
-    if (x->dims.back() != k)
-      return fail(ErrorCode::kInvalidArgument, name, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
-    std::vector<int64_t> shape = x->dims;
-    shape.back() = n;
-    if (shape_numel(shape) > y->max_numel())
-      return fail(ErrorCode::kInvalidArgument, name, "output " + shape_to_string(shape) + " exceeds its bound " +
-                                                         shape_to_string(y->max_dims));
-    y->dims = shape;
+    WICK_ASSIGN_OR_RETURN(const int64_t m, set_linear_output(name, x, k, n, y));
     Q8LinearParams p = base;
-    p.m = static_cast<uint32_t>(x->numel() / k);
+    p.m = static_cast<uint32_t>(m);
     WICK_RETURN_IF_ERROR(params->write(p));
     return g.set_grid(index, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
   });
