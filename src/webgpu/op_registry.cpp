@@ -39,7 +39,7 @@ const std::vector<OpEntry>& all_ops() {
 
 OpBuilder find_op(std::string_view name) {
   for (const OpEntry& e : all_ops())
-    if (name == e.name) return e.build;
+    if (name == e.name) return OpBuilder(&e);
   return nullptr;
 }
 

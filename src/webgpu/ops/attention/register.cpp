@@ -12,6 +12,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -201,12 +202,10 @@ Status update_cache(Graph& g, const std::vector<int32_t>& args) {
                                                   " and cache " + shape_to_string(cache->max_dims) + " differ in heads or head dim");
   if (value->buffer == cache->buffer) return Status(ErrorCode::kNotSupported, std::string(name) + ": value aliases the cache");
   const int64_t hd = cache->max_dims[2] * cache->max_dims[3], cmax = cache->max_dims[1];
-  WICK_ASSIGN_OR_RETURN(auto pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::cache_update).set("wg_size", kCopyWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * up, g.params(sizeof(UpdateParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipe;
-  d.bindings = {{0, value->buffer.get()}, {1, cache->buffer.get()}, {2, up->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::cache_update).set("wg_size", kCopyWorkgroup), sizeof(UpdateParams),
+      {value->buffer.get(), cache->buffer.get(), kParamsSlot}));
+  ParamsBlock* up = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     WICK_ASSIGN_OR_RETURN(int64_t start_pos, g.int_arg(start_pos_id, name));
     const int64_t s = value->dims[1];
@@ -254,13 +253,10 @@ Status et_vk_sdpa(Graph& g, const std::vector<int32_t>& args) {
     return Status(ErrorCode::kNotSupported, std::string(name) + ": expected rank-4 q, k, v, out [B,H,S,D]");
   if (out->buffer == q->buffer || out->buffer == k->buffer || out->buffer == v->buffer || (mask && out->buffer == mask->buffer))
     return Status(ErrorCode::kNotSupported, std::string(name) + ": output aliases an input");
-  WICK_ASSIGN_OR_RETURN(auto pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::sdpa_plain).set("wg_size", 64u)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * pb, g.params(sizeof(SdpaParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipe;
-  d.bindings = {{0, q->buffer.get()}, {1, k->buffer.get()}, {2, v->buffer.get()},
-                {3, mask ? mask->buffer.get() : q->buffer.get()}, {4, out->buffer.get()}, {5, pb->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::sdpa_plain).set("wg_size", 64u), sizeof(SdpaParams),
+      {q->buffer.get(), k->buffer.get(), v->buffer.get(), mask ? mask->buffer.get() : q->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* pb = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     const auto &qd = q->dims, &kd = k->dims;
     const int64_t b = qd[0], h = qd[1], sq = qd[2], dim = qd[3], skv = kd[2];
@@ -337,13 +333,10 @@ Status rotary(Graph& g, const std::vector<int32_t>& args, bool hf) {
                                                   " does not fit head dim " + std::to_string(d));
 
   constexpr uint32_t kWg = 256;
-  WICK_ASSIGN_OR_RETURN(auto pipe, g.pipeline(gpu::PipelineKey(gpu::shaders::rope_apply).set("wg_size", kWg)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RopeParams), name));
-  gpu::Dispatch disp;
-  disp.pipeline = pipe;
-  disp.bindings = {{0, xq->buffer.get()},    {1, xk->buffer.get()},    {2, fcos->buffer.get()}, {3, fsin->buffer.get()},
-                   {4, q_out->buffer.get()}, {5, k_out->buffer.get()}, {6, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(disp)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::rope_apply).set("wg_size", kWg), sizeof(RopeParams),
+      {xq->buffer.get(), xk->buffer.get(), fcos->buffer.get(), fsin->buffer.get(), q_out->buffer.get(), k_out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     if (xq->dims[0] != xk->dims[0] || xq->dims[1] != xk->dims[1])

@@ -3,6 +3,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/elementwise/broadcast.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -20,25 +21,15 @@ constexpr uint32_t kWorkgroup = 256;
 
 }  // namespace
 
-Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, const char* name, bool has_alpha,
-                    bool scalar_other) {
-  const size_t expected = has_alpha ? 4 : 3;
-  if (args.size() != expected)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(expected) +
-                                                  " arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[0], name));
-  GpuTensor* b = nullptr;
-  double scalar = 0;
-  if (scalar_other) {
-    WICK_ASSIGN_OR_RETURN(scalar, g.scalar_arg(args[1], name));
-  } else {
-    WICK_ASSIGN_OR_RETURN(b, g.tensor(args[1], name));
-  }
-  double alpha = 1;
-  if (has_alpha) {
-    WICK_ASSIGN_OR_RETURN(alpha, g.scalar_arg(args[2], name));
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args.back(), name));
+Status build_binary(Graph& g, const OpArgs& args) {
+  const bool scalar_other = !args.is_tensor(1);
+  const double alpha = args.num_inputs() == 3 ? args.scalar(2) : 1.0;
+  return add_binary(g, args.name(), args.variant_as<BinaryOp>(), args.tensor(0), scalar_other ? nullptr : args.tensor(1),
+                    scalar_other ? args.scalar(1) : 0.0, alpha, args.out());
+}
+
+Status add_binary(Graph& g, const char* name, BinaryOp op, GpuTensor* a, GpuTensor* b, double scalar, double alpha,
+                  GpuTensor* out) {
   if (a->elem == Elem::kPackedBytes || (b && b->elem == Elem::kPackedBytes))
     return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed operands");
   if (out->rank() > kMaxElementwiseRank)
@@ -64,10 +55,7 @@ Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, con
     if (b) {
       WICK_ASSIGN_OR_RETURN(shape, broadcast_shapes(a->dims, b->dims));
     }
-    if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result shape " + shape_to_string(shape) +
-                                                     " does not fit the output " + shape_to_string(out->max_dims));
-    out->dims = shape;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
     BinaryParams p{};
     p.n = static_cast<uint32_t>(shape_numel(shape));
     p.rank = static_cast<uint32_t>(shape.size());

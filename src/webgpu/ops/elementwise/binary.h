@@ -8,6 +8,7 @@
 namespace wick::webgpu {
 
 class Graph;
+class OpArgs;
 
 // Operation codes of binary.wgsl.
 enum class BinaryOp : uint32_t {
@@ -17,8 +18,12 @@ enum class BinaryOp : uint32_t {
   kTruncDiv = 19,
 };
 
-// args: [self, other, (alpha,) out]; `scalar_other` when `other` is a Scalar value.
-Status build_binary(Graph& g, const std::vector<int32_t>& args, BinaryOp op, const char* name, bool has_alpha,
-                    bool scalar_other);
+// The op's builder, variant = BinaryOp: [self, other (a tensor, or a Scalar), (alpha,) out].
+Status build_binary(Graph& g, const OpArgs& args);
+
+struct GpuTensor;
+// One binary.wgsl dispatch: out = op(a, b), or op(a, scalar) when b is null.
+Status add_binary(Graph& g, const char* name, BinaryOp op, GpuTensor* a, GpuTensor* b, double scalar, double alpha,
+                  GpuTensor* out);
 
 }  // namespace wick::webgpu

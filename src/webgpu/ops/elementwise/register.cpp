@@ -1,85 +1,54 @@
+#include "webgpu/graph.h"
 #include "webgpu/ops/elementwise/binary.h"
 #include "webgpu/ops/elementwise/unary.h"
-#include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 
 namespace wick::webgpu {
 
 namespace {
-#define WICK_BINARY(fn, op, name, alpha, scalar) \
-  Status fn(Graph& g, const std::vector<int32_t>& a) { return build_binary(g, a, BinaryOp::op, name, alpha, scalar); }
-WICK_BINARY(add_tensor, kAdd, "aten.add.Tensor", true, false)
-WICK_BINARY(sub_tensor, kSub, "aten.sub.Tensor", true, false)
-WICK_BINARY(mul_tensor, kMul, "aten.mul.Tensor", false, false)
-WICK_BINARY(mul_scalar, kMul, "aten.mul.Scalar", false, true)
-WICK_BINARY(div_tensor, kDiv, "aten.div.Tensor", false, false)
-WICK_BINARY(pow_tensor, kPow, "aten.pow.Tensor_Tensor", false, false)
-WICK_BINARY(minimum, kMin, "aten.minimum.default", false, false)
-WICK_BINARY(maximum, kMax, "aten.maximum.default", false, false)
-WICK_BINARY(eq_tensor, kEq, "aten.eq.Tensor", false, false)
-WICK_BINARY(eq_scalar, kEq, "aten.eq.Scalar", false, true)
-WICK_BINARY(ne_scalar, kNe, "aten.ne.Scalar", false, true)
-WICK_BINARY(lt_tensor, kLt, "aten.lt.Tensor", false, false)
-WICK_BINARY(le_tensor, kLe, "aten.le.Tensor", false, false)
-WICK_BINARY(le_scalar, kLe, "aten.le.Scalar", false, true)
-WICK_BINARY(gt_scalar, kGt, "aten.gt.Scalar", false, true)
-WICK_BINARY(ge_scalar, kGe, "aten.ge.Scalar", false, true)
-WICK_BINARY(logical_and, kLogicalAnd, "aten.logical_and.default", false, false)
-WICK_BINARY(bitwise_and, kBitwiseAnd, "aten.bitwise_and.Tensor", false, false)
-WICK_BINARY(gt_tensor, kGt, "aten.gt.Tensor", false, false)
-WICK_BINARY(ge_tensor, kGe, "aten.ge.Tensor", false, false)
-WICK_BINARY(lt_scalar, kLt, "aten.lt.Scalar", false, true)
-WICK_BINARY(logical_or, kLogicalOr, "aten.logical_or.default", false, false)
-WICK_BINARY(bitwise_or, kBitwiseOr, "aten.bitwise_or.Tensor", false, false)
-#undef WICK_BINARY
 
-// div.Tensor_mode: [self, other, rounding_mode (String "trunc" / "floor", or Null), out].
-Status div_tensor_mode(Graph& g, const std::vector<int32_t>& a) {
-  const char* name = "aten.div.Tensor_mode";
-  if (a.size() != 4)
-    return Status(ErrorCode::kInvalidProgram,
-                  std::string(name) + ": expected 4 arguments, got " + std::to_string(a.size()));
+// div.Tensor_mode: [self, other, rounding_mode ("trunc" / "floor", or None), out].
+Status div_tensor_mode(Graph& g, const OpArgs& a) {
   BinaryOp op = BinaryOp::kDiv;
-  if (!g.is_none(a[2])) {
-    WICK_ASSIGN_OR_RETURN(GValue * mode, g.value(a[2]));
-    if (mode->kind != GValue::kString)
-      return Status(ErrorCode::kInvalidProgram, std::string(name) + ": rounding_mode (value " + std::to_string(a[2]) +
-                                                    ") is not a string");
-    if (mode->s == "trunc") op = BinaryOp::kTruncDiv;
-    else if (mode->s == "floor") op = BinaryOp::kFloorDiv;
-    else
-      return Status(ErrorCode::kNotSupported, std::string(name) + ": rounding_mode \"" + mode->s + "\"");
+  if (a.has(2)) {
+    const std::string& mode = a.str(2);
+    if (mode == "trunc") op = BinaryOp::kTruncDiv;
+    else if (mode == "floor") op = BinaryOp::kFloorDiv;
+    else return a.unsupported("rounding_mode \"" + mode + "\"");
   }
-  return build_binary(g, {a[0], a[1], a[3]}, op, name, false, false);
+  return add_binary(g, a.name(), op, a.tensor(0), a.tensor(1), 0.0, 1.0, a.out());
 }
+
 }  // namespace
 
 void append_elementwise_ops(std::vector<OpEntry>& ops) {
+  // other: T a tensor, F a Scalar; alpha, where present, scales it.
   ops.insert(ops.end(), {
-      {"aten.add.Tensor", add_tensor},
-      {"aten.sub.Tensor", sub_tensor},
-      {"aten.mul.Tensor", mul_tensor},
-      {"aten.mul.Scalar", mul_scalar},
-      {"aten.div.Tensor", div_tensor},
-      {"aten.pow.Tensor_Tensor", pow_tensor},
-      {"aten.minimum.default", minimum},
-      {"aten.maximum.default", maximum},
-      {"aten.eq.Tensor", eq_tensor},
-      {"aten.eq.Scalar", eq_scalar},
-      {"aten.ne.Scalar", ne_scalar},
-      {"aten.lt.Tensor", lt_tensor},
-      {"aten.le.Tensor", le_tensor},
-      {"aten.le.Scalar", le_scalar},
-      {"aten.gt.Scalar", gt_scalar},
-      {"aten.ge.Scalar", ge_scalar},
-      {"aten.logical_and.default", logical_and},
-      {"aten.bitwise_and.Tensor", bitwise_and},
-      {"aten.gt.Tensor", gt_tensor},
-      {"aten.ge.Tensor", ge_tensor},
-      {"aten.lt.Scalar", lt_scalar},
-      {"aten.logical_or.default", logical_or},
-      {"aten.bitwise_or.Tensor", bitwise_or},
-      {"aten.div.Tensor_mode", div_tensor_mode},
+      {"aten.add.Tensor", "T T F -> T", build_binary, BinaryOp::kAdd},
+      {"aten.sub.Tensor", "T T F -> T", build_binary, BinaryOp::kSub},
+      {"aten.mul.Tensor", "T T -> T", build_binary, BinaryOp::kMul},
+      {"aten.mul.Scalar", "T F -> T", build_binary, BinaryOp::kMul},
+      {"aten.div.Tensor", "T T -> T", build_binary, BinaryOp::kDiv},
+      {"aten.pow.Tensor_Tensor", "T T -> T", build_binary, BinaryOp::kPow},
+      {"aten.minimum.default", "T T -> T", build_binary, BinaryOp::kMin},
+      {"aten.maximum.default", "T T -> T", build_binary, BinaryOp::kMax},
+      {"aten.eq.Tensor", "T T -> T", build_binary, BinaryOp::kEq},
+      {"aten.eq.Scalar", "T F -> T", build_binary, BinaryOp::kEq},
+      {"aten.ne.Scalar", "T F -> T", build_binary, BinaryOp::kNe},
+      {"aten.lt.Tensor", "T T -> T", build_binary, BinaryOp::kLt},
+      {"aten.le.Tensor", "T T -> T", build_binary, BinaryOp::kLe},
+      {"aten.le.Scalar", "T F -> T", build_binary, BinaryOp::kLe},
+      {"aten.gt.Scalar", "T F -> T", build_binary, BinaryOp::kGt},
+      {"aten.ge.Scalar", "T F -> T", build_binary, BinaryOp::kGe},
+      {"aten.logical_and.default", "T T -> T", build_binary, BinaryOp::kLogicalAnd},
+      {"aten.bitwise_and.Tensor", "T T -> T", build_binary, BinaryOp::kBitwiseAnd},
+      {"aten.gt.Tensor", "T T -> T", build_binary, BinaryOp::kGt},
+      {"aten.ge.Tensor", "T T -> T", build_binary, BinaryOp::kGe},
+      {"aten.lt.Scalar", "T F -> T", build_binary, BinaryOp::kLt},
+      {"aten.logical_or.default", "T T -> T", build_binary, BinaryOp::kLogicalOr},
+      {"aten.bitwise_or.Tensor", "T T -> T", build_binary, BinaryOp::kBitwiseOr},
+      {"aten.div.Tensor_mode", "T T S? -> T", div_tensor_mode},
   });
   append_unary_ops(ops);
 }

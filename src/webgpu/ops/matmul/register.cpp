@@ -11,6 +11,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -260,70 +261,27 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   });
 }
 
-Status expect_args(const char* name, const std::vector<int32_t>& args, size_t n) {
-  if (args.size() != n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) + " arguments, got " +
-                                                  std::to_string(args.size()));
-  return {};
-}
-
-Status linear(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.linear.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[1], name));
-  GpuTensor* bias = nullptr;
-  if (!g.is_none(args[2])) {
-    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[2], name));
+// variant = Kind. linear [x, weight, bias?, out]; mm / bmm [a, b, out];
+// addmm [self, mat1, mat2, beta?, alpha?, out]: beta * self + alpha * (mat1 @ mat2).
+Status matmul(Graph& g, const OpArgs& a) {
+  const Kind kind = a.variant_as<Kind>();
+  switch (kind) {
+    case Kind::kLinear: return build_matmul(g, a.name(), kind, a.tensor(0), a.tensor(1), a.tensor(2), a.out(), 1.f, 1.f);
+    case Kind::kAddmm:
+      return build_matmul(g, a.name(), kind, a.tensor(1), a.tensor(2), a.tensor(0), a.out(),
+                          static_cast<float>(a.scalar_or(4, 1)), static_cast<float>(a.scalar_or(3, 1)));
+    default: return build_matmul(g, a.name(), kind, a.tensor(0), a.tensor(1), nullptr, a.out(), 1.f, 1.f);
   }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  return build_matmul(g, name, Kind::kLinear, x, w, bias, out, 1.f, 1.f);
-}
-
-Status mm(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.mm.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * b, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  return build_matmul(g, name, Kind::kMm, a, b, nullptr, out, 1.f, 1.f);
-}
-
-Status bmm(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.bmm.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * b, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  return build_matmul(g, name, Kind::kBmm, a, b, nullptr, out, 1.f, 1.f);
-}
-
-// [self, mat1, mat2, beta, alpha, out]: beta * self + alpha * (mat1 @ mat2).
-Status addmm(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.addmm.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 6));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * self, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * b, g.tensor(args[2], name));
-  double beta = 1, alpha = 1;
-  if (!g.is_none(args[3])) {
-    WICK_ASSIGN_OR_RETURN(beta, g.scalar_arg(args[3], name));
-  }
-  if (!g.is_none(args[4])) {
-    WICK_ASSIGN_OR_RETURN(alpha, g.scalar_arg(args[4], name));
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
-  return build_matmul(g, name, Kind::kAddmm, a, b, self, out, static_cast<float>(alpha), static_cast<float>(beta));
 }
 
 }  // namespace
 
 void append_matmul_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.linear.default", linear},
-      {"aten.mm.default", mm},
-      {"aten.bmm.default", bmm},
-      {"aten.addmm.default", addmm},
+      {"aten.linear.default", "T T T? -> T", matmul, Kind::kLinear},
+      {"aten.mm.default", "T T -> T", matmul, Kind::kMm},
+      {"aten.bmm.default", "T T -> T", matmul, Kind::kBmm},
+      {"aten.addmm.default", "T T T F? F? -> T", matmul, Kind::kAddmm},
   });
 }
 

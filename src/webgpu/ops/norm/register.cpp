@@ -2,6 +2,7 @@
 // (one workgroup per row); _native_batch_norm_legit_no_training -> batch_norm.wgsl.
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -25,35 +26,12 @@ constexpr uint32_t kWorkgroup = 256;
 
 enum Mode : uint32_t { kLayer = 0, kGroup = 1, kRms = 2 };
 
-Status arg_count(const char* name, const std::vector<int32_t>& args, size_t n) {
-  if (args.size() != n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) + " arguments, got " +
-                                                  std::to_string(args.size()));
-  return {};
-}
-
-Result<GpuTensor*> optional_tensor(Graph& g, int32_t id, const char* name) {
-  if (g.is_none(id)) return static_cast<GpuTensor*>(nullptr);
-  return g.tensor(id, name);
-}
-
 // The (out, mean, rstd) outputs: a ValueList (or a lone tensor); missing ones are null.
-Status outputs3(Graph& g, int32_t id, const char* name, GpuTensor*& out, GpuTensor*& mean, GpuTensor*& rstd) {
-  mean = rstd = nullptr;
-  WICK_ASSIGN_OR_RETURN(GValue * v, g.value(id));
-  if (v->kind == GValue::kTensor) {
-    out = &v->tensor;
-    return {};
-  }
-  WICK_ASSIGN_OR_RETURN(auto items, g.value_list(id, name));
-  if (items.empty()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": empty output list");
-  WICK_ASSIGN_OR_RETURN(out, g.tensor(items[0], name));
-  if (items.size() > 1) {
-    WICK_ASSIGN_OR_RETURN(mean, optional_tensor(g, items[1], name));
-  }
-  if (items.size() > 2) {
-    WICK_ASSIGN_OR_RETURN(rstd, optional_tensor(g, items[2], name));
-  }
+Status outputs3(const OpArgs& a, size_t i, GpuTensor*& out, GpuTensor*& mean, GpuTensor*& rstd) {
+  WICK_ASSIGN_OR_RETURN(std::vector<GpuTensor*> outs, a.outputs(i));
+  out = outs[0];
+  mean = outs.size() > 1 ? outs[1] : nullptr;
+  rstd = outs.size() > 2 ? outs[2] : nullptr;
   return {};
 }
 
@@ -160,10 +138,7 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
         return Status(ErrorCode::kInvalidArgument, std::string(name) + ": weight/bias size differs from the normalized size " +
                                                        std::to_string(inner));
     }
-    if (dims.size() != spec.out->max_dims.size() || shape_numel(dims) > spec.out->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input " + shape_to_string(dims) +
-                                                     " does not fit the output " + shape_to_string(spec.out->max_dims));
-    spec.out->dims = dims;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, spec.out, dims));
     if (mean_ok && set_stat_dims(spec.mean, stat_shape)) p.flags |= 4u;
     if (rstd_ok && set_stat_dims(spec.rstd, stat_shape)) p.flags |= 8u;
     p.rows = static_cast<uint32_t>(rows);
@@ -174,86 +149,66 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
 }
 
 // [input, normalized_shape, weight?, bias?, eps, (out, mean, rstd)]
-Status layer_norm(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.native_layer_norm.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 6));
+Status layer_norm(Graph& g, const OpArgs& a) {
   RowNormSpec s{};
   s.mode = kLayer;
-  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(auto shape, g.int_list(args[1], name));
-  WICK_ASSIGN_OR_RETURN(s.weight, optional_tensor(g, args[2], name));
-  WICK_ASSIGN_OR_RETURN(s.bias, optional_tensor(g, args[3], name));
-  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[4], name));
-  WICK_RETURN_IF_ERROR(outputs3(g, args[5], name, s.out, s.mean, s.rstd));
+  s.x = a.tensor(0);
+  const std::vector<int64_t> shape = a.ints(1);
+  s.weight = a.tensor(2);
+  s.bias = a.tensor(3);
+  s.eps = static_cast<float>(a.scalar(4));
+  WICK_RETURN_IF_ERROR(outputs3(a, 5, s.out, s.mean, s.rstd));
   if (shape.empty() || shape.size() > s.x->max_dims.size())
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": normalized_shape of rank " + std::to_string(shape.size()));
+    return a.invalid("normalized_shape of rank " + std::to_string(shape.size()));
   s.norm_rank = shape.size();
-  s.eps = static_cast<float>(eps);
-  return build_row_norm(g, name, s);
+  return build_row_norm(g, a.name(), s);
 }
 
 // [input, weight?, bias?, N, C, HxW, group, eps, (out, mean, rstd)]
-Status group_norm(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.native_group_norm.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 9));
+Status group_norm(Graph& g, const OpArgs& a) {
   RowNormSpec s{};
   s.mode = kGroup;
-  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(s.weight, optional_tensor(g, args[1], name));
-  WICK_ASSIGN_OR_RETURN(s.bias, optional_tensor(g, args[2], name));
-  WICK_ASSIGN_OR_RETURN(s.groups, g.int_arg(args[6], name));
-  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[7], name));
-  WICK_RETURN_IF_ERROR(outputs3(g, args[8], name, s.out, s.mean, s.rstd));
-  s.eps = static_cast<float>(eps);
-  return build_row_norm(g, name, s);
+  s.x = a.tensor(0);
+  s.weight = a.tensor(1);
+  s.bias = a.tensor(2);
+  s.groups = a.integer(6);
+  s.eps = static_cast<float>(a.scalar(7));
+  WICK_RETURN_IF_ERROR(outputs3(a, 8, s.out, s.mean, s.rstd));
+  return build_row_norm(g, a.name(), s);
 }
 
 // [x, weight, eps, out]
-Status rms_norm(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.rms_norm.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 4));
+Status rms_norm(Graph& g, const OpArgs& a) {
   RowNormSpec s{};
   s.mode = kRms;
-  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(s.weight, optional_tensor(g, args[1], name));
-  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[2], name));
-  WICK_ASSIGN_OR_RETURN(s.out, g.tensor(args[3], name));
-  s.eps = static_cast<float>(eps);
-  return build_row_norm(g, name, s);
+  s.x = a.tensor(0);
+  s.weight = a.tensor(1);
+  s.eps = static_cast<float>(a.scalar(2));
+  s.out = a.out();
+  return build_row_norm(g, a.name(), s);
 }
 
 // [input, weight?, bias?, running_mean, running_var, momentum, eps, (out, mean, rstd)]
-Status batch_norm(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten._native_batch_norm_legit_no_training.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 8));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, optional_tensor(g, args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * b, optional_tensor(g, args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * rm, g.tensor(args[3], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * rv, g.tensor(args[4], name));
-  WICK_ASSIGN_OR_RETURN(double eps, g.scalar_arg(args[6], name));
+Status batch_norm(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *w = a.tensor(1), *b = a.tensor(2), *rm = a.tensor(3), *rv = a.tensor(4);
+  const double eps = a.scalar(6);
   GpuTensor *out, *mean, *rstd;
-  WICK_RETURN_IF_ERROR(outputs3(g, args[7], name, out, mean, rstd));
+  WICK_RETURN_IF_ERROR(outputs3(a, 7, out, mean, rstd));
   WICK_RETURN_IF_ERROR(check_float(name, {x, w, b, rm, rv, out}));
   if (x->rank() < 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input must be [N, C, *]");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(BatchNormParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, w ? w->buffer.get() : x->buffer.get()}, {2, b ? b->buffer.get() : x->buffer.get()},
-                {3, rm->buffer.get()}, {4, rv->buffer.get()}, {5, out->buffer.get()}, {6, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup), sizeof(BatchNormParams),
+      {x->buffer.get(), w ? w->buffer.get() : x->buffer.get(), b ? b->buffer.get() : x->buffer.get(), rm->buffer.get(), rv->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   const float feps = static_cast<float>(eps);
   return g.add_step([=, &g]() -> Status {
     const auto& dims = x->dims;
     const int64_t c = dims[1];
     if (rm->numel() < c || rv->numel() < c || (w && w->numel() < c) || (b && b->numel() < c))
       return Status(ErrorCode::kInvalidArgument, std::string(name) + ": per-channel tensors shorter than C=" + std::to_string(c));
-    if (dims.size() != out->max_dims.size() || shape_numel(dims) > out->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input " + shape_to_string(dims) +
-                                                     " does not fit the output " + shape_to_string(out->max_dims));
-    out->dims = dims;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, dims));
     BatchNormParams p{};
     p.n = static_cast<uint32_t>(shape_numel(dims));
     p.channels = static_cast<uint32_t>(std::max<int64_t>(c, 1));
@@ -271,10 +226,10 @@ Status batch_norm(Graph& g, const std::vector<int32_t>& args) {
 
 void append_norm_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.native_layer_norm.default", layer_norm},
-      {"aten.native_group_norm.default", group_norm},
-      {"aten._native_batch_norm_legit_no_training.default", batch_norm},
-      {"et_vk.rms_norm.default", rms_norm},
+      {"aten.native_layer_norm.default", "T L T? T? F -> O", layer_norm},
+      {"aten.native_group_norm.default", "T T? T? I I I I F -> O", group_norm},
+      {"aten._native_batch_norm_legit_no_training.default", "T T? T? T T * F -> O", batch_norm},
+      {"et_vk.rms_norm.default", "T T? F -> T", rms_norm},
   });
 }
 

@@ -2,6 +2,7 @@
 // (adaptive_avg_pool2d exports as aten.mean.dim: ops/reduce.)
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -17,13 +18,6 @@ struct PoolParams {
 static_assert(sizeof(PoolParams) == 64);
 
 constexpr uint32_t kWorkgroup = 64;
-
-Status arg_count(const char* name, const std::vector<int32_t>& args, size_t n) {
-  if (args.size() != n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) + " arguments, got " +
-                                                  std::to_string(args.size()));
-  return {};
-}
 
 // An int[2] argument: one value applies to both dims; empty gives `fallback`.
 Result<std::array<int64_t, 2>> pair_arg(Graph& g, int32_t id, const char* name, std::array<int64_t, 2> fallback) {
@@ -116,54 +110,34 @@ Status build_pool(Graph& g, const char* name, const PoolSpec& sp) {
   });
 }
 
-// [input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override?, out]
-Status avg_pool2d(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.avg_pool2d.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 8));
+// avg_pool2d (variant 0): [input, kernel, stride, padding, ceil_mode, count_include_pad,
+//   divisor_override?, out]
+// max_pool2d_with_indices (variant 1): [input, kernel, stride, padding, dilation, ceil_mode,
+//   out or (out, indices)]
+Status pool2d(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  const bool max = a.variant() == 1;
   PoolSpec s{};
-  s.mode = 0;
-  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(s.k, pair_arg(g, args[1], name, {0, 0}));
-  WICK_ASSIGN_OR_RETURN(s.s, pair_arg(g, args[2], name, s.k));
-  WICK_ASSIGN_OR_RETURN(s.pad, pair_arg(g, args[3], name, {0, 0}));
+  s.mode = a.variant();
+  s.x = a.tensor(0);
+  WICK_ASSIGN_OR_RETURN(s.k, pair_arg(g, a.id(1), name, {0, 0}));
+  WICK_ASSIGN_OR_RETURN(s.s, pair_arg(g, a.id(2), name, s.k));
+  WICK_ASSIGN_OR_RETURN(s.pad, pair_arg(g, a.id(3), name, {0, 0}));
   s.dil = {1, 1};
-  WICK_ASSIGN_OR_RETURN(s.ceil_mode, g.bool_arg(args[4], name));
-  WICK_ASSIGN_OR_RETURN(s.count_include_pad, g.bool_arg(args[5], name));
-  s.divisor = 0;
-  if (!g.is_none(args[6])) {
-    WICK_ASSIGN_OR_RETURN(s.divisor, g.int_arg(args[6], name));
-    if (s.divisor <= 0) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": divisor_override must be positive");
+  if (max) {
+    WICK_ASSIGN_OR_RETURN(s.dil, pair_arg(g, a.id(4), name, {1, 1}));
+    s.ceil_mode = a.flag(5);
+    WICK_ASSIGN_OR_RETURN(std::vector<GpuTensor*> outs, a.outputs(6));
+    s.out = outs[0];
+    s.indices = outs.size() > 1 ? outs[1] : nullptr;
+    return build_pool(g, name, s);
   }
-  WICK_ASSIGN_OR_RETURN(s.out, g.tensor(args[7], name));
+  s.ceil_mode = a.flag(4);
+  s.count_include_pad = a.flag(5);
+  s.divisor = a.integer_or(6, 0);
+  if (a.has(6) && s.divisor <= 0) return a.invalid("divisor_override must be positive");
+  s.out = a.out();
   s.indices = nullptr;
-  return build_pool(g, name, s);
-}
-
-// [input, kernel, stride, padding, dilation, ceil_mode, (out, indices)]
-Status max_pool2d_with_indices(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.max_pool2d_with_indices.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 7));
-  PoolSpec s{};
-  s.mode = 1;
-  WICK_ASSIGN_OR_RETURN(s.x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(s.k, pair_arg(g, args[1], name, {0, 0}));
-  WICK_ASSIGN_OR_RETURN(s.s, pair_arg(g, args[2], name, s.k));
-  WICK_ASSIGN_OR_RETURN(s.pad, pair_arg(g, args[3], name, {0, 0}));
-  WICK_ASSIGN_OR_RETURN(s.dil, pair_arg(g, args[4], name, {1, 1}));
-  WICK_ASSIGN_OR_RETURN(s.ceil_mode, g.bool_arg(args[5], name));
-  WICK_ASSIGN_OR_RETURN(GValue * outs, g.value(args[6]));
-  if (outs->kind == GValue::kTensor) {
-    s.out = &outs->tensor;
-    s.indices = nullptr;
-  } else {
-    WICK_ASSIGN_OR_RETURN(auto items, g.value_list(args[6], name));
-    if (items.empty()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": empty output list");
-    WICK_ASSIGN_OR_RETURN(s.out, g.tensor(items[0], name));
-    s.indices = nullptr;
-    if (items.size() > 1 && !g.is_none(items[1])) {
-      WICK_ASSIGN_OR_RETURN(s.indices, g.tensor(items[1], name));
-    }
-  }
   return build_pool(g, name, s);
 }
 
@@ -171,8 +145,8 @@ Status max_pool2d_with_indices(Graph& g, const std::vector<int32_t>& args) {
 
 void append_pool_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.avg_pool2d.default", avg_pool2d},
-      {"aten.max_pool2d_with_indices.default", max_pool2d_with_indices},
+      {"aten.avg_pool2d.default", "T L? L? L? B B I? -> T", pool2d, 0},
+      {"aten.max_pool2d_with_indices.default", "T L? L? L? L? B -> O", pool2d, 1},
   });
 }
 

@@ -5,6 +5,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 
 namespace wick::webgpu {
 
@@ -32,12 +33,10 @@ Status apply_rotary_emb_interleaved(Graph& g, const std::vector<int32_t>& args) 
   if (x->rank() != 3) return fail(ErrorCode::kNotSupported, name, "x must be [B, N, C], got " + shape_to_string(x->max_dims));
   if (out->buffer == x->buffer || out->buffer == freqs->buffer)
     return fail(ErrorCode::kNotSupported, name, "output aliases an input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("rope_interleaved").set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RopeParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, freqs->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey("rope_interleaved").set("wg_size", kWorkgroup), sizeof(RopeParams),
+      {x->buffer.get(), freqs->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     const int64_t n = x->dims[1], c = x->dims[2];
     if (c % 2 != 0) return fail(ErrorCode::kInvalidArgument, name, "C = " + std::to_string(c) + " is odd");
@@ -71,12 +70,10 @@ Status grid_priors(Graph& g, const std::vector<int32_t>& args) {
   if (x->rank() < 2) return fail(ErrorCode::kInvalidProgram, name, "self must have at least 2 dims");
   if (out->rank() != 2 || out->max_dims[1] != 2)
     return fail(ErrorCode::kInvalidProgram, name, "out must be [H * W, 2], got " + shape_to_string(out->max_dims));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("grid_priors").set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(PriorsParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, out->buffer.get()}, {1, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey("grid_priors").set("wg_size", kWorkgroup), sizeof(PriorsParams),
+      {out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     const int64_t h = x->dims[x->dims.size() - 2], w = x->dims.back();
     if (h * w > out->max_dims[0])

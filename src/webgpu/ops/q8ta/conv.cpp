@@ -9,6 +9,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/q8ta/q8ta_args.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -40,39 +41,30 @@ Result<std::pair<int64_t, int64_t>> pair_arg(Graph& g, int32_t id, const char* n
   return std::pair<int64_t, int64_t>{v[0], v[1]};
 }
 
-Status build_conv(Graph& g, const std::vector<int32_t>& args, const char* name, Layout layout) {
+// variant = Layout. [x, in_scale, in_zp, weight, weight_sums, weight_scales, out_scale,
+// out_zp, bias?, kernel_size, stride, padding, (output_padding,) dilation, groups,
+// activation?, out]
+Status build_conv(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  const Layout layout = a.variant_as<Layout>();
   const bool transposed = layout == kTransposed;
-  const size_t want = transposed ? 17 : 16;
-  if (args.size() != want)
-    return fail(ErrorCode::kInvalidProgram, name, "expected " + std::to_string(want) + " arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, args[1], args[2], name, "input"));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[3], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[5], name));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, args[6], args[7], name, "output"));
-  GpuTensor* bias = nullptr;
-  if (!g.is_none(args[8])) {
-    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[8], name));
-  }
-  WICK_ASSIGN_OR_RETURN(auto kernel, pair_arg(g, args[9], name, "kernel_size", 1));
-  WICK_ASSIGN_OR_RETURN(auto stride, pair_arg(g, args[10], name, "stride", 1));
-  WICK_ASSIGN_OR_RETURN(auto pad, pair_arg(g, args[11], name, "padding", 0));
+  GpuTensor *x = a.tensor(0), *w = a.tensor(3), *scales = a.tensor(5), *bias = a.tensor(8);
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, a.id(1), a.id(2), name, "input"));
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, a.id(6), a.id(7), name, "output"));
+  WICK_ASSIGN_OR_RETURN(auto kernel, pair_arg(g, a.id(9), name, "kernel_size", 1));
+  WICK_ASSIGN_OR_RETURN(auto stride, pair_arg(g, a.id(10), name, "stride", 1));
+  WICK_ASSIGN_OR_RETURN(auto pad, pair_arg(g, a.id(11), name, "padding", 0));
   std::pair<int64_t, int64_t> out_pad{0, 0};
   const size_t at = transposed ? 13 : 12;
   if (transposed) {
-    WICK_ASSIGN_OR_RETURN(out_pad, pair_arg(g, args[12], name, "output_padding", 0));
+    WICK_ASSIGN_OR_RETURN(out_pad, pair_arg(g, a.id(12), name, "output_padding", 0));
   }
-  WICK_ASSIGN_OR_RETURN(auto dil, pair_arg(g, args[at], name, "dilation", 1));
-  WICK_ASSIGN_OR_RETURN(int64_t groups, g.int_arg(args[at + 1], name));
-  WICK_ASSIGN_OR_RETURN(GValue * act, g.value(args[at + 2]));
-  bool relu = false;
-  if (act->kind == GValue::kString) {
-    if (act->s == "relu") relu = true;
-    else if (act->s != "none") return fail(ErrorCode::kNotSupported, name, "activation \"" + act->s + "\"");
-  } else if (act->kind != GValue::kNone) {
-    return fail(ErrorCode::kInvalidProgram, name, "activation is not a string");
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args.back(), name));
+  WICK_ASSIGN_OR_RETURN(auto dil, pair_arg(g, a.id(at), name, "dilation", 1));
+  const int64_t groups = a.integer(at + 1);
+  const std::string& act = a.str(at + 2);
+  const bool relu = act == "relu";
+  if (a.has(at + 2) && !relu && act != "none") return a.unsupported("activation \"" + act + "\"");
+  GpuTensor* y = a.out();
 
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*x, name, "input"));
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
@@ -117,19 +109,10 @@ Status build_conv(Graph& g, const std::vector<int32_t>& args, const char* name, 
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(bias, oc, name, "bias"));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_conv2d)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("w_layout", static_cast<uint32_t>(layout))));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q8ConvParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()},
-                {1, w->buffer.get()},
-                {2, scales->buffer.get()},
-                {3, bias ? bias->buffer.get() : scales->buffer.get()},
-                {4, y->buffer.get()},
-                {5, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_conv2d).set("wg_size", kWorkgroup).set("w_layout", static_cast<uint32_t>(layout)), sizeof(Q8ConvParams),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   auto u = [](int64_t v) { return static_cast<uint32_t>(v); };
   Q8ConvParams p{u(shape_numel(yd)), u(ic), u(xd[2]), u(xd[3]), u(oc), u(yd[2]), u(yd[3]), u(kernel.first),
                  u(kernel.second), u(stride.first), u(stride.second), u(pad.first), u(pad.second), u(dil.first),
@@ -145,20 +128,17 @@ Status build_conv(Graph& g, const std::vector<int32_t>& args, const char* name, 
   });
 }
 
-Status q8ta_conv2d(Graph& g, const std::vector<int32_t>& a) { return build_conv(g, a, "et_vk.q8ta_conv2d.default", kIm2col); }
-Status q8ta_conv2d_pw(Graph& g, const std::vector<int32_t>& a) { return build_conv(g, a, "et_vk.q8ta_conv2d_pw.default", kIm2col); }
-Status q8ta_conv2d_dw(Graph& g, const std::vector<int32_t>& a) { return build_conv(g, a, "et_vk.q8ta_conv2d_dw.default", kDepthwise); }
-Status q8ta_conv2d_transposed(Graph& g, const std::vector<int32_t>& a) {
-  return build_conv(g, a, "et_vk.q8ta_conv2d_transposed.default", kTransposed);
-}
-
 }  // namespace
 
 void append_q8ta_conv_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"et_vk.q8ta_conv2d.default", q8ta_conv2d},
-                         {"et_vk.q8ta_conv2d_pw.default", q8ta_conv2d_pw},
-                         {"et_vk.q8ta_conv2d_dw.default", q8ta_conv2d_dw},
-                         {"et_vk.q8ta_conv2d_transposed.default", q8ta_conv2d_transposed}});
+  // The scale and zero-point arguments are checked by q8ta::read_qparams.
+  constexpr const char* kConv = "T * * T * T * * T? L L L L I S? -> T";
+  ops.insert(ops.end(), {
+      {"et_vk.q8ta_conv2d.default", kConv, build_conv, kIm2col},
+      {"et_vk.q8ta_conv2d_pw.default", kConv, build_conv, kIm2col},
+      {"et_vk.q8ta_conv2d_dw.default", kConv, build_conv, kDepthwise},
+      {"et_vk.q8ta_conv2d_transposed.default", "T * * T * T * * T? L L L L L I S? -> T", build_conv, kTransposed},
+  });
 }
 
 }  // namespace wick::webgpu

@@ -7,6 +7,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/q8ta/q8ta_args.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -40,14 +41,10 @@ Status build_binary(Graph& g, const char* name, GpuTensor* a, GpuTensor* b, GpuT
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*a, name, "input"));
   if (b) WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*b, name, "input_b"));
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_binary)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("mode", b ? 1u : 0u)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(EltParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, a->buffer.get()}, {1, (b ? b : a)->buffer.get()}, {2, y->buffer.get()}, {3, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_binary).set("wg_size", kWorkgroup).set("mode", b ? 1u : 0u), sizeof(EltParams),
+      {a->buffer.get(), (b ? b : a)->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     if (b && b->dims != a->dims)
       return fail(ErrorCode::kNotSupported, name, "inputs " + shape_to_string(a->dims) + " and " + shape_to_string(b->dims) +
@@ -63,50 +60,40 @@ Status build_binary(Graph& g, const char* name, GpuTensor* a, GpuTensor* b, GpuT
   });
 }
 
-Status q8ta_add(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.q8ta_add.default";
-  if (args.size() != 10) return fail(ErrorCode::kInvalidProgram, name, "expected 10 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * a, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * b, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qa, q8ta::read_qparams(g, args[2], args[3], name, "input_a"));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qb, q8ta::read_qparams(g, args[4], args[5], name, "input_b"));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, args[6], args[7], name, "output"));
-  WICK_ASSIGN_OR_RETURN(double alpha, g.scalar_arg(args[8], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args[9], name));
-  EltParams p{0, qa.zp, qb.zp, qo.zp, qa.scale, qb.scale, static_cast<float>(alpha), qo.inv_scale};
-  return build_binary(g, name, a, b, y, p);
+// [a, b, a_scale, a_zp, b_scale, b_zp, out_scale, out_zp, alpha, out]
+Status q8ta_add(Graph& g, const OpArgs& args) {
+  const char* name = args.name();
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qa, q8ta::read_qparams(g, args.id(2), args.id(3), name, "input_a"));
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qb, q8ta::read_qparams(g, args.id(4), args.id(5), name, "input_b"));
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, args.id(6), args.id(7), name, "output"));
+  EltParams p{0, qa.zp, qb.zp, qo.zp, qa.scale, qb.scale, static_cast<float>(args.scalar(8)), qo.inv_scale};
+  return build_binary(g, name, args.tensor(0), args.tensor(1), args.out(), p);
 }
 
-Status q8ta_relu(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.q8ta_relu.default";
-  if (args.size() != 6) return fail(ErrorCode::kInvalidProgram, name, "expected 6 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, args[1], args[2], name, "input"));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, args[3], args[4], name, "output"));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args[5], name));
+// [x, in_scale, in_zp, out_scale, out_zp, out]
+Status q8ta_relu(Graph& g, const OpArgs& a) {
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, a.id(1), a.id(2), a.name(), "input"));
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, a.id(3), a.id(4), a.name(), "output"));
   EltParams p{0, qi.zp, 0, qo.zp, qi.scale, 1, 1, qo.inv_scale};
-  return build_binary(g, name, x, nullptr, y, p);
+  return build_binary(g, a.name(), a.tensor(0), nullptr, a.out(), p);
 }
 
-Status q8ta_pixel_shuffle(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.q8ta_pixel_shuffle.default";
-  if (args.size() != 7) return fail(ErrorCode::kInvalidProgram, name, "expected 7 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, args[1], args[2], name, "input"));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, args[3], args[4], name, "output", /*inverse=*/true));
-  WICK_ASSIGN_OR_RETURN(int64_t r, g.int_arg(args[5], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args[6], name));
+// [x, in_scale, in_zp, out_inv_scale, out_zp, upscale_factor, out]
+Status q8ta_pixel_shuffle(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *y = a.out();
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, a.id(1), a.id(2), name, "input"));
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qo, q8ta::read_qparams(g, a.id(3), a.id(4), name, "output", /*inverse=*/true));
+  const int64_t r = a.integer(5);
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*x, name, "input"));
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
   if (r <= 0 || r > 64) return fail(ErrorCode::kInvalidProgram, name, "upscale_factor " + std::to_string(r));
   if (x->rank() < 3 || y->rank() != x->rank())
     return fail(ErrorCode::kInvalidProgram, name, "expected [..., C*r*r, H, W] in and [..., C, H*r, W*r] out");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_pixel_shuffle).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ShuffleParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, y->buffer.get()}, {2, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_pixel_shuffle).set("wg_size", kWorkgroup), sizeof(ShuffleParams),
+      {x->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   ShuffleParams base{};
   base.r = static_cast<uint32_t>(r);
   base.in_zp = qi.zp;
@@ -142,9 +129,12 @@ Status q8ta_pixel_shuffle(Graph& g, const std::vector<int32_t>& args) {
 }  // namespace
 
 void append_q8ta_elementwise_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"et_vk.q8ta_add.default", q8ta_add},
-                         {"et_vk.q8ta_relu.default", q8ta_relu},
-                         {"et_vk.q8ta_pixel_shuffle.default", q8ta_pixel_shuffle}});
+  // The scale and zero-point arguments are checked by q8ta::read_qparams.
+  ops.insert(ops.end(), {
+      {"et_vk.q8ta_add.default", "T T * * * * * * F -> T", q8ta_add},
+      {"et_vk.q8ta_relu.default", "T * * * * -> T", q8ta_relu},
+      {"et_vk.q8ta_pixel_shuffle.default", "T * * * * I -> T", q8ta_pixel_shuffle},
+  });
 }
 
 }  // namespace wick::webgpu

@@ -10,6 +10,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/q8ta/q8ta_args.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -30,32 +31,21 @@ struct Q8LinearParams {
 };
 static_assert(sizeof(Q8LinearParams) == gpu::wgsl_size::q8ta_params_LinearParams);
 
-Status build_linear(Graph& g, const std::vector<int32_t>& args, const char* name, bool int8_out) {
-  const size_t want = int8_out ? 11 : 8;
-  if (args.size() != want)
-    return fail(ErrorCode::kInvalidProgram, name, "expected " + std::to_string(want) + " arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, args[1], args[2], name, "input"));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[3], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[5], name));
+// variant 1 (int8 output): [x, in_scale, in_zp, weight, weight_sums, weight_scales,
+// out_scale, out_zp, bias?, activation?, out]; variant 0 (float output, linear_q8ta_q8csw):
+// [x, in_scale, in_zp, weight, weight_sums, weight_scales, bias?, out].
+Status build_linear(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  const bool int8_out = a.variant() == 1;
+  GpuTensor *x = a.tensor(0), *w = a.tensor(3), *scales = a.tensor(5), *bias = a.tensor(int8_out ? 8 : 6), *y = a.out();
+  WICK_ASSIGN_OR_RETURN(q8ta::QParams qi, q8ta::read_qparams(g, a.id(1), a.id(2), name, "input"));
   q8ta::QParams qo;
   bool relu = false;
-  const size_t bias_at = int8_out ? 8 : 6;
   if (int8_out) {
-    WICK_ASSIGN_OR_RETURN(qo, q8ta::read_qparams(g, args[6], args[7], name, "output"));
-    WICK_ASSIGN_OR_RETURN(GValue * act, g.value(args[9]));
-    if (act->kind == GValue::kString) {
-      if (act->s == "relu") relu = true;
-      else if (act->s != "none") return fail(ErrorCode::kNotSupported, name, "activation \"" + act->s + "\"");
-    } else if (act->kind != GValue::kNone) {
-      return fail(ErrorCode::kInvalidProgram, name, "activation is not a string");
-    }
+    WICK_ASSIGN_OR_RETURN(qo, q8ta::read_qparams(g, a.id(6), a.id(7), name, "output"));
+    relu = a.str(9) == "relu";
+    if (a.has(9) && !relu && a.str(9) != "none") return a.unsupported("activation \"" + a.str(9) + "\"");
   }
-  GpuTensor* bias = nullptr;
-  if (!g.is_none(args[bias_at])) {
-    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[bias_at], name));
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args.back(), name));
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*x, name, "input"));
   if (int8_out) {
     WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
@@ -71,51 +61,30 @@ Status build_linear(Graph& g, const std::vector<int32_t>& args, const char* name
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(scales, n, name, "weight_scales"));
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(bias, n, name, "bias"));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q8ta_linear)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("float_out", int8_out ? 0u : 1u)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q8LinearParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()},
-                {1, w->buffer.get()},
-                {2, scales->buffer.get()},
-                {3, bias ? bias->buffer.get() : scales->buffer.get()},
-                {4, y->buffer.get()},
-                {5, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_linear).set("wg_size", kWorkgroup).set("float_out", int8_out ? 0u : 1u), sizeof(Q8LinearParams),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   Q8LinearParams base{0, static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>(w->max_dims[1]),
                       qi.zp, qo.zp, qi.scale, qo.inv_scale, bias ? 1u : 0u, relu ? 1u : 0u, 0, 0};
   return g.add_step([=, &g]() -> Status {
-    if (x->dims.back() != k)
-      return fail(ErrorCode::kInvalidArgument, name, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
-    std::vector<int64_t> shape = x->dims;
-    shape.back() = n;
-    if (shape_numel(shape) > y->max_numel())
-      return fail(ErrorCode::kInvalidArgument, name, "output " + shape_to_string(shape) + " exceeds its bound " +
-                                                         shape_to_string(y->max_dims));
-    y->dims = shape;
+    WICK_ASSIGN_OR_RETURN(const int64_t m, set_linear_output(name, x, k, n, y));
     Q8LinearParams p = base;
-    p.m = static_cast<uint32_t>(x->numel() / k);
+    p.m = static_cast<uint32_t>(m);
     WICK_RETURN_IF_ERROR(params->write(p));
     return g.set_grid(index, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
   });
 }
 
-Status q8ta_linear(Graph& g, const std::vector<int32_t>& a) { return build_linear(g, a, "et_vk.q8ta_linear.default", true); }
-Status q8ta_linear_gemv(Graph& g, const std::vector<int32_t>& a) {
-  return build_linear(g, a, "et_vk.q8ta_linear_gemv.default", true);
-}
-Status linear_q8ta_q8csw(Graph& g, const std::vector<int32_t>& a) {
-  return build_linear(g, a, "et_vk.linear_q8ta_q8csw.default", false);
-}
-
 }  // namespace
 
 void append_q8ta_linear_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"et_vk.q8ta_linear.default", q8ta_linear},
-                         {"et_vk.q8ta_linear_gemv.default", q8ta_linear_gemv},
-                         {"et_vk.linear_q8ta_q8csw.default", linear_q8ta_q8csw}});
+  // The scale and zero-point arguments are checked by q8ta::read_qparams.
+  ops.insert(ops.end(), {
+      {"et_vk.q8ta_linear.default", "T * * T * T * * T? S? -> T", build_linear, 1},
+      {"et_vk.q8ta_linear_gemv.default", "T * * T * T * * T? S? -> T", build_linear, 1},
+      {"et_vk.linear_q8ta_q8csw.default", "T * * T * T T? -> T", build_linear, 0},
+  });
 }
 
 }  // namespace wick::webgpu

@@ -11,6 +11,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 
 namespace wick::webgpu {
 
@@ -82,14 +83,10 @@ Status build_qdq(Graph& g, const std::vector<int32_t>& args, bool quantize, cons
     return fail(ErrorCode::kNotSupported, name, std::string(quantize ? "output" : "input") + " must be a non-constant integer tensor");
   if (in->buffer == out->buffer) return fail(ErrorCode::kNotSupported, name, "aliased input and output");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("qdq_per_tensor")
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("mode", quantize ? 0u : 1u)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(QdqParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, in->buffer.get()}, {1, out->buffer.get()}, {2, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey("qdq_per_tensor").set("wg_size", kWorkgroup).set("mode", quantize ? 0u : 1u), sizeof(QdqParams),
+      {in->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   QdqParams base{};
   base.zp = static_cast<int32_t>(zp);
   base.qmin = static_cast<int32_t>(qmin);
@@ -200,12 +197,10 @@ Status choose_qparams_affine(Graph& g, const std::vector<int32_t>& args) {
                 "block_size " + shape_to_string(block) + " on input " + shape_to_string(x->max_dims) +
                     ": only blocks that are contiguous runs (1 on leading dims, full on trailing dims)");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey("choose_qparams_affine")));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ChooseParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, scale->buffer.get()}, {2, zp->buffer.get()}, {3, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey("choose_qparams_affine"), sizeof(ChooseParams),
+      {x->buffer.get(), scale->buffer.get(), zp->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   ChooseParams base{};
   base.mapping = mapping;
   base.qmin = static_cast<float>(qmin);

@@ -6,6 +6,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -52,14 +53,10 @@ Status embedding_q4gsw(Graph& g, const std::vector<int32_t>& args) {
     return fail(ErrorCode::kInvalidProgram, name, "scales " + shape_to_string(scales->max_dims) + " do not cover [" +
                                                       std::to_string(vocab) + ", " + std::to_string(dim) + " / " +
                                                       std::to_string(group_size) + "]");
-  WICK_ASSIGN_OR_RETURN(auto pipeline,
-                        g.pipeline(gpu::PipelineKey(gpu::shaders::embedding_q4gsw).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(EmbedQ4Params), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, w->buffer.get()}, {1, scales->buffer.get()}, {2, indices->buffer.get()}, {3, out->buffer.get()},
-                {4, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::embedding_q4gsw).set("wg_size", kWorkgroup), sizeof(EmbedQ4Params),
+      {w->buffer.get(), scales->buffer.get(), indices->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   const EmbedQ4Params base{0,
                            static_cast<uint32_t>(dim),
                            static_cast<uint32_t>(vocab),

@@ -7,6 +7,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -22,24 +23,14 @@ struct Dq8Q4Params {
 };
 static_assert(sizeof(Dq8Q4Params) == gpu::wgsl_size::q4gsw_params_Params);
 
-Status fail(ErrorCode code, const char* name, const std::string& what) {
-  return Status(code, std::string(name) + ": " + what);
-}
+Status fail(ErrorCode code, const char* name, const std::string& what) { return op_error(code, name, what); }
 
-Status linear_dq8ca_q4gsw(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.linear_dq8ca_q4gsw.default";
-  if (args.size() != 9) return fail(ErrorCode::kInvalidProgram, name, "expected 9 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * in_scale, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * in_zp, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[3], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[5], name));
-  WICK_ASSIGN_OR_RETURN(int64_t group_size, g.int_arg(args[6], name));
-  GpuTensor* bias = nullptr;
-  if (!g.is_none(args[7])) {
-    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[7], name));
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args[8], name));
+// [x, input_scales, input_zp, weight, weight_sums, weight_scales, group_size, bias?, out]
+Status linear_dq8ca_q4gsw(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *in_scale = a.tensor(1), *in_zp = a.tensor(2), *w = a.tensor(3), *scales = a.tensor(5);
+  GpuTensor *bias = a.tensor(7), *y = a.out();
+  const int64_t group_size = a.integer(6);
   if (!x->is_float() || !in_scale->is_float() || !scales->is_float() || !y->is_float() || (bias && !bias->is_float()))
     return fail(ErrorCode::kNotSupported, name, "input, input_scales, weight_scales, bias and output must be float");
   if (in_zp->elem != Elem::kI32) return fail(ErrorCode::kNotSupported, name, "input_zp must be an int8 or int32 tensor");
@@ -58,36 +49,18 @@ Status linear_dq8ca_q4gsw(Graph& g, const std::vector<int32_t>& args) {
                                                       std::to_string(k) + ", N=" + std::to_string(n));
   if (bias && bias->max_numel() < n) return fail(ErrorCode::kInvalidProgram, name, "bias shorter than N");
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline,
-                        g.pipeline(gpu::PipelineKey(gpu::shaders::linear_dq8ca_q4gsw).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Dq8Q4Params), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()},
-                {1, w->buffer.get()},
-                {2, scales->buffer.get()},
-                {3, bias ? bias->buffer.get() : scales->buffer.get()},
-                {4, y->buffer.get()},
-                {5, params->buffer()},
-                {6, in_scale->buffer.get()},
-                {7, in_zp->buffer.get()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::linear_dq8ca_q4gsw).set("wg_size", kWorkgroup), sizeof(Dq8Q4Params),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot, in_scale->buffer.get(), in_zp->buffer.get()}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   Dq8Q4Params base{0, static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>(k_packed),
                    static_cast<uint32_t>(group_size), static_cast<uint32_t>(n_pad), bias ? 1u : 0u, 0};
   return g.add_step([=, &g]() -> Status {
-    if (x->dims.back() != k)
-      return fail(ErrorCode::kInvalidArgument, name, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
-    const int64_t m = x->numel() / k;
+    WICK_ASSIGN_OR_RETURN(const int64_t m, set_linear_output(name, x, k, n, y));
     if (in_scale->numel() < m || in_zp->numel() < m)
       return fail(ErrorCode::kInvalidArgument, name, "input_scales " + shape_to_string(in_scale->dims) + " / input_zp " +
                                                          shape_to_string(in_zp->dims) + " hold fewer than the " +
                                                          std::to_string(m) + " input rows");
-    std::vector<int64_t> shape = x->dims;
-    shape.back() = n;
-    if (shape_numel(shape) > y->max_numel())
-      return fail(ErrorCode::kInvalidArgument, name, "output " + shape_to_string(shape) + " exceeds its bound " +
-                                                         shape_to_string(y->max_dims));
-    y->dims = shape;
     Dq8Q4Params p = base;
     p.m = static_cast<uint32_t>(m);
     WICK_RETURN_IF_ERROR(params->write(p));
@@ -98,7 +71,7 @@ Status linear_dq8ca_q4gsw(Graph& g, const std::vector<int32_t>& args) {
 }  // namespace
 
 void append_linear_dq8ca_q4gsw_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"et_vk.linear_dq8ca_q4gsw.default", linear_dq8ca_q4gsw}});
+  ops.insert(ops.end(), {{"et_vk.linear_dq8ca_q4gsw.default", "T T T T * T I T? -> T", linear_dq8ca_q4gsw}});
 }
 
 }  // namespace wick::webgpu

@@ -5,6 +5,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -19,17 +20,12 @@ struct Qcs4wParams {
 };
 static_assert(sizeof(Qcs4wParams) == gpu::wgsl_size::linear_qcs4w_params_Params);
 
-Status fail(ErrorCode code, const char* name, const std::string& what) {
-  return Status(code, std::string(name) + ": " + what);
-}
+Status fail(ErrorCode code, const char* name, const std::string& what) { return op_error(code, name, what); }
 
-Status linear_qcs4w(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.linear_qcs4w.default";
-  if (args.size() != 4) return fail(ErrorCode::kInvalidProgram, name, "expected 4 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args[3], name));
+// [x, weight, weight_scales, out]
+Status linear_qcs4w(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *w = a.tensor(1), *scales = a.tensor(2), *y = a.out();
   if (!x->is_float() || !scales->is_float() || !y->is_float())
     return fail(ErrorCode::kNotSupported, name, "input, scales and output must be float");
   if (w->elem != Elem::kPackedBytes || w->rank() != 2)
@@ -42,23 +38,13 @@ Status linear_qcs4w(Graph& g, const std::vector<int32_t>& args) {
   if (scales->max_numel() < n)
     return fail(ErrorCode::kInvalidProgram, name, "scales " + shape_to_string(scales->max_dims) + " shorter than N=" + std::to_string(n));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::linear_qcs4w).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Qcs4wParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, w->buffer.get()}, {2, scales->buffer.get()}, {3, y->buffer.get()},
-                {4, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::linear_qcs4w).set("wg_size", kWorkgroup), sizeof(Qcs4wParams),
+      {x->buffer.get(), w->buffer.get(), scales->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
-    if (x->dims.back() != k)
-      return fail(ErrorCode::kInvalidArgument, name, "input " + shape_to_string(x->dims) + " does not end in K=" + std::to_string(k));
-    std::vector<int64_t> shape = x->dims;
-    shape.back() = n;
-    if (shape_numel(shape) > y->max_numel())
-      return fail(ErrorCode::kInvalidArgument, name, "output " + shape_to_string(shape) + " exceeds its bound " +
-                                                         shape_to_string(y->max_dims));
-    y->dims = shape;
-    const Qcs4wParams p{static_cast<uint32_t>(x->numel() / k), static_cast<uint32_t>(n), static_cast<uint32_t>(k),
+    WICK_ASSIGN_OR_RETURN(const int64_t m, set_linear_output(name, x, k, n, y));
+    const Qcs4wParams p{static_cast<uint32_t>(m), static_cast<uint32_t>(n), static_cast<uint32_t>(k),
                         static_cast<uint32_t>(row_bytes)};
     WICK_RETURN_IF_ERROR(params->write(p));
     return g.set_grid(index, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
@@ -68,7 +54,7 @@ Status linear_qcs4w(Graph& g, const std::vector<int32_t>& args) {
 }  // namespace
 
 void append_linear_qcs4w_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"et_vk.linear_qcs4w.default", linear_qcs4w}});
+  ops.insert(ops.end(), {{"et_vk.linear_qcs4w.default", "T T T -> T", linear_qcs4w}});
 }
 
 }  // namespace wick::webgpu

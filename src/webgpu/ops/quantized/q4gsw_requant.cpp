@@ -7,6 +7,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -45,12 +46,10 @@ Status q4gsw_requant(Graph& g, const std::vector<int32_t>& args) {
   if (scales->max_dims[0] * group_size < k || scales->max_dims[1] < n)
     return fail(ErrorCode::kInvalidProgram, name, "scales " + shape_to_string(scales->max_dims) + " do not cover K=" +
                                                       std::to_string(k) + ", N=" + std::to_string(n));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_requant).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RequantParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, latent->buffer.get()}, {1, scales->buffer.get()}, {2, y->buffer.get()}, {3, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q4gsw_requant).set("wg_size", kWorkgroup), sizeof(RequantParams),
+      {latent->buffer.get(), scales->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   RequantParams p{static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>((k + 1) / 2),
                   static_cast<uint32_t>(group_size), static_cast<uint32_t>(scales->max_dims[1]), 0, 0, 0};
   return g.add_step([=, &g]() -> Status {

@@ -8,6 +8,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -32,19 +33,10 @@ static_assert(sizeof(ReduceParams) == 48 + 4 * 32);
 // The WGSL Params of the family's module has the same size (generated at configure time).
 static_assert(sizeof(ReduceParams) == gpu::wgsl_size::reduce_common_Params);
 
-Status arg_count(const std::vector<int32_t>& args, size_t expected, const char* name) {
-  if (args.size() != expected)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(expected) +
-                                                  " arguments, got " + std::to_string(args.size()));
-  return {};
-}
-
 // dims: the reduced dims as given (possibly negative); empty = all dims.
 // keepdim decides the output's rank for reductions; softmax keeps the input's shape.
-Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t> dims, bool keepdim, ReduceOp op,
+Status build_reduce(Graph& g, GpuTensor* in, GpuTensor* out, std::vector<int64_t> dims, bool keepdim, ReduceOp op,
                     const char* name) {
-  WICK_ASSIGN_OR_RETURN(GpuTensor * in, g.tensor(in_id, name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
   if (in->elem == Elem::kPackedBytes || out->elem == Elem::kPackedBytes)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed operands");
   const int64_t rank = static_cast<int64_t>(in->max_dims.size());
@@ -105,13 +97,10 @@ Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t
       }
     }
     if (softmax) out_shape = shape;
-    if (out_shape.size() != out->max_dims.size() || shape_numel(out_shape) > out->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result shape " + shape_to_string(out_shape) +
-                                                     " does not fit the output " + shape_to_string(out->max_dims));
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, out_shape));
     if ((op == ReduceOp::kArgmax || op == ReduceOp::kArgmin || op == ReduceOp::kAmax || op == ReduceOp::kAmin ||
          softmax) && p.red_n == 0 && p.out_n != 0)
       return Status(ErrorCode::kInvalidArgument, std::string(name) + ": reduction over an empty dimension");
-    out->dims = out_shape;
     p.op = static_cast<uint32_t>(op);
     p.flags = (in->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u);
     p.tpr = 1;
@@ -129,88 +118,48 @@ Status build_reduce(Graph& g, int32_t in_id, int32_t out_id, std::vector<int64_t
   });
 }
 
-// sum.dim_IntList / mean.dim: [self, dims(IntList|Null), keepdim, dtype?, out]
-Status sum_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
-  WICK_RETURN_IF_ERROR(arg_count(args, 5, name));
-  std::vector<int64_t> dims;
-  if (!g.is_none(args[1])) {
-    WICK_ASSIGN_OR_RETURN(dims, g.int_list(args[1], name));
+// variant = ReduceOp.
+//   sum.dim_IntList / mean.dim: [self, dims (None: all), keepdim, dtype?, out]
+//   amax / amin: [self, dims, keepdim, out]
+//   argmax / argmin: [self, dim (None flattens; keepdim gives all-1 dims), keepdim, out]
+//   _softmax / _log_softmax: [self, dim, half_to_float, out]
+Status reduce(Graph& g, const OpArgs& a) {
+  const ReduceOp op = a.variant_as<ReduceOp>();
+  switch (op) {
+    case ReduceOp::kSoftmax: case ReduceOp::kLogSoftmax:
+      return build_reduce(g, a.tensor(0), a.out(), {a.integer(1)}, true, op, a.name());
+    case ReduceOp::kArgmax: case ReduceOp::kArgmin: {
+      if (a.out()->is_float()) return a.invalid("output must be an integer tensor");
+      std::vector<int64_t> dims;
+      if (a.has(1)) dims.push_back(a.integer(1));
+      return build_reduce(g, a.tensor(0), a.out(), dims, a.flag(2), op, a.name());
+    }
+    default: return build_reduce(g, a.tensor(0), a.out(), a.ints(1), a.flag(2), op, a.name());
   }
-  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
-  return build_reduce(g, args[0], args[4], dims, keepdim, op, name);
-}
-Status sum_dim(Graph& g, const std::vector<int32_t>& a) { return sum_like(g, a, ReduceOp::kSum, "aten.sum.dim_IntList"); }
-Status mean_dim(Graph& g, const std::vector<int32_t>& a) { return sum_like(g, a, ReduceOp::kMean, "aten.mean.dim"); }
-
-// amax / amin: [self, dims, keepdim, out]
-Status amax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
-  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
-  std::vector<int64_t> dims;
-  if (!g.is_none(args[1])) {
-    WICK_ASSIGN_OR_RETURN(dims, g.int_list(args[1], name));
-  }
-  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
-  return build_reduce(g, args[0], args[3], dims, keepdim, op, name);
-}
-Status amax(Graph& g, const std::vector<int32_t>& a) { return amax_like(g, a, ReduceOp::kAmax, "aten.amax.default"); }
-Status amin(Graph& g, const std::vector<int32_t>& a) { return amax_like(g, a, ReduceOp::kAmin, "aten.amin.default"); }
-
-// argmax / argmin: [self, dim(Int|Null), keepdim, out]; Null flattens (keepdim gives all-1 dims).
-Status argmax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
-  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
-  std::vector<int64_t> dims;
-  if (!g.is_none(args[1])) {
-    WICK_ASSIGN_OR_RETURN(int64_t d, g.int_arg(args[1], name));
-    dims.push_back(d);
-  }
-  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  if (out->is_float()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": output must be an integer tensor");
-  return build_reduce(g, args[0], args[3], dims, keepdim, op, name);
-}
-Status argmax(Graph& g, const std::vector<int32_t>& a) { return argmax_like(g, a, ReduceOp::kArgmax, "aten.argmax.default"); }
-Status argmin(Graph& g, const std::vector<int32_t>& a) { return argmax_like(g, a, ReduceOp::kArgmin, "aten.argmin.default"); }
-
-// any.dim: [self, dim, keepdim, out]. Bools are 0/1 words on the GPU, so any is their max
-// (of bools only: the max of other integers is not their any);
-// PyTorch's any over an empty dimension is false, which a max cannot give: refused.
-Status any_dim(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.any.dim";
-  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
-  WICK_ASSIGN_OR_RETURN(int64_t d, g.int_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(bool keepdim, g.bool_arg(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * in, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  if (in->vk_dtype != vk::VkDataType::BOOL || out->vk_dtype != vk::VkDataType::BOOL || in->elem != Elem::kI32)
-    return Status(ErrorCode::kNotSupported, std::string(name) + ": only bool tensors (value " +
-                                                std::to_string(args[0]) + ")");
-  return build_reduce(g, args[0], args[3], {d}, keepdim, ReduceOp::kAmax, name);
 }
 
-// _softmax / _log_softmax: [self, dim, half_to_float, out]
-Status softmax_like(Graph& g, const std::vector<int32_t>& args, ReduceOp op, const char* name) {
-  WICK_RETURN_IF_ERROR(arg_count(args, 4, name));
-  WICK_ASSIGN_OR_RETURN(int64_t d, g.int_arg(args[1], name));
-  return build_reduce(g, args[0], args[3], {d}, true, op, name);
-}
-Status softmax(Graph& g, const std::vector<int32_t>& a) { return softmax_like(g, a, ReduceOp::kSoftmax, "aten._softmax.default"); }
-Status log_softmax(Graph& g, const std::vector<int32_t>& a) {
-  return softmax_like(g, a, ReduceOp::kLogSoftmax, "aten._log_softmax.default");
+// any.dim: [self, dim, keepdim, out]. Bools are 0/1 words on the GPU, so their any is their
+// max (of bools only: the max of other integers is not their any).
+Status any_dim(Graph& g, const OpArgs& a) {
+  const GpuTensor* in = a.tensor(0);
+  if (in->vk_dtype != vk::VkDataType::BOOL || a.out()->vk_dtype != vk::VkDataType::BOOL || in->elem != Elem::kI32)
+    return a.unsupported("only bool tensors");
+  return build_reduce(g, a.tensor(0), a.out(), {a.integer(1)}, a.flag(2), ReduceOp::kAmax, a.name());
 }
 
 }  // namespace
 
 void append_reduce_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.sum.dim_IntList", sum_dim},
-      {"aten.mean.dim", mean_dim},
-      {"aten.amax.default", amax},
-      {"aten.amin.default", amin},
-      {"aten.argmax.default", argmax},
-      {"aten.any.dim", any_dim},
-      {"aten.argmin.default", argmin},
-      {"aten._softmax.default", softmax},
-      {"aten._log_softmax.default", log_softmax},
+      {"aten.sum.dim_IntList", "T L? B * -> T", reduce, ReduceOp::kSum},
+      {"aten.mean.dim", "T L? B * -> T", reduce, ReduceOp::kMean},
+      {"aten.amax.default", "T L? B -> T", reduce, ReduceOp::kAmax},
+      {"aten.amin.default", "T L? B -> T", reduce, ReduceOp::kAmin},
+      {"aten.argmax.default", "T I? B -> T", reduce, ReduceOp::kArgmax},
+      {"aten.any.dim", "T I B -> T", any_dim},
+      {"aten.argmin.default", "T I? B -> T", reduce, ReduceOp::kArgmin},
+      {"aten._softmax.default", "T I B -> T", reduce, ReduceOp::kSoftmax},
+      {"aten._log_softmax.default", "T I B -> T", reduce, ReduceOp::kLogSoftmax},
   });
 }
 

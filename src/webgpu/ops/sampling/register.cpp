@@ -5,6 +5,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -43,14 +44,10 @@ Status grid_sampler_2d(Graph& g, const std::vector<int32_t>& args) {
     return fail(ErrorCode::kInvalidProgram, name, "input, grid and out must be 4-D");
   if (out->buffer == in->buffer || out->buffer == grid->buffer)
     return fail(ErrorCode::kNotSupported, name, "output aliases an input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::grid_sampler_2d)
-                                                       .set("wg_size", kWorkgroup)
-                                                       .set("mode", static_cast<uint32_t>(interp))));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(GridParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, in->buffer.get()}, {1, grid->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::grid_sampler_2d).set("wg_size", kWorkgroup).set("mode", static_cast<uint32_t>(interp)), sizeof(GridParams),
+      {in->buffer.get(), grid->buffer.get(), out->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   const uint32_t flags = (align ? 1u : 0u) | (padding == 1 ? 2u : 0u);
   return g.add_step([=, &g]() -> Status {
     const auto& id = in->dims;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "webgpu/ops/elementwise/broadcast.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -102,16 +103,6 @@ Status check_word_tensor(const std::string& name, const GpuTensor* t) {
   return {};
 }
 
-Status set_output_dims(const std::string& name, GpuTensor* out, const std::vector<int64_t>& shape) {
-  for (int64_t d : shape)
-    if (d < 0) return Status(ErrorCode::kInvalidArgument, name + ": negative size in result shape " + shape_to_string(shape));
-  if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
-    return Status(ErrorCode::kInvalidArgument, name + ": result shape " + shape_to_string(shape) +
-                                                   " does not fit the output " + shape_to_string(out->max_dims));
-  out->dims = shape;
-  return {};
-}
-
 Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst, CopyPlanner planner) {
   WICK_RETURN_IF_ERROR(check_word_tensor(name, src));
   WICK_RETURN_IF_ERROR(check_word_tensor(name, dst));
@@ -182,25 +173,9 @@ Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTenso
 }
 
 std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs) {
-  struct Entry {
-    std::string_view op;
-    size_t nargs, in, out;
-  };
-  static constexpr Entry kFlat[] = {
-      {"aten.view_copy.default", 3, 0, 2},
-      {"aten.clone.default", 3, 0, 2},
-      {"aten.alias_copy.default", 2, 0, 1},
-      {"dim_order_ops._clone_dim_order.default", 4, 0, 3},
-      {"dim_order_ops._to_dim_order_copy.default", 8, 0, 7},
-      {"aten._to_copy.default", 8, 0, 7},
-      {"aten.squeeze_copy.dims", 3, 0, 2},
-      {"aten.squeeze_copy.dim", 3, 0, 2},
-      {"aten.squeeze_copy.default", 2, 0, 1},
-      {"aten.unsqueeze_copy.default", 3, 0, 2},
-  };
-  for (const Entry& e : kFlat)
-    if (e.op == op && e.nargs == nargs) return std::make_pair(e.in, e.out);
-  return std::nullopt;
+  const OpEntry* e = find_op(op).entry();
+  if (!e || !e->build || !is_flat_copy(e->build) || nargs < 2 || !schema_accepts(e->schema, nargs)) return std::nullopt;
+  return std::make_pair(size_t{0}, nargs - 1);
 }
 
 }  // namespace wick::webgpu

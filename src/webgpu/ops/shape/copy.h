@@ -12,6 +12,8 @@
 
 #include "core/status.h"
 #include "webgpu/graph.h"
+#include "webgpu/op_registry.h"
+#include "webgpu/ops/op_kit.h"
 
 namespace wick::webgpu {
 
@@ -43,16 +45,16 @@ Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTe
 Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst,
                      std::function<Result<std::vector<int64_t>>()> shape_of);
 
-// Checks a computed output shape against the tensor's serialized bound and sets it.
-Status set_output_dims(const std::string& name, GpuTensor* out, const std::vector<int64_t>& shape);
-
 Status check_word_tensor(const std::string& name, const GpuTensor* t);
 
-// For the ops whose builders above are flat copies (view_copy, clone, alias_copy,
-// _clone_dim_order, _to_copy / _to_dim_order_copy, squeeze_copy, unsqueeze_copy): the
-// argument positions of the input and the output, so the memory plan can give both one
-// buffer (memory_plan.h; a copy between different word kinds still converts). nullopt
-// for every other op or an unexpected argument count.
+// Whether `build` is one of the shape family's flat copies (view_copy, clone, alias_copy,
+// _clone_dim_order, _to_copy / _to_dim_order_copy, squeeze_copy, unsqueeze_copy).
+bool is_flat_copy(OpBody build);
+
+// For the ops declared with a flat-copy builder (is_flat_copy): the argument positions of
+// the input and the output (0 and the last), so the memory plan can give both one buffer
+// (memory_plan.h; a copy between different word kinds still converts). nullopt for every
+// other op or an argument count its schema does not take.
 std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs);
 
 }  // namespace wick::webgpu

@@ -8,6 +8,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/shape/copy.h"
 
 namespace wick::webgpu {
@@ -16,15 +17,13 @@ namespace {
 
 using Dims = std::vector<int64_t>;
 
-Status expect_args(const char* name, const std::vector<int32_t>& args, size_t n) {
-  if (args.size() != n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) +
-                                                  " arguments, got " + std::to_string(args.size()));
-  return {};
-}
+Status bad_arg(const char* name, const std::string& what) { return op_error(ErrorCode::kInvalidArgument, name, what); }
 
-Status bad_arg(const char* name, const std::string& what) {
-  return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + what);
+// The output's live shape is also the copy's iteration shape.
+Status plan_output(const char* name, GpuTensor* out, CopyPlan& plan, const Dims& shape) {
+  WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+  plan.dims = shape;
+  return {};
 }
 
 Result<int64_t> norm_dim(const char* name, int64_t dim, int64_t rank) {
@@ -70,69 +69,41 @@ Result<Dims> resolve_view(const char* name, Dims sizes, int64_t numel) {
   return bad_arg(name, "size " + shape_to_string(sizes) + " does not fit " + std::to_string(numel) + " elements");
 }
 
-Status view_copy(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.view_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+Status view_copy(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  const Dims probe = a.ints(1);
   if (probe.size() != out->max_dims.size())
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": size " + shape_to_string(probe) +
-                                                  " does not match the output rank " + std::to_string(out->rank()));
-  const int32_t size_id = args[1];
+    return a.invalid("size " + shape_to_string(probe) + " does not match the output rank " + std::to_string(out->rank()));
+  const int32_t size_id = a.id(1);
   return add_flat_copy(g, name, x, out, [=, &g]() -> Result<Dims> {
     WICK_ASSIGN_OR_RETURN(Dims sizes, g.int_list(size_id, name));
     return resolve_view(name, sizes, x->numel());
   });
 }
 
-Status same_shape_copy(Graph& g, const char* name, int32_t in_id, int32_t out_id) {
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(in_id, name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
+// clone, alias_copy, _clone_dim_order; _to_dim_order_copy / _to_copy convert f32 <-> i32
+// <-> bool words as the output's dtype asks (dim_order/memory_format: buffers are always
+// contiguous).
+Status same_shape_copy(Graph& g, const OpArgs& a) {
+  GpuTensor *x = a.tensor(0), *out = a.out();
   if (x->rank() != out->rank())
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input rank " + std::to_string(x->rank()) +
-                                                  " differs from the output rank " + std::to_string(out->rank()));
-  return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> { return x->dims; });
-}
-
-Status clone(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.clone.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  return same_shape_copy(g, name, args[0], args[2]);
-}
-
-Status alias_copy(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.alias_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 2));
-  return same_shape_copy(g, name, args[0], args[1]);
-}
-
-Status clone_dim_order(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "dim_order_ops._clone_dim_order.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
-  return same_shape_copy(g, name, args[0], args[3]);
-}
-
-// _to_dim_order_copy / _to_copy: a copy converting f32 <-> i32 <-> bool words as the
-// output's dtype asks (dim_order/memory_format: buffers are always contiguous).
-Status to_dim_order_copy(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "dim_order_ops._to_dim_order_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 8));
-  return same_shape_copy(g, name, args[0], args[7]);
-}
-
-Status to_copy(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten._to_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 8));
-  return same_shape_copy(g, name, args[0], args[7]);
+    return a.invalid("input rank " + std::to_string(x->rank()) + " differs from the output rank " +
+                     std::to_string(out->rank()));
+  return add_flat_copy(g, a.name(), x, out, [=]() -> Result<Dims> { return x->dims; });
 }
 
 // squeeze_copy.dims: the dims removed are those listed (all when empty) that are 1 in the
 // input's serialized shape, the exporter's decision; when the live shape disagrees with
 // the output rank, the listed dims that are 1 now are removed instead.
-Status squeeze_impl(Graph& g, const char* name, int32_t in_id, std::optional<Dims> listed, int32_t out_id) {
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(in_id, name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(out_id, name));
+// squeeze_copy.dim and .default are the list of one dim and of none.
+enum class Squeeze { kDims, kDim, kAll };
+Status squeeze(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  std::optional<Dims> listed;
+  if (a.variant_as<Squeeze>() == Squeeze::kDims) listed = a.ints(1);
+  if (a.variant_as<Squeeze>() == Squeeze::kDim) listed = Dims{a.integer(1)};
   const int64_t rank = x->rank();
   std::vector<bool> candidate(static_cast<size_t>(rank), !listed.has_value() || listed->empty());
   if (listed)
@@ -156,34 +127,10 @@ Status squeeze_impl(Graph& g, const char* name, int32_t in_id, std::optional<Dim
   });
 }
 
-Status squeeze_dims(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.squeeze_copy.dims";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(Dims dims, g.int_list(args[1], name));
-  return squeeze_impl(g, name, args[0], dims, args[2]);
-}
-
-Status squeeze_dim(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.squeeze_copy.dim";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
-  return squeeze_impl(g, name, args[0], Dims{dim}, args[2]);
-}
-
-Status squeeze_default(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.squeeze_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 2));
-  return squeeze_impl(g, name, args[0], std::nullopt, args[1]);
-}
-
-Status unsqueeze(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.unsqueeze_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank() + 1));
-  return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> {
+Status unsqueeze(Graph& g, const OpArgs& a) {
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(a.name(), a.integer(1), x->rank() + 1));
+  return add_flat_copy(g, a.name(), x, out, [=]() -> Result<Dims> {
     Dims shape = x->dims;
     shape.insert(shape.begin() + d, 1);
     return shape;
@@ -192,11 +139,10 @@ Status unsqueeze(Graph& g, const std::vector<int32_t>& args) {
 
 // ---- gathers ----
 
-Status permute_impl(Graph& g, const char* name, const std::vector<int32_t>& args) {
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(Dims dims, g.int_list(args[1], name));
+Status permute(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  Dims dims = a.ints(1);
   const int64_t rank = x->rank();
   if (static_cast<int64_t>(dims.size()) != rank)
     return bad_arg(name, "dims " + shape_to_string(dims) + " do not match the input rank " + std::to_string(rank));
@@ -213,26 +159,16 @@ Status permute_impl(Graph& g, const char* name, const std::vector<int32_t>& args
       shape.push_back(x->dims[static_cast<size_t>(d)]);
       plan.in_strides.push_back(cs[static_cast<size_t>(d)]);
     }
-    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
-    plan.dims = shape;
-    return {};
+    return plan_output(name, out, plan, shape);
   });
 }
 
-Status permute_copy(Graph& g, const std::vector<int32_t>& args) {
-  return permute_impl(g, "aten.permute_copy.default", args);
-}
-Status permute(Graph& g, const std::vector<int32_t>& args) { return permute_impl(g, "aten.permute.default", args); }
-
-Status slice_copy(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.slice_copy.Tensor";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 6));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank()));
-  if (x->rank() == 0) return bad_arg(name, "cannot slice a 0-d tensor");
-  const int32_t start_id = args[2], end_id = args[3], step_id = args[4];
+Status slice_copy(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, a.integer(1), x->rank()));
+  if (x->rank() == 0) return a.bad("cannot slice a 0-d tensor");
+  const int32_t start_id = a.id(2), end_id = a.id(3), step_id = a.id(4);
   return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
     const int64_t size = x->dims[static_cast<size_t>(d)];
     int64_t start = 0, end = size, step = 1;
@@ -254,24 +190,19 @@ Status slice_copy(Graph& g, const std::vector<int32_t>& args) {
     const Dims cs = contiguous_strides(x->dims);
     Dims shape = x->dims;
     shape[static_cast<size_t>(d)] = len;
-    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
-    plan.dims = shape;
     plan.in_strides = cs;
     plan.in_strides[static_cast<size_t>(d)] *= step;
     plan.in_base = start * cs[static_cast<size_t>(d)];
-    return {};
+    return plan_output(name, out, plan, shape);
   });
 }
 
-Status select_copy(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.select_copy.int";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  if (x->rank() == 0) return bad_arg(name, "cannot select from a 0-d tensor");
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank()));
-  const int32_t index_id = args[2];
+Status select_copy(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  if (x->rank() == 0) return a.bad("cannot select from a 0-d tensor");
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, a.integer(1), x->rank()));
+  const int32_t index_id = a.id(2);
   return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
     WICK_ASSIGN_OR_RETURN(int64_t index, g.int_arg(index_id, name));
     const int64_t size = x->dims[static_cast<size_t>(d)];
@@ -284,22 +215,17 @@ Status select_copy(Graph& g, const std::vector<int32_t>& args) {
     plan.in_strides = cs;
     plan.in_strides.erase(plan.in_strides.begin() + d);
     plan.in_base = index * cs[static_cast<size_t>(d)];
-    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
-    plan.dims = shape;
-    return {};
+    return plan_output(name, out, plan, shape);
   });
 }
 
-Status expand_copy(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.expand_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+Status expand_copy(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  const Dims probe = a.ints(1);
   if (probe.size() < static_cast<size_t>(x->rank()))
-    return bad_arg(name, "size " + shape_to_string(probe) + " has fewer dims than the input " +
-                             shape_to_string(x->max_dims));
-  const int32_t size_id = args[1];
+    return a.bad("size " + shape_to_string(probe) + " has fewer dims than the input " + shape_to_string(x->max_dims));
+  const int32_t size_id = a.id(1);
   return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
     WICK_ASSIGN_OR_RETURN(Dims sizes, g.int_list(size_id, name));
     const size_t rank = sizes.size(), lead = rank - static_cast<size_t>(x->rank());
@@ -322,22 +248,17 @@ Status expand_copy(Graph& g, const std::vector<int32_t>& args) {
       shape[i] = want;
       plan.in_strides[i] = have == 1 ? 0 : cs[j];
     }
-    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
-    plan.dims = shape;
-    return {};
+    return plan_output(name, out, plan, shape);
   });
 }
 
-Status repeat(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.repeat.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+Status repeat(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  const Dims probe = a.ints(1);
   if (probe.size() < static_cast<size_t>(x->rank()))
-    return bad_arg(name, "repeats " + shape_to_string(probe) + " have fewer dims than the input " +
-                             shape_to_string(x->max_dims));
-  const int32_t reps_id = args[1];
+    return a.bad("repeats " + shape_to_string(probe) + " have fewer dims than the input " + shape_to_string(x->max_dims));
+  const int32_t reps_id = a.id(1);
   return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
     WICK_ASSIGN_OR_RETURN(Dims reps, g.int_list(reps_id, name));
     const size_t rank = reps.size(), lead = rank - static_cast<size_t>(x->rank());
@@ -348,23 +269,18 @@ Status repeat(Graph& g, const std::vector<int32_t>& args) {
       if (reps[i] < 0) return bad_arg(name, "negative repeat in " + shape_to_string(reps));
       shape[i] = in[i] * reps[i];
     }
-    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
-    plan.dims = shape;
     plan.in_strides = contiguous_strides(in);
     plan.mods = in;
     for (int64_t& m : plan.mods) m = std::max<int64_t>(m, 1);
-    return {};
+    return plan_output(name, out, plan, shape);
   });
 }
 
-Status flip(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.flip.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(Dims dims, g.int_list(args[1], name));
+Status flip(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
   std::vector<bool> flipped(static_cast<size_t>(x->rank()), false);
-  for (int64_t d : dims) {
+  for (int64_t d : a.ints(1)) {
     WICK_ASSIGN_OR_RETURN(int64_t nd, norm_dim(name, d, x->rank()));
     if (x->rank() > 0) flipped[static_cast<size_t>(nd)] = true;
   }
@@ -376,23 +292,19 @@ Status flip(Graph& g, const std::vector<int32_t>& args) {
         plan.in_base += (x->dims[d] - 1) * cs[d];
         plan.in_strides[d] = -cs[d];
       }
-    WICK_RETURN_IF_ERROR(set_output_dims(name, out, x->dims));
-    plan.dims = x->dims;
-    return {};
+    return plan_output(name, out, plan, x->dims);
   });
 }
 
-Status constant_pad_nd(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.constant_pad_nd.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  WICK_ASSIGN_OR_RETURN(double value, g.scalar_arg(args[2], name));
-  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
+Status constant_pad_nd(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  const double value = a.scalar(2);
+  const Dims probe = a.ints(1);
   if (probe.size() % 2 != 0 || probe.size() / 2 > static_cast<size_t>(x->rank()))
-    return bad_arg(name, "pad " + shape_to_string(probe) + " must have an even length of at most twice the rank " +
-                             std::to_string(x->rank()));
-  const int32_t pad_id = args[1];
+    return a.bad("pad " + shape_to_string(probe) + " must have an even length of at most twice the rank " +
+                 std::to_string(x->rank()));
+  const int32_t pad_id = a.id(1);
   return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
     WICK_ASSIGN_OR_RETURN(Dims pad, g.int_list(pad_id, name));
     const size_t rank = static_cast<size_t>(x->rank());
@@ -409,22 +321,18 @@ Status constant_pad_nd(Graph& g, const std::vector<int32_t>& args) {
       if (shape[d] < 0) return bad_arg(name, "pad " + shape_to_string(pad) + " gives a negative size");
       if (!empty) plan.offs[d] = -before;
     }
-    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
-    plan.dims = shape;
     plan.in_strides = contiguous_strides(x->dims);
     plan.fill = value;
-    return {};
+    return plan_output(name, out, plan, shape);
   });
 }
 
-Status pixel_shuffle(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.pixel_shuffle.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(int64_t r, g.int_arg(args[1], name));
-  if (x->rank() < 3) return bad_arg(name, "input rank " + std::to_string(x->rank()) + " (at least 3)");
-  if (r <= 0) return bad_arg(name, "upscale_factor " + std::to_string(r) + " must be positive");
+Status pixel_shuffle(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  const int64_t r = a.integer(1);
+  if (x->rank() < 3) return a.bad("input rank " + std::to_string(x->rank()) + " (at least 3)");
+  if (r <= 0) return a.bad("upscale_factor " + std::to_string(r) + " must be positive");
   return add_strided_copy(g, name, x, out, [=](CopyPlan& plan) -> Status {
     const size_t rank = static_cast<size_t>(x->rank());
     const int64_t cin = x->dims[rank - 3], h = x->dims[rank - 2], w = x->dims[rank - 1];
@@ -446,14 +354,12 @@ Status pixel_shuffle(Graph& g, const std::vector<int32_t>& args) {
 
 // ---- multi-piece copies ----
 
-Status cat(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.cat.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(std::vector<int32_t> items, g.value_list(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, out->rank()));
-  if (items.empty()) return bad_arg(name, "no input tensors");
+Status cat(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  const std::vector<int32_t>& items = a.items(0);
+  GpuTensor* out = a.out();
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, a.integer(1), out->rank()));
+  if (items.empty()) return a.bad("no input tensors");
   std::vector<GpuTensor*> ins;
   for (int32_t id : items) {
     WICK_ASSIGN_OR_RETURN(GpuTensor * t, g.tensor(id, name));
@@ -498,19 +404,16 @@ Status cat(Graph& g, const std::vector<int32_t>& args) {
   return {};
 }
 
-Status split_with_sizes(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.split_with_sizes_copy.default";
-  WICK_RETURN_IF_ERROR(expect_args(name, args, 4));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(std::vector<int32_t> items, g.value_list(args[3], name));
-  WICK_ASSIGN_OR_RETURN(Dims probe, g.int_list(args[1], name));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[2], name));
-  if (x->rank() == 0) return bad_arg(name, "cannot split a 0-d tensor");
-  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, dim, x->rank()));
+Status split_with_sizes(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor* x = a.tensor(0);
+  const std::vector<int32_t>& items = a.items(3);
+  const Dims probe = a.ints(1);
+  if (x->rank() == 0) return a.bad("cannot split a 0-d tensor");
+  WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, a.integer(2), x->rank()));
   if (probe.size() != items.size())
-    return bad_arg(name, std::to_string(probe.size()) + " split sizes for " + std::to_string(items.size()) +
-                             " outputs");
-  const int32_t sizes_id = args[1];
+    return a.bad(std::to_string(probe.size()) + " split sizes for " + std::to_string(items.size()) + " outputs");
+  const int32_t sizes_id = a.id(1);
   for (size_t k = 0; k < items.size(); ++k) {
     WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(items[k], name));
     WICK_RETURN_IF_ERROR(add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
@@ -527,11 +430,9 @@ Status split_with_sizes(Graph& g, const std::vector<int32_t>& args) {
       const Dims cs = contiguous_strides(x->dims);
       Dims shape = x->dims;
       shape[static_cast<size_t>(d)] = sizes[k];
-      WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
-      plan.dims = shape;
       plan.in_strides = cs;
       plan.in_base = offset * cs[static_cast<size_t>(d)];
-      return {};
+      return plan_output(name, out, plan, shape);
     }));
   }
   return {};
@@ -539,29 +440,33 @@ Status split_with_sizes(Graph& g, const std::vector<int32_t>& args) {
 
 }  // namespace
 
+bool is_flat_copy(OpBody build) {
+  return build == view_copy || build == same_shape_copy || build == squeeze || build == unsqueeze;
+}
+
 void append_shape_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.view_copy.default", view_copy},
-      {"aten.clone.default", clone},
-      {"aten.alias_copy.default", alias_copy},
-      {"dim_order_ops._clone_dim_order.default", clone_dim_order},
-      {"dim_order_ops._to_dim_order_copy.default", to_dim_order_copy},
-      {"aten._to_copy.default", to_copy},
-      {"aten.squeeze_copy.dims", squeeze_dims},
-      {"aten.squeeze_copy.dim", squeeze_dim},
-      {"aten.squeeze_copy.default", squeeze_default},
-      {"aten.unsqueeze_copy.default", unsqueeze},
-      {"aten.permute_copy.default", permute_copy},
-      {"aten.permute.default", permute},
-      {"aten.slice_copy.Tensor", slice_copy},
-      {"aten.select_copy.int", select_copy},
-      {"aten.expand_copy.default", expand_copy},
-      {"aten.repeat.default", repeat},
-      {"aten.flip.default", flip},
-      {"aten.constant_pad_nd.default", constant_pad_nd},
-      {"aten.pixel_shuffle.default", pixel_shuffle},
-      {"aten.cat.default", cat},
-      {"aten.split_with_sizes_copy.default", split_with_sizes},
+      {"aten.view_copy.default", "T L -> T", view_copy},
+      {"aten.clone.default", "T * -> T", same_shape_copy},
+      {"aten.alias_copy.default", "T -> T", same_shape_copy},
+      {"dim_order_ops._clone_dim_order.default", "T * * -> T", same_shape_copy},
+      {"dim_order_ops._to_dim_order_copy.default", "T * * * * * * -> T", same_shape_copy},
+      {"aten._to_copy.default", "T * * * * * * -> T", same_shape_copy},
+      {"aten.squeeze_copy.dims", "T L -> T", squeeze, Squeeze::kDims},
+      {"aten.squeeze_copy.dim", "T I -> T", squeeze, Squeeze::kDim},
+      {"aten.squeeze_copy.default", "T -> T", squeeze, Squeeze::kAll},
+      {"aten.unsqueeze_copy.default", "T I -> T", unsqueeze},
+      {"aten.permute_copy.default", "T L -> T", permute},
+      {"aten.permute.default", "T L -> T", permute},
+      {"aten.slice_copy.Tensor", "T I I? I? I? -> T", slice_copy},
+      {"aten.select_copy.int", "T I I -> T", select_copy},
+      {"aten.expand_copy.default", "T L * -> T", expand_copy},
+      {"aten.repeat.default", "T L -> T", repeat},
+      {"aten.flip.default", "T L -> T", flip},
+      {"aten.constant_pad_nd.default", "T L F -> T", constant_pad_nd},
+      {"aten.pixel_shuffle.default", "T I -> T", pixel_shuffle},
+      {"aten.cat.default", "V I -> T", cat},
+      {"aten.split_with_sizes_copy.default", "T L I -> V", split_with_sizes},
   });
 }
 

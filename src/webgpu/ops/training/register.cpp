@@ -9,6 +9,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -96,13 +97,10 @@ Status adamw_step(Graph& g, const std::vector<int32_t>& args) {
     if (!outs[static_cast<size_t>(i)]->is_float() || outs[static_cast<size_t>(i)]->max_numel() < state[0]->max_numel())
       return fail(ErrorCode::kInvalidProgram, name, std::string("returned ") + what[i] + " cannot hold " + what[i]);
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::adamw_step).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(AdamwParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, state[0]->buffer.get()}, {1, state[1]->buffer.get()}, {2, state[2]->buffer.get()},
-                {3, state[3]->buffer.get()}, {4, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::adamw_step).set("wg_size", kWorkgroup), sizeof(AdamwParams),
+      {state[0]->buffer.get(), state[1]->buffer.get(), state[2]->buffer.get(), state[3]->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   const uint64_t bytes = static_cast<uint64_t>(state[0]->max_numel()) * 4;
   for (int i = 0; i < 3; ++i)
     if (outs[static_cast<size_t>(i)]->buffer != state[i]->buffer && bytes > 0)
@@ -209,12 +207,10 @@ Status linear_dw(Graph& g, const std::vector<int32_t>& args) {
                                                       std::to_string(n) + ", " + std::to_string(k) + "]");
   if (d_w->buffer == d_out->buffer || d_w->buffer == x->buffer)
     return fail(ErrorCode::kNotSupported, name, "the result aliases an input");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::linear_dw).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(GradParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, d_out->buffer.get()}, {1, x->buffer.get()}, {2, d_w->buffer.get()}, {3, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::linear_dw).set("wg_size", kWorkgroup), sizeof(GradParams),
+      {d_out->buffer.get(), x->buffer.get(), d_w->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     const int64_t cn = d_out->dims.back(), ck = x->dims.back();
     if (cn != n || ck != k)
@@ -264,13 +260,10 @@ Status linear_q4gsw_backward(Graph& g, const std::vector<int32_t>& args) {
   if (d_x->max_dims.back() != k)
     return fail(ErrorCode::kInvalidProgram, name, "result " + shape_to_string(d_x->max_dims) + " does not end in K=" + std::to_string(k));
   if (d_x->buffer == d_out->buffer) return fail(ErrorCode::kNotSupported, name, "the result aliases d_out");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_backward).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(GradParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, d_out->buffer.get()}, {1, w->buffer.get()}, {2, scales->buffer.get()}, {3, d_x->buffer.get()},
-                {4, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q4gsw_backward).set("wg_size", kWorkgroup), sizeof(GradParams),
+      {d_out->buffer.get(), w->buffer.get(), scales->buffer.get(), d_x->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     if (d_out->dims.back() != n)
       return fail(ErrorCode::kInvalidArgument, name, "d_out " + shape_to_string(d_out->dims) + " does not end in N=" + std::to_string(n));

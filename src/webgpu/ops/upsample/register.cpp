@@ -7,6 +7,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -81,14 +82,10 @@ Status upsample(Graph& g, const std::vector<int32_t>& args, bool bilinear) {
   if (!has_size && sf_h == 0 && (x->max_dims[2] == 0 || x->max_dims[3] == 0))
     return Status(ErrorCode::kInvalidProgram, std::string(name) + ": neither output_size nor scale_factors");
 
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(bilinear ? gpu::shaders::upsample_bilinear2d
-                                                                            : gpu::shaders::upsample_nearest2d)
-                                                      .set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(UpsampleParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, y->buffer.get()}, {2, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(bilinear ? gpu::shaders::upsample_bilinear2d : gpu::shaders::upsample_nearest2d).set("wg_size", kWorkgroup), sizeof(UpsampleParams),
+      {x->buffer.get(), y->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = index_k.params;
+  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     const int64_t n = x->dims[0], c = x->dims[1], ih = x->dims[2], iw = x->dims[3];
