@@ -191,6 +191,28 @@ async function chooseBundle(options) {
   return {variant: 'threads', threads, reason: wanted ? 'options.threads' : `${cores} cores`};
 }
 
+// Node, threaded bundle: Emscripten makes the pool's workers with the global Worker, which
+// it sets to worker_threads' Worker. A worker inherits the process's execArgv and refuses
+// some flags the main script may have been started with (--input-type, with -e), which
+// ended the process. Workers made through this class leave those out. An application's
+// own later assignment to the global replaces it.
+async function installPoolWorker() {
+  const {Worker} = await import('node:worker_threads');
+  const execArgv = process.execArgv.filter((a) => !/^--input-type(=|$)/.test(a));
+  class PoolWorker extends Worker {
+    constructor(file, options) {
+      super(file, {execArgv, ...options});
+    }
+  }
+  Object.defineProperty(globalThis, 'Worker', {
+    configurable: true, enumerable: true,
+    get: () => PoolWorker,
+    set: (value) => {
+      if (value !== Worker) Object.defineProperty(globalThis, 'Worker', {value, writable: true, configurable: true, enumerable: true});
+    },
+  });
+}
+
 async function loadFactory(variant) {
   const bundle = BUNDLES[variant];
   if (isNode) {
@@ -227,6 +249,7 @@ export async function createExecuTorch(options = {}) {
   moduleOptions.wickThreading = choice;
   if (choice.variant === 'threads') {
     moduleOptions.wickThreads = choice.threads;
+    if (isNode) await installPoolWorker();
     // The pool's workers import the bundle by this URL (a dynamic import() leaves
     // Emscripten no script URL of its own to give them).
     if (!isNode && !moduleOptions.mainScriptUrlOrBlob) moduleOptions.mainScriptUrlOrBlob = distUrl(bundle.js).href;
