@@ -132,17 +132,27 @@ async function findNodeGpu() {
   return nodeGpu;
 }
 
-// Whether a WebGPU adapter opens: the GPU object given, navigator.gpu, or in Node Dawn's
-// binding. (The adapter is dropped: the runtime opens its own.)
-async function adapterOpens(options) {
+// Why no WebGPU adapter opens here, or null when one does: the GPU object given,
+// navigator.gpu, or in Node Dawn's binding. (The adapter is dropped: the runtime opens its
+// own.)
+async function noAdapterReason(options) {
   let gpu = options.gpu;
-  if (gpu === undefined) gpu = isNode ? await findNodeGpu() : (globalThis.navigator && navigator.gpu) || null;
-  if (!gpu || typeof gpu.requestAdapter !== 'function') return false;
-  try {
-    return !!(await gpu.requestAdapter());
-  } catch (e) {
-    return false;
+  if (gpu === null) return 'options.gpu is null';
+  if (gpu === undefined) {
+    gpu = isNode ? await findNodeGpu() : (globalThis.navigator && navigator.gpu) || null;
+    if (!gpu) return isNode ? "npm 'webgpu' (Dawn's node binding) is not installed" : 'navigator.gpu is missing';
   }
+  if (typeof gpu.requestAdapter !== 'function') return 'the GPU object has no requestAdapter';
+  let adapter = null;
+  try {
+    adapter = await gpu.requestAdapter();
+  } catch (e) {
+    return `requestAdapter failed: ${e && e.message || e}`;
+  }
+  if (adapter) return null;
+  return isNode && options.gpu === undefined
+    ? "Dawn's node binding (npm 'webgpu') found no WebGPU adapter: it needs a Vulkan driver, e.g. SwiftShader's, named by VK_ICD_FILENAMES"
+    : 'requestAdapter() found no adapter';
 }
 
 // Which bundle serves this createExecuTorch(): {variant, threads, reason}. The threaded
@@ -185,10 +195,13 @@ async function chooseBundle(options) {
   }
   const threads = wanted || Math.min(cores, 8);
   if (threads <= 1) return single('one core');
-  if (backend === 'auto' && (await adapterOpens(options))) {
-    return single("backend 'auto' found a WebGPU adapter, and the threaded bundle runs the CPU only");
+  let reason = wanted ? 'options.threads' : `${cores} cores`;
+  if (backend === 'auto') {
+    const why = await noAdapterReason(options);
+    if (!why) return single("backend 'auto' found a WebGPU adapter, and the threaded bundle runs the CPU only");
+    reason = `backend 'auto' without a WebGPU adapter (${why}), so the CPU, on ${reason}`;
   }
-  return {variant: 'threads', threads, reason: wanted ? 'options.threads' : `${cores} cores`};
+  return {variant: 'threads', threads, reason};
 }
 
 // Node, threaded bundle: Emscripten makes the pool's workers with the global Worker, which

@@ -265,8 +265,10 @@ var WickApi = (function() {
     // The threaded bundle (wick-threads.js) is built without Asyncify, which WebGPU's
     // waits need (cmake/wasm.cmake): it runs the delegates on the CPU only.
     if (Module.wickCpuOnly) {
+      var why = Module.wickThreading && Module.wickThreading.reason;
       return Promise.reject(error(where, 'WebGPU is not in the threaded bundle (wick-threads.js), which runs on the ' +
-                                  'CPU only; createExecuTorch({threads: 1}) loads wick.js, which has it', 'NotSupported'));
+                                  'CPU only' + (why ? ', chosen for ' + why : '') +
+                                  '; createExecuTorch({threads: 1}) loads wick.js, which has it', 'NotSupported'));
     }
     return findGpu().then(function() {
       return Calls.callInJob(where, 'wick_init_webgpu', []);
