@@ -167,6 +167,10 @@ export interface ExecuTorch {
   readonly webgpu: WebGpuInfo | null;
   /** Who runs "VulkanBackend" delegates once chosen, else null. */
   readonly delegateBackend: 'webgpu' | 'cpu' | null;
+  /** How the CPU kernels run: the bundle ('single': wick.js; 'threads': wick-threads.js,
+   *  Wasm threads, CPU only), the threads in use (the caller's included), why that bundle
+   *  was chosen, and how many pieces of kernel work the pool's workers ran so far. */
+  readonly threading: {variant: 'single' | 'threads'; threads: number; reason: string; workerChunks: number};
   /** Emscripten's in-memory file system. */
   FS: any;
   /** LLM generation (see the LLM section below). */
@@ -183,7 +187,12 @@ export interface CreateOptions {
    *  without an adapter) or 'cpu' (the CPU executor of VK00 graphs: such methods then run
    *  synchronously; also once 'auto' has picked the CPU). */
   backend?: 'webgpu' | 'cpu' | 'auto';
-  /** Hex sha256 the .wasm must have. */
+  /** CPU threads: 1 loads the single-threaded wick.js; by default the cores (at most 8),
+   *  through wick-threads.js (Wasm threads, the CPU only), where the delegates run on the
+   *  CPU (backend 'cpu', or 'auto' without a WebGPU adapter) and Wasm threads exist (a
+   *  cross-origin-isolated page, Node), unless wasmSha256 pins wick.wasm; elsewhere 1. */
+  threads?: number;
+  /** Hex sha256 the .wasm must have (wick-threads.wasm when the threaded bundle is used). */
   wasmSha256?: string;
   /** Progress of the .wasm download. */
   onProgress?: (p: {url: string; loaded: number; total: number}) => void;

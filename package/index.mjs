@@ -12,8 +12,13 @@
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) &&
                typeof window === 'undefined' && typeof importScripts === 'undefined';
 
-const bundleUrl = new URL('./dist/wick.js', import.meta.url);
-const wasmUrl = new URL('./dist/wick.wasm', import.meta.url);
+// Two builds of the runtime: wick.js (one thread, any page) and wick-threads.js (-pthread:
+// the CPU kernels split over Web Workers / worker_threads). See chooseBundle().
+const BUNDLES = {
+  single: {js: 'wick.js', wasm: 'wick.wasm', global: 'createExecuTorch'},
+  threads: {js: 'wick-threads.js', wasm: 'wick-threads.wasm', global: 'createExecuTorchThreads'},
+};
+const distUrl = (file) => new URL(`./dist/${file}`, import.meta.url);
 
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -127,14 +132,111 @@ async function findNodeGpu() {
   return nodeGpu;
 }
 
-async function loadFactory() {
+// Why no WebGPU adapter opens here, or null when one does: the GPU object given,
+// navigator.gpu, or in Node Dawn's binding. (The adapter is dropped: the runtime opens its
+// own.)
+async function noAdapterReason(options) {
+  let gpu = options.gpu;
+  if (gpu === null) return 'options.gpu is null';
+  if (gpu === undefined) {
+    gpu = isNode ? await findNodeGpu() : (globalThis.navigator && navigator.gpu) || null;
+    if (!gpu) return isNode ? "npm 'webgpu' (Dawn's node binding) is not installed" : 'navigator.gpu is missing';
+  }
+  if (typeof gpu.requestAdapter !== 'function') return 'the GPU object has no requestAdapter';
+  let adapter = null;
+  try {
+    adapter = await gpu.requestAdapter();
+  } catch (e) {
+    return `requestAdapter failed: ${e && e.message || e}`;
+  }
+  if (adapter) return null;
+  return isNode && options.gpu === undefined
+    ? "Dawn's node binding (npm 'webgpu') found no WebGPU adapter: it needs a Vulkan driver, e.g. SwiftShader's, named by VK_ICD_FILENAMES"
+    : 'requestAdapter() found no adapter';
+}
+
+// Which bundle serves this createExecuTorch(): {variant, threads, reason}. The threaded
+// one runs the CPU only (no Asyncify, so no WebGPU: cmake/wasm.cmake), so it is taken
+// where the delegates run on the CPU: backend 'cpu', or 'auto' where no adapter opens.
+// It needs SharedArrayBuffer, which a browser gives only to cross-origin-isolated pages
+// (served with `Cross-Origin-Opener-Policy: same-origin` and
+// `Cross-Origin-Embedder-Policy: require-corp`); Node always has it. options.threads: 1
+// asks for the single-threaded bundle, N > 1 for N threads; by default the cores, at most 8.
+async function chooseBundle(options) {
+  const single = (reason) => ({variant: 'single', threads: 1, reason});
+  const wanted = options.threads;
+  if (wanted !== undefined && wanted !== null && !(Number.isInteger(wanted) && wanted >= 1 && wanted <= 256)) {
+    throw new TypeError(`createExecuTorch: threads must be an integer from 1 to 256, not ${String(wanted)}`);
+  }
+  if (wanted === 1) return single('options.threads is 1');
+  if (options.wasmSha256 && !wanted) return single('options.wasmSha256 pins wick.wasm (give threads to pin wick-threads.wasm)');
+  const backend = options.backend === undefined || options.backend === null ? 'auto' : options.backend;
+  if (backend !== 'cpu' && backend !== 'auto') return single(`backend '${backend}': the threaded bundle runs the CPU only`);
+  let cores;
+  if (isNode) {
+    try {
+      await import('node:worker_threads');
+    } catch (e) {
+      return single('this Node has no worker_threads');
+    }
+    const os = await import('node:os');
+    cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+    const {access} = await import('node:fs/promises');
+    try {
+      await access(distUrl(BUNDLES.threads.js));
+    } catch (e) {
+      return single('the threaded bundle (dist/wick-threads.js) is not in this package');
+    }
+  } else {
+    if (globalThis.crossOriginIsolated !== true || typeof SharedArrayBuffer !== 'function') {
+      return single('the page is not cross-origin isolated (COOP/COEP headers), so it has no SharedArrayBuffer for Wasm threads');
+    }
+    cores = (globalThis.navigator && navigator.hardwareConcurrency) || 1;
+  }
+  const threads = wanted || Math.min(cores, 8);
+  if (threads <= 1) return single('one core');
+  let reason = wanted ? 'options.threads' : `${cores} cores`;
+  if (backend === 'auto') {
+    const why = await noAdapterReason(options);
+    if (!why) return single("backend 'auto' found a WebGPU adapter, and the threaded bundle runs the CPU only");
+    reason = `backend 'auto' without a WebGPU adapter (${why}), so the CPU, on ${reason}`;
+  }
+  return {variant: 'threads', threads, reason};
+}
+
+// Node, threaded bundle: Emscripten makes the pool's workers with the global Worker, which
+// it sets to worker_threads' Worker. A worker inherits the process's execArgv and refuses
+// some flags the main script may have been started with (--input-type, with -e), which
+// ended the process. Workers made through this class leave those out. An application's
+// own later assignment to the global replaces it.
+async function installPoolWorker() {
+  const {Worker} = await import('node:worker_threads');
+  const execArgv = process.execArgv.filter((a) => !/^--input-type(=|$)/.test(a));
+  class PoolWorker extends Worker {
+    constructor(file, options) {
+      super(file, {execArgv, ...options});
+    }
+  }
+  Object.defineProperty(globalThis, 'Worker', {
+    configurable: true, enumerable: true,
+    get: () => PoolWorker,
+    set: (value) => {
+      if (value !== Worker) Object.defineProperty(globalThis, 'Worker', {value, writable: true, configurable: true, enumerable: true});
+    },
+  });
+}
+
+async function loadFactory(variant) {
+  const bundle = BUNDLES[variant];
   if (isNode) {
     const {createRequire} = await import('node:module');
-    return createRequire(import.meta.url)('./dist/wick.js');
+    return createRequire(import.meta.url)(`./dist/${bundle.js}`);
   }
-  if (typeof globalThis.createExecuTorch !== 'function') await import(bundleUrl.href);
-  if (typeof globalThis.createExecuTorch !== 'function') throw new Error(`createExecuTorch: ${bundleUrl} did not load`);
-  return globalThis.createExecuTorch;
+  if (typeof globalThis[bundle.global] !== 'function') await import(distUrl(bundle.js).href);
+  if (typeof globalThis[bundle.global] !== 'function') {
+    throw new Error(`createExecuTorch: ${distUrl(bundle.js)} did not load`);
+  }
+  return globalThis[bundle.global];
 }
 
 // Resolves to the runtime (ExecuTorch's `et`): et.Module, et.Tensor, et.ScalarType,
@@ -143,11 +245,28 @@ async function loadFactory() {
 //                create([]) of npm 'webgpu' when it is installed; null: none)
 //   wasmSha256   verify the .wasm against this hex digest (fetched with fetchVerified)
 //   onProgress   progress of the .wasm download ({url, loaded, total})
+//   threads      CPU threads: 1 for the single-threaded bundle; by default the cores
+//                (at most 8) where Wasm threads exist (a cross-origin-isolated page, Node),
+//                else 1. et.threading says what was chosen and why.
+// wasmSha256 is the digest of the bundle's .wasm: dist/wick-threads.wasm where threads are
+// used (pass threads: 1 to pin dist/wick.wasm).
 export async function createExecuTorch(options = {}) {
-  const factory = await loadFactory();
+  const choice = await chooseBundle(options);
+  const bundle = BUNDLES[choice.variant];
+  const wasmUrl = distUrl(bundle.wasm);
+  const factory = await loadFactory(choice.variant);
   const moduleOptions = {...options};
   delete moduleOptions.wasmSha256;
   delete moduleOptions.onProgress;
+  delete moduleOptions.threads;
+  moduleOptions.wickThreading = choice;
+  if (choice.variant === 'threads') {
+    moduleOptions.wickThreads = choice.threads;
+    if (isNode) await installPoolWorker();
+    // The pool's workers import the bundle by this URL (a dynamic import() leaves
+    // Emscripten no script URL of its own to give them).
+    if (!isNode && !moduleOptions.mainScriptUrlOrBlob) moduleOptions.mainScriptUrlOrBlob = distUrl(bundle.js).href;
+  }
   if (!moduleOptions.wasmBinary) {
     if (isNode) {
       const {readFile} = await import('node:fs/promises');
@@ -161,7 +280,11 @@ export async function createExecuTorch(options = {}) {
   }
   // gpu: null says: no WebGPU unless initWebGPU({gpu}) gives one.
   if (isNode && !('gpu' in options)) moduleOptions.findGpu = findNodeGpu;
-  if (!moduleOptions.locateFile) moduleOptions.locateFile = (path) => new URL(`./dist/${path}`, import.meta.url).href;
+  if (!moduleOptions.locateFile) {
+    // Node's Worker (the threaded bundle's pool) takes a path, not a file: URL string.
+    const {fileURLToPath} = isNode ? await import('node:url') : {};
+    moduleOptions.locateFile = isNode ? (path) => fileURLToPath(distUrl(path)) : (path) => distUrl(path).href;
+  }
   return factory(moduleOptions);
 }
 

@@ -262,6 +262,14 @@ var WickApi = (function() {
     return found.then(function(gpu) { if (gpu) Module.gpu = gpu; });
   }
   function openGpu(where) {
+    // The threaded bundle (wick-threads.js) is built without Asyncify, which WebGPU's
+    // waits need (cmake/wasm.cmake): it runs the delegates on the CPU only.
+    if (Module.wickCpuOnly) {
+      var why = Module.wickThreading && Module.wickThreading.reason;
+      return Promise.reject(error(where, 'WebGPU is not in the threaded bundle (wick-threads.js), which runs on the ' +
+                                  'CPU only' + (why ? ', chosen for ' + why : '') +
+                                  '; createExecuTorch({threads: 1}) loads wick.js, which has it', 'NotSupported'));
+    }
     return findGpu().then(function() {
       return Calls.callInJob(where, 'wick_init_webgpu', []);
     }).then(function(ok) {
@@ -295,6 +303,8 @@ var WickApi = (function() {
     if (!Object.prototype.hasOwnProperty.call(PREFERENCES, wanted)) {
       throw error(where, "backend must be 'webgpu', 'cpu' or 'auto', not " + describe(wanted), 'InvalidArgument');
     }
+    // The threaded bundle's 'auto' is the CPU: it has no WebGPU to try (openGpu).
+    if (Module.wickCpuOnly && wanted === 'auto') return 'cpu';
     return wanted;
   }
 
@@ -746,3 +756,16 @@ Module['initWebGPU'] = WickApi.initWebGPU;
 Object.defineProperty(Module, 'webgpu', {get: WickApi.gpu});
 // Who runs "VulkanBackend" delegates once chosen: 'webgpu' or 'cpu' (null before).
 Object.defineProperty(Module, 'delegateBackend', {get: WickApi.delegateBackend});
+// How the CPU kernels run (the CPU executor of VK00 graphs, and the parts outside
+// delegates): {variant: 'single' (wick.js) or 'threads' (wick-threads.js), threads (the
+// count in force, the caller's included), reason (why this variant: package/index.mjs),
+// workerChunks (pieces of kernel work the pool's workers ran so far: 0 with one thread)}.
+Object.defineProperty(Module, 'threading', {get: function() {
+  var variant = Module.wickVariant || 'single';
+  var chosen = Module.wickThreading || {};
+  var threads = typeof Module._wick_cpu_threads === 'function' ? Module._wick_cpu_threads(0) : 1;
+  var chunks = typeof Module._wick_cpu_worker_chunks === 'function' ? Module._wick_cpu_worker_chunks() : 0;
+  return {variant: variant, threads: threads,
+          reason: chosen.variant === variant && chosen.reason ? chosen.reason : 'loaded as ' + (variant === 'threads' ? 'wick-threads.js' : 'wick.js'),
+          workerChunks: chunks};
+}});

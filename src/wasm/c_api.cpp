@@ -38,6 +38,7 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "kernels/cpu/kernel.h"
+#include "kernels/cpu/thread_pool.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/program.h"
 #include "wasm/c_api.h"
@@ -175,6 +176,21 @@ EMSCRIPTEN_KEEPALIVE int wick_use_backend(int preference) {
               "this build of Wick has no CPU executor for VulkanBackend delegates");
 #endif
 }
+
+// Threads the CPU kernels split work over (the caller's included): n >= 1 sets the count,
+// 0 leaves it. Returns the count now in force. The single-threaded bundle always answers 1
+// (thread_pool.cpp runs everything on the calling thread there); the -pthread bundle
+// (wick-threads.js) starts with as many as api.js asks for (index.mjs: the cores, when the
+// page is cross-origin isolated).
+EMSCRIPTEN_KEEPALIVE int wick_cpu_threads(int n) {
+  if (n > 256) n = 256;
+  if (n >= 1) wick::cpu::set_num_threads(n);
+  return wick::cpu::num_threads();
+}
+
+// Chunks of the CPU kernels' work that the pool's workers ran so far (0 in the
+// single-threaded bundle): a double, since the count may pass 2^31.
+EMSCRIPTEN_KEEPALIVE double wick_cpu_worker_chunks() { return static_cast<double>(wick::cpu::worker_chunks()); }
 
 // {"adapter": {...}, "features": [...], "limits": {...}} of the backend's device.
 EMSCRIPTEN_KEEPALIVE const char* wick_device_json() {

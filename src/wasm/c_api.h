@@ -11,6 +11,8 @@ const char* wick_last_error();
 int wick_init_webgpu();
 int wick_vulkan_target();
 int wick_use_backend(int preference);
+int wick_cpu_threads(int n);
+double wick_cpu_worker_chunks();
 const char* wick_device_json();
 int wick_set_memory_limits(double max_planned_bytes, double max_io_bytes);
 int wick_program_load(const uint8_t* bytes, size_t size, const char* name);

@@ -27,8 +27,8 @@ function resolve(urlPath) {
 // Serves on 127.0.0.1 (a secure context: crypto.subtle and the Cache API work). Counts
 // requests by path, so a test can tell a cached load from a fetched one. aliases: URL path
 // -> file, served in place of what the path names (e.g. Wick's bundle where a page loads
-// another library).
-export async function startServer({aliases = {}} = {}) {
+// another library). headers: sent with every file (CROSS_ORIGIN_ISOLATED: Wasm threads).
+export async function startServer({aliases = {}, headers = {}} = {}) {
   const hits = new Map();
   const server = http.createServer((req, res) => {
     const urlPath = new URL(req.url, 'http://x').pathname;
@@ -39,12 +39,16 @@ export async function startServer({aliases = {}} = {}) {
       return;
     }
     res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
-                        'Content-Length': fs.statSync(file).size});
+                        'Content-Length': fs.statSync(file).size, ...headers});
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return {url: `http://127.0.0.1:${server.address().port}`, hits, close: () => server.close()};
 }
+
+// The headers that make a page cross-origin isolated (crossOriginIsolated, SharedArrayBuffer).
+export const CROSS_ORIGIN_ISOLATED = {'Cross-Origin-Opener-Policy': 'same-origin',
+                                      'Cross-Origin-Embedder-Policy': 'require-corp'};
 
 // Chromium as a visitor without WebGPU has it: none of the WebGPU flags, and no GPU
 // process (Chromium on Linux offers WebGPU only with --enable-unsafe-webgpu).

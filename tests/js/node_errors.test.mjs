@@ -12,7 +12,9 @@ for (const [name, check] of Object.entries(ERROR_CASES)) {
 
 test('initWebGPU without any GPU rejects with a message', async () => {
   const {createExecuTorch} = await import('../../package/index.mjs');
-  const et = await createExecuTorch({gpu: null});  // no navigator.gpu, and npm 'webgpu' declined
+  // No navigator.gpu, and npm 'webgpu' declined. threads: 1, since without an adapter
+  // the default is the threaded bundle, which has no WebGPU (node_threads.test.mjs).
+  const et = await createExecuTorch({gpu: null, threads: 1});
   await assert.rejects(et.initWebGPU(), /no WebGPU adapter found.*navigator\.gpu is missing/);
   // CPU programs still run without WebGPU.
   const m = et.Module.load(await fixtureFiles.bytes('cpu/mlp_cpu/model.pte'));

@@ -1,9 +1,10 @@
 // Wick's Wasm CPU path against onnxruntime-web's 'wasm' EP, in headless Chromium started
 // without WebGPU, on the same architectures and shapes (bench/cpu/ort/models.mjs).
 //   node bench/cpu/ort/web_bench.mjs [ONNX_DIR (.bench/onnx)] [--rounds N] [--only NAME,...] [--engines wick,ort]
-//                                    [--wick-dist DIR (package/dist: wick.js, wick.wasm)]
-// The page is cross-origin isolated (COOP/COEP headers), so onnxruntime-web may use
-// threads: it runs at 1 thread and at every core. Wick's bundle runs on one thread. Each
+//                                    [--wick-dist DIR (package/dist: wick.js, wick.wasm, wick-threads.*)]
+// The page is cross-origin isolated (COOP/COEP headers), so both may use Wasm threads:
+// each runs at 1 thread (Wick: wick.js, and wick-threads.js held at 1 thread: the same
+// code as at N threads) and at every core (Wick: wick-threads.js). Each
 // configuration gets a fresh page (onnxruntime-web fixes its thread count at its first
 // session), loads every model, runs W warm-ups and R timed calls of zeros at the declared
 // shapes (one JS call each, input and output copies included), and reports the median and
@@ -49,7 +50,7 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}`;
 
 // In the page: times `models` on one engine; returns {name: {median, min, runs}}.
-async function pageBench({engine, threads, models}) {
+async function pageBench({engine, threads, pinned, models}) {
   const stats = (t) => {
     t.sort((a, b) => a - b);
     return {median: t[Math.floor(t.length / 2)], min: t[0], runs: t.length};
@@ -83,7 +84,10 @@ async function pageBench({engine, threads, models}) {
     }
   } else {
     const {createExecuTorch} = await import('/package/index.mjs');
-    const et = await createExecuTorch({backend: 'cpu'});
+    // pinned: the threaded bundle held at 1 thread (the same code as at N, without workers).
+    const et = await createExecuTorch({backend: 'cpu', threads: pinned ? 2 : threads});
+    if (pinned) et._wick_cpu_threads(1);
+    out.threading = et.threading;
     for (const m of models) {
       const manifest = await (await fetch(`/fixtures/${m.pte}/manifest.json`)).json();
       const mod = et.Module.load(new Uint8Array(await (await fetch(`/fixtures/${m.pte}/model.pte`)).arrayBuffer()));
@@ -100,7 +104,10 @@ async function pageBench({engine, threads, models}) {
 const browser = await launchBrowser({webgpu: false});
 const engines = flag('--engines', 'wick,ort').split(',');
 const configs = [{engine: 'wick', threads: 1}, {engine: 'ort', threads: 1}];
-if (os.cpus().length > 1) configs.push({engine: 'ort', threads: os.cpus().length});
+if (os.cpus().length > 1) {
+  configs.push({engine: 'wick', threads: 1, pinned: true},
+               {engine: 'wick', threads: os.cpus().length}, {engine: 'ort', threads: os.cpus().length});
+}
 const chosen = configs.filter((c) => engines.includes(c.engine));
 const version = browser.version();
 const all = new Map();  // "engine threads model" -> [{median, min}]
@@ -112,8 +119,12 @@ for (let r = 0; r < rounds; r++) {
     const res = await page.evaluate(pageBench, {...c, models});
     if (!res.isolated) throw new Error('the page is not cross-origin isolated');
     if (c.engine === 'wick' && res.backend !== 'cpu') throw new Error(`Wick ran on ${res.backend}`);
+    // A bundle from before et.threading (--wick-dist) ran one thread.
+    if (c.engine === 'wick' && (res.threading ? res.threading.threads : 1) !== c.threads) {
+      throw new Error(`Wick ran ${JSON.stringify(res.threading)}, not ${c.threads} threads`);
+    }
     for (const [name, s] of Object.entries(res.results)) {
-      const key = `${c.engine} ${c.threads} ${name}`;
+      const key = `${c.engine}${c.pinned ? '-pinned' : ''} ${c.threads} ${name}`;
       all.set(key, [...(all.get(key) || []), s]);
     }
     await page.close();
@@ -123,7 +134,7 @@ await browser.close();
 server.close();
 
 console.log(`# ${new Date().toISOString()} ${os.cpus().length} cores: ${os.cpus()[0].model}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-console.log(`# headless Chromium ${version} without WebGPU, cross-origin isolated; Wick ${path.relative(repoRoot, wickDist)} (backend 'cpu', 1 thread), ` +
+console.log(`# headless Chromium ${version} without WebGPU, cross-origin isolated; Wick ${path.relative(repoRoot, wickDist)} (backend 'cpu'; 1 thread: wick.js, more: wick-threads.js), ` +
             `onnxruntime-web ${ortVersion} 'wasm' EP; ${rounds} rounds, median of each round's median, min of all runs`);
 for (const m of models) {
   const row = (engine, threads) => {
@@ -132,11 +143,13 @@ for (const m of models) {
     const meds = s.map((x) => x.median).sort((a, b) => a - b);
     return {median: meds[Math.floor(meds.length / 2)], min: Math.min(...s.map((x) => x.min)), runs: s[0].runs};
   };
-  const w = row('wick', 1);
   for (const c of chosen) {
-    const s = row(c.engine, c.threads);
-    const ratio = c.engine === 'ort' && w ? `  wick/ort ${(w.median / s.median).toFixed(2)}x median, ${(w.min / s.min).toFixed(2)}x min` : '';
-    console.log(`${m.name.padEnd(22)} ${c.engine === 'wick' ? 'wick wasm' : 'ort-web wasm'} threads=${c.threads}: ` +
+    const s = row(`${c.engine}${c.pinned ? '-pinned' : ''}`, c.threads);
+    const w = row('wick', c.threads), w1 = row('wick-pinned', 1) || row('wick', 1);
+    let ratio = c.engine === 'ort' && w ? `  wick/ort ${(w.median / s.median).toFixed(2)}x median, ${(w.min / s.min).toFixed(2)}x min` : '';
+    if (c.engine === 'wick' && c.threads > 1 && w1) ratio = `  speedup over wick-threads.js at 1 thread ${(w1.median / s.median).toFixed(2)}x median, ${(w1.min / s.min).toFixed(2)}x min`;
+    const what = c.engine === 'ort' ? 'ort-web wasm' : c.pinned ? 'wick-threads.js pinned' : c.threads > 1 ? 'wick-threads.js' : 'wick.js';
+    console.log(`${m.name.padEnd(22)} ${what} threads=${c.threads}: ` +
                 `median ${s.median.toFixed(3)} ms, min ${s.min.toFixed(3)} ms (${s.runs} runs x ${rounds})${ratio}`);
   }
 }

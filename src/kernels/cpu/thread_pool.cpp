@@ -19,18 +19,16 @@ namespace wick::cpu {
 
 namespace {
 
+#ifdef WICK_CPU_THREADS
 int default_threads() {
   if (const char* env = std::getenv("WICK_NUM_THREADS")) {
     char* end = nullptr;
     long v = std::strtol(env, &end, 10);
     if (end != env && *end == '\0' && v >= 1 && v <= 256) return static_cast<int>(v);
   }
-#ifdef WICK_CPU_THREADS
   return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
-#else
-  return 1;
-#endif
 }
+#endif
 
 std::atomic<int>& requested() {
   static std::atomic<int> n{0};
@@ -39,7 +37,15 @@ std::atomic<int>& requested() {
 
 thread_local bool t_in_chunk = false;
 
+// Chunks the pool's workers ran (not the callers): how a test tells that work was shared.
+std::atomic<int64_t>& worker_chunk_count() {
+  static std::atomic<int64_t> n{0};
+  return n;
+}
+
 #ifdef WICK_CPU_THREADS
+thread_local bool t_is_worker = false;
+
 // Workers wait for tasks on one queue. Tasks never wait on anything, so any number of
 // callers (methods run from several threads) can share the pool without deadlock.
 class Pool {
@@ -65,6 +71,7 @@ class Pool {
  private:
   void loop() {
     t_in_chunk = true;
+    t_is_worker = true;
     for (;;) {
       std::function<void()> task;
       {
@@ -86,13 +93,19 @@ class Pool {
 }  // namespace
 
 int num_threads() {
+#ifdef WICK_CPU_THREADS
   int n = requested().load();
   if (n >= 1) return n;
   static const int d = default_threads();
   return d;
+#else
+  return 1;  // no workers to split over, whatever was asked
+#endif
 }
 
 void set_num_threads(int n) { requested().store(std::max(n, 0)); }
+
+int64_t worker_chunks() { return worker_chunk_count().load(); }
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
   if (n <= 0) return;
@@ -132,6 +145,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
       ++finished;
     }
     if (finished) {
+      if (t_is_worker) worker_chunk_count().fetch_add(finished);
       std::lock_guard<std::mutex> lock(job->m);
       job->done += finished;
       if (job->done == job->chunks) job->cv.notify_one();

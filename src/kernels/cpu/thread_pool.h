@@ -21,4 +21,7 @@ int num_threads();
 // 0 restores the default. Takes effect at the next parallel_for.
 void set_num_threads(int n);
 
+// Chunks of parallel_for run by the pool's workers so far (not by the calling threads).
+int64_t worker_chunks();
+
 }  // namespace wick::cpu
