@@ -11,8 +11,8 @@ namespace {
 // Host operators a merged plan may hold, and their VK00 names. These are the ones
 // ExecuTorch 1.5's Vulkan partitioner leaves between the delegates of an SDPA attention
 // layer (PyTorch's _safe_softmax: any(dim=-1); the split scale: mul(x, 1.0)).
-// A host kernel call's arguments: the schema's `inputs`, then its `outputs` (then,
-// possibly, the returned values again: the same values as the outputs). The VK00 op takes
+// A host kernel call's arguments: the schema's `inputs`, then its `outputs`, then the
+// returned value (the one output again, or a TensorList of the several). The VK00 op takes
 // the inputs, then the output, or a ValueList of them where there are several.
 struct HostOp {
   std::string_view host, vk;
@@ -99,10 +99,7 @@ class Merger {
     const HostOp* h = find_host_op(host_op);
     if (h == nullptr) return Status(ErrorCode::kNotSupported, where + ": no graph op for " + std::string(host_op));
     const size_t n = h->inputs + h->outputs;
-    const bool returns_outputs = args.size() == n + h->outputs &&
-                                 std::equal(args.begin() + static_cast<std::ptrdiff_t>(h->inputs),
-                                            args.begin() + static_cast<std::ptrdiff_t>(n),
-                                            args.begin() + static_cast<std::ptrdiff_t>(n));
+    WICK_ASSIGN_OR_RETURN(bool returns_outputs, lists_outputs_again(*h, args, where));
     if (args.size() != n && !returns_outputs)
       return Status(ErrorCode::kInvalidProgram, where + ": " + std::to_string(args.size()) + " arguments, expected " +
                                                     std::to_string(n) + " (and the returned outputs)");
@@ -151,6 +148,17 @@ class Merger {
   }
 
  private:
+  // Whether `args` ends with the call's return after its outputs, as ExecuTorch's emitter
+  // writes it: the one output again, or one TensorList value of the several outputs.
+  Result<bool> lists_outputs_again(const HostOp& h, std::span<const int32_t> args, const std::string& where) const {
+    const size_t n = h.inputs + h.outputs;
+    if (args.size() != n + 1) return false;
+    const std::span<const int32_t> outs = args.subspan(h.inputs, h.outputs);
+    if (h.outputs == 1) return args[n] == outs[0];
+    WICK_ASSIGN_OR_RETURN(const Value* ret, method_value(args[n], where));
+    return ret->tag == ValueTag::kListTensor && std::equal(ret->items.begin(), ret->items.end(), outs.begin(), outs.end());
+  }
+
   Result<const Value*> method_value(int32_t ev, const std::string& where) const {
     if (ev < 0 || static_cast<size_t>(ev) >= run_.values->values.size())
       return Status(ErrorCode::kInvalidProgram, where + ": value " + std::to_string(ev) + " out of range");

@@ -45,7 +45,8 @@ TEST(FusedRuns, WhisperSdpaEncoderIsOneDelegate) {
 }
 
 // A run built here: delegate A (relu), the host max_pool2d_with_indices.out (two outputs,
-// int-list arguments, its returned values listed again), delegate B (y + scale * x,
+// int-list arguments, then its return as one TensorList value, as ExecuTorch's emitter
+// writes a call with several outputs), delegate B (y + scale * x,
 // reading A's input too). Fused through the registered backend, executed once, and
 // compared with a direct computation; the pool's indices and A's relu stay inside.
 TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
@@ -63,7 +64,7 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
   const std::vector<uint8_t> blob_a = a.blob(), blob_b = b.blob();
 
   // The method's values: 0 x, 1 relu(x), 2-6 the pool's arguments, 7 pooled, 8 indices,
-  // 9 a second input (pooled-shaped), 10 z.
+  // 9 a second input (pooled-shaped), 10 z, 11 the pool's return [7, 8].
   ValueTable t;
   std::mt19937 rng(11);
   Tensor x = test::random_tensor(ScalarType::kFloat, in_shape, rng);
@@ -84,8 +85,8 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
   };
   std::vector<Value> head = {Value::make_tensor(x), tensor(ScalarType::kFloat, in_shape)};
   for (Value& v : head) t.values.push_back(std::move(v));
-  // The list items go after the 11 named values: reserve those slots first.
-  t.values.resize(11);
+  // The list items go after the 12 named values: reserve those slots first.
+  t.values.resize(12);
   Value k = int_list({2, 2}), st = int_list({2, 2}), pad = int_list({0, 0}), dil = int_list({1, 1});
   t.values[2] = k, t.values[3] = st, t.values[4] = pad, t.values[5] = dil;
   t.values[6] = Value::make_bool(false);
@@ -93,6 +94,8 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
   t.values[8] = tensor(ScalarType::kLong, pooled);
   t.values[9] = Value::make_tensor(x2);
   t.values[10] = tensor(ScalarType::kFloat, pooled);
+  t.values[11].tag = ValueTag::kListTensor;
+  t.values[11].items = {7, 8};
 
   FusedRun run;
   run.values = &t;
@@ -101,7 +104,7 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
     ctx.processed = *blob;
     run.delegates.push_back(ctx);
   }
-  const std::vector<int32_t> args_a{0, 1}, args_pool{1, 2, 3, 4, 5, 6, 7, 8, 7, 8}, args_b{7, 9, 10};
+  const std::vector<int32_t> args_a{0, 1}, args_pool{1, 2, 3, 4, 5, 6, 7, 8, 11}, args_b{7, 9, 10};
   run.parts = {{0, "", args_a}, {-1, "aten::max_pool2d_with_indices.out", args_pool}, {1, "", args_b}};
   run.read_after.assign(t.values.size(), false);
   run.read_after[10] = true;
