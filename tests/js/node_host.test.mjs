@@ -78,30 +78,8 @@ test('messages: byte modules are named, a missing file says so, values are short
   assert.throws(() => et.Tensor.zeros([2], new Float64Array(5000)), (e) => e.message.length < 200);
 });
 
-// The first flatbuffer string "forward" (a length-prefixed, NUL-terminated string).
-function patchMethodName(bytes) {
-  const needle = [7, 0, 0, 0, ...new TextEncoder().encode('forward'), 0];
-  for (let i = 0; i + needle.length <= bytes.length; i++) {
-    if (needle.every((b, k) => bytes[i + k] === b)) {
-      const out = bytes.slice();
-      out[i + 4] = 0xff;
-      return out;
-    }
-  }
-  throw new Error('no "forward" string in the program');
-}
-
-test("a method name with byte 0xFF gives names with U+FFFD and Errors, never a bare number", async () => {
-  const et = await nodeRuntime();
-  const m = et.Module.load(patchMethodName(await fixtureFiles.bytes('cpu/mlp_cpu/model.pte')), 'ff.pte');
-  const names = m.getMethods();
-  assert.deepEqual(names, ['\ufffdorward']);
-  assert.throws(() => m.getMethodMeta(names[0]), (e) => e instanceof Error && /orward/.test(e.message));
-  // An unknown method throws at the call, as in ExecuTorch.
-  assert.throws(() => m.execute(names[0], [et.Tensor.zeros([4, 64])]), (e) => e instanceof Error && /orward/.test(e.message));
-  assert.throws(() => m.forward([et.Tensor.zeros([4, 64])]), (e) => e instanceof Error && /forward/.test(e.message) &&
-    e.code === 'NotFound');
-});
+// A method name holding the byte 0xFF: error_cases.mjs ('a method name that is not UTF-8'),
+// run by node_errors and browser_errors.
 
 test('wick_method_set_tensor checks the shape, dtype and byte count before it allocates', async () => {
   const et = await nodeRuntime();
