@@ -27,8 +27,8 @@ build_variant() {  # DIR TARGET-FILES... ; extra cmake arguments in $extra
   for f in "$@"; do cp "$dir/$f" package/dist/; done
 }
 
-for variant in ${WICK_WASM_VARIANTS:-single threads}; do
-  case "$variant" in
+build_named() {  # VARIANT
+  case "$1" in
     single)
       extra=(-DWICK_WASM_THREADS=OFF)
       build_variant build-wasm wick.js wick.wasm
@@ -42,8 +42,20 @@ for variant in ${WICK_WASM_VARIANTS:-single threads}; do
       ls -l package/dist/wick-threads.*
       ;;
     *)
-      echo "build_wasm.sh: unknown variant '$variant' (single, threads)" >&2
-      exit 2
+      echo "build_wasm.sh: unknown variant '$1' (single, threads)" >&2
+      return 2
       ;;
   esac
+}
+
+# The variants build side by side: the single bundle's link is mostly one long,
+# single-threaded wasm-opt pass (Asyncify), which the threaded bundle's compile and link
+# overlap instead of following.
+pids=()
+for variant in ${WICK_WASM_VARIANTS:-single threads}; do
+  build_named "$variant" &
+  pids+=("$!")
 done
+rc=0
+for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+exit "$rc"
