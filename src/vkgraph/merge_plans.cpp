@@ -24,6 +24,14 @@ constexpr HostOp kHostOps[] = {
     // self, kernel_size, stride, padding, dilation, ceil_mode | out, indices: the Vulkan
     // partitioner leaves it out where a texture could not hold it (SAM 2.1's Hiera).
     {"aten::max_pool2d_with_indices.out", "aten.max_pool2d_with_indices.default", 6, 2},
+    // D-FINE's deformable attention (zeros padding: "op args not supported"), its query
+    // selection (max over classes, top 300 anchors, a log) and box head (top 4 bins).
+    {"aten::grid_sampler_2d.out", "aten.grid_sampler_2d.default", 5, 1},  // input, grid, modes, align | out
+    {"aten::max.dim_max", "aten.max.dim", 3, 2},                          // self, dim, keepdim | values, indices
+    {"aten::topk.values", "aten.topk.default", 5, 2},                     // self, k, dim, largest, sorted | values, indices
+    {"aten::log.out", "aten.log.default", 1, 1},
+    // nn.InstanceNorm2d: input, weight, bias, training, momentum, eps | out, mean, invstd.
+    {"aten::_native_batch_norm_legit.no_stats_out", "aten._native_batch_norm_legit.no_stats", 6, 3},
 };
 
 const HostOp* find_host_op(std::string_view host_op) {

@@ -49,6 +49,48 @@ TEST(CpuNormalizationKernel, BatchNormOptionalAffineAndErrors) {
   EXPECT_OP_ERROR(h.call(op, {r1, h.none(), h.none(), tm, tv, h.d(0.1), h.d(0), o0, o1, o2, h.tensor_list({o0, o1, o2})}), op);
 }
 
+// _native_batch_norm_legit.no_stats (nn.InstanceNorm2d's export): batch statistics per
+// channel over N and H*W, biased variance; mean and invstd come back shaped [C].
+TEST(CpuNormalizationKernel, BatchNormNoStatsUsesBatchStatistics) {
+  Harness h;
+  const char* op = "aten::_native_batch_norm_legit.no_stats_out";
+  const int64_t N = 3, C = 4, HW = 6 * 5;
+  auto x = as_float32(random_values(N * C * HW, 1, 6, 90));  // offset mean: checks the variance's two passes
+  auto b = as_float32(random_values(C, -1, 1, 91));
+  int32_t tx = h.tensor(ScalarType::kFloat, {N, C, 6, 5}, x), tb = h.tensor(ScalarType::kFloat, {C}, b);
+  int32_t o0 = h.tensor(ScalarType::kFloat, {N, C, 6, 5}), o1 = h.tensor(ScalarType::kFloat, {C}), o2 = h.tensor(ScalarType::kFloat, {C});
+  // weight None: scale 1.
+  Status s = h.call(op, {tx, h.none(), tb, h.b(true), h.d(0.1), h.d(1e-5), o0, o1, o2, h.tensor_list({o0, o1, o2})});
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  std::vector<double> want(x.size()), mean(C), invstd(C);
+  for (int64_t c = 0; c < C; ++c) {
+    double m = 0, v = 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t i = 0; i < HW; ++i) m += x[static_cast<size_t>((n * C + c) * HW + i)] / (N * HW);
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t i = 0; i < HW; ++i) {
+        const double d = x[static_cast<size_t>((n * C + c) * HW + i)] - m;
+        v += d * d / (N * HW);
+      }
+    mean[static_cast<size_t>(c)] = m;
+    invstd[static_cast<size_t>(c)] = 1 / std::sqrt(v + 1e-5);
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t i = 0; i < HW; ++i) {
+        const size_t k = static_cast<size_t>((n * C + c) * HW + i);
+        want[k] = (x[k] - m) * invstd[static_cast<size_t>(c)] + b[static_cast<size_t>(c)];
+      }
+  }
+  expect_near_all(h.data(o0), want, 1e-5);
+  expect_near_all(h.data(o1), mean, 1e-6);
+  expect_near_all(h.data(o2), invstd, 1e-5);
+  EXPECT_EQ(h.sizes(o1), (std::vector<int64_t>{C}));
+  // A weight of the wrong length, and a 1-D input, are errors naming the op.
+  int32_t bad_w = h.tensor(ScalarType::kFloat, {C + 1});
+  EXPECT_OP_ERROR(h.call(op, {tx, bad_w, tb, h.b(true), h.d(0.1), h.d(1e-5), o0, o1, o2, h.tensor_list({o0, o1, o2})}), op);
+  int32_t r1 = h.tensor(ScalarType::kFloat, {4});
+  EXPECT_OP_ERROR(h.call(op, {r1, h.none(), h.none(), h.b(true), h.d(0.1), h.d(1e-5), o0, o1, o2, h.tensor_list({o0, o1, o2})}), op);
+}
+
 TEST(CpuNormalizationKernel, LayerNorm) {
   Harness h;
   auto x = as_float32(random_values(3 * 2 * 5, -2, 2, 85));
