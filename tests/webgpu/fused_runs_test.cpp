@@ -44,6 +44,24 @@ TEST(FusedRuns, WhisperSdpaEncoderIsOneDelegate) {
   unsetenv("WICK_FUSE_DELEGATES");
 }
 
+// Real programs with the host ops of D-FINE and MODNet between delegates (made on the
+// device by scripts/export_ops/export_fused_runs.py, tests/fixtures/ops/fused_*): fused, one
+// delegate call; unfused, several. OpFixture (op_fixtures_test.cpp) checks the fused run
+// against PyTorch; here the unfused one (host ops on Wick's CPU kernels) is checked too.
+TEST(FusedRuns, HostOpFixturesFuseIntoOneCall) {
+  require_backend();
+  for (const char* name : {"fused_grid_sampler_2d", "fused_query_select", "fused_instance_norm"}) {
+    SCOPED_TRACE(name);
+    test::Fixture f;
+    ASSERT_TRUE(test::load_fixture_at(test::source_dir() + "/tests/fixtures/ops/" + name, std::string("ops/") + name, &f));
+    EXPECT_EQ(delegate_calls(f), 1u);
+    ASSERT_EQ(setenv("WICK_FUSE_DELEGATES", "0", 1), 0);
+    EXPECT_GT(delegate_calls(f), 1u);
+    test::expect_fixture_matches(f);
+    unsetenv("WICK_FUSE_DELEGATES");
+  }
+}
+
 // A run built here: delegate A (relu), the host max_pool2d_with_indices.out (two outputs,
 // int-list arguments, then its return as one TensorList value, as ExecuTorch's emitter
 // writes a call with several outputs), delegate B (y + scale * x,
