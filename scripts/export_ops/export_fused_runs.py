@@ -50,23 +50,46 @@ def query_select(logits):
     return lg * 2.0 - 1.0, ti, cls, q
 
 
+class IBNorm(torch.nn.Module):
+    """MODNet's IBNorm (bench/vision/modnet.py): BatchNorm on the first half of the channels,
+    InstanceNorm2d on the rest, concatenated."""
+
+    def __init__(self, c, affine):
+        super().__init__()
+        self.half = c // 2
+        self.bn = torch.nn.BatchNorm2d(self.half)
+        self.inorm = torch.nn.InstanceNorm2d(c - self.half, affine=affine)
+        with torch.no_grad():  # statistics and affines that are not PyTorch's identities
+            self.bn.running_mean.copy_(torch.linspace(-0.5, 0.5, self.half))
+            self.bn.running_var.copy_(torch.linspace(0.5, 2.0, self.half))
+            if affine:
+                self.inorm.weight.copy_(torch.linspace(0.5, 1.5, c - self.half))
+                self.inorm.bias.copy_(torch.linspace(-0.3, 0.4, c - self.half))
+
+    def forward(self, x):
+        return torch.cat([self.bn(x[:, :self.half]), self.inorm(x[:, self.half:])], 1)
+
+
 class InstanceNormNet(torch.nn.Module):
-    """conv -> InstanceNorm2d(affine) -> relu -> conv -> InstanceNorm2d (no affine): exports
-    as aten._native_batch_norm_legit.no_stats on the input viewed as [1, N*C, H, W]."""
+    """conv -> IBNorm (InstanceNorm2d affine) -> relu -> conv -> IBNorm (no affine) -> relu ->
+    conv 1x1 -> InstanceNorm2d -> * 2, at batch 1 (the Vulkan partitioner keeps a batch-2
+    convolution on the CPU). nn.InstanceNorm2d exports as aten._native_batch_norm_legit.no_stats,
+    left on the CPU between delegates, as in MODNet; 24x20 rows are longer than one workgroup."""
 
     def __init__(self):
         super().__init__()
         torch.manual_seed(0)
-        self.c1 = torch.nn.Conv2d(4, 6, 3, padding=1)
-        self.n1 = torch.nn.InstanceNorm2d(6, affine=True)
-        self.c2 = torch.nn.Conv2d(6, 3, 1)
-        self.n2 = torch.nn.InstanceNorm2d(3)
-        with torch.no_grad():  # not the identity PyTorch initialises the affine to
-            self.n1.weight.copy_(torch.linspace(0.5, 1.5, 6))
-            self.n1.bias.copy_(torch.linspace(-0.3, 0.4, 6))
+        self.c1 = torch.nn.Conv2d(4, 8, 3, padding=1)
+        self.n1 = IBNorm(8, True)
+        self.c2 = torch.nn.Conv2d(8, 6, 3, padding=1)
+        self.n2 = IBNorm(6, False)
+        self.c3 = torch.nn.Conv2d(6, 3, 1)
+        self.n3 = torch.nn.InstanceNorm2d(3)
 
     def forward(self, x):
-        return self.n2(self.c2(torch.relu(self.n1(self.c1(x))))) * 2.0
+        y = torch.relu(self.n1(self.c1(x)))
+        y = torch.relu(self.n2(self.c2(y)))
+        return self.n3(self.c3(y)) * 2.0
 
 
 def table():
@@ -81,18 +104,21 @@ def table():
         "logits[1,64,5]: max.dim(-1), topk(12, dim=1), log(sigmoid), softmax topk(3, dim=-1) between delegates",
         query_select, [(torch.randn(1, 64, 5, generator=g) * 2,)], (1e-5, 1e-5), True)
     t["fused_instance_norm"] = (
-        "x[2,4,8,8] -> conv3x3 -> InstanceNorm2d(6, affine) -> relu -> conv1x1 -> InstanceNorm2d(3) -> * 2",
-        InstanceNormNet, [(torch.randn(2, 4, 8, 8, generator=g) * 3 + 1,)], (1e-4, 1e-4), True)
+        "x[1,4,24,20] -> conv3x3 -> IBNorm(8, InstanceNorm affine) -> relu -> conv3x3 -> IBNorm(6) -> relu -> conv1x1 -> InstanceNorm2d(3) -> * 2",
+        InstanceNormNet, [(torch.randn(1, 4, 24, 20, generator=g) * 3 + 1,)], (1e-4, 1e-4), True)
     return t
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--only", default="", help="one fixture name (default: all)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     summary = {}
     for name, spec in table().items():
+        if a.only and name != a.only:
+            continue
         t0 = time.time()
         try:
             summary[name] = export_one(name, spec, a.out)
@@ -101,7 +127,7 @@ def main():
         s = summary[name]
         line = f"delegated {s['vk_ops']} outside {s['outside']} {s['bytes']} B" if s["ok"] else "FAILED " + s["error"]
         print(f"{name:24s} {time.time() - t0:5.1f}s  {line}", flush=True)
-    with open(os.path.join(a.out, "summary.json"), "w") as f:
+    with open(os.path.join(a.out, f"summary{'_' + a.only if a.only else ''}.json"), "w") as f:
         json.dump(summary, f, indent=1)
 
 
