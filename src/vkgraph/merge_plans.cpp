@@ -80,10 +80,18 @@ class Merger {
         id[v] = next_id_++;
         copied.push_back(v);
       }
+    // The part's own inputs get buffers of their own: its exporter may have planned an
+    // input's memory object for an intermediate once the input is dead, which is safe
+    // when the input is uploaded before each call, not when a later part reads the same
+    // value (MODNet's image, read by three branches, was overwritten that way).
+    std::vector<bool> is_input(q.values.size(), false);
+    for (int32_t in : q.input_ids) is_input[static_cast<size_t>(in)] = true;
     int max_mem = -1;
     for (size_t v : copied) {
       ValueDecl d = q.values[v];
-      if (d.kind == ValueKind::kTensor && d.tensor.mem_obj_id >= 0) {
+      if (d.kind == ValueKind::kTensor && is_input[v]) {
+        d.tensor.mem_obj_id = -1;
+      } else if (d.kind == ValueKind::kTensor && d.tensor.mem_obj_id >= 0) {
         max_mem = std::max(max_mem, d.tensor.mem_obj_id);
         d.tensor.mem_obj_id += mem_base_;
       }

@@ -152,6 +152,69 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
       }
 }
 
+// A graph input that two parts read: delegate A reads x, and its exporter planned x's
+// memory object for A's result once x is dead (u = (W x)^2 written over x; a graph with a
+// convolution keeps the exporter's plan); delegate B reads x again after the host op. The
+// fused graph must keep x in a buffer of its own (MODNet's image, read by several
+// branches, came out wrong before it did).
+TEST(FusedRuns, InputReadByTwoPartsKeepsItsValue) {
+  require_backend();
+  const std::vector<int64_t> shape{1, 3, 4, 5};
+  std::mt19937 rng(12);
+  test::VkGraphBuilder a;
+  const int ax = a.input(ScalarType::kFloat, shape, 0), at = a.tensor(ScalarType::kFloat, shape, 1);
+  const int au = a.tensor(ScalarType::kFloat, shape, 0);  // x's memory object, x being dead
+  Tensor w = test::random_tensor(ScalarType::kFloat, {3, 3, 1, 1}, rng);
+  a.op("aten.convolution.default", {ax, a.constant(w), a.none(), a.int_list({1, 1}), a.int_list({0, 0}), a.int_list({1, 1}),
+                                    a.bool_value(false), a.int_list({0, 0}), a.int_value(1), at});
+  a.op("aten.mul.Tensor", {at, at, au});
+  a.output(au);
+  test::VkGraphBuilder b;
+  const int bp = b.input(ScalarType::kFloat, shape), bq = b.input(ScalarType::kFloat, shape);
+  const int bz = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.add.Tensor", {bp, bq, b.double_value(1.0), bz});
+  b.output(bz);
+  const std::vector<uint8_t> blob_a = a.blob(), blob_b = b.blob();
+
+  // Method values: 0 x, 1 u, 2 the scalar 0.5, 3 v = 0.5 u (host mul.Scalar), 4 z = v + x.
+  ValueTable t;
+  Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng);
+  auto tensor = [&]() {
+    Tensor u = Tensor::make_owned(ScalarType::kFloat, shape);
+    u.dynamism = ShapeDynamism::kDynamicBound;
+    return Value::make_tensor(std::move(u));
+  };
+  t.values = {Value::make_tensor(x), tensor(), Value::make_double(0.5), tensor(), tensor()};
+  FusedRun run;
+  run.values = &t;
+  const std::unique_ptr<NamedDataMap> named = a.named_data();  // W (b has no constants)
+  for (const auto* blob : {&blob_a, &blob_b}) {
+    DelegateInitContext ctx;
+    ctx.processed = *blob;
+    ctx.named_data = named.get();
+    run.delegates.push_back(ctx);
+  }
+  const std::vector<int32_t> args_a{0, 1}, args_mul{1, 2, 3}, args_b{3, 0, 4};
+  run.parts = {{0, "", args_a}, {-1, "aten::mul.Scalar_out", args_mul}, {1, "", args_b}};
+  run.read_after.assign(t.values.size(), false);
+  run.read_after[4] = true;
+  auto fused = find_backend("VulkanBackend")->init_fused(run);
+  ASSERT_TRUE(fused.ok()) << fused.status().to_string();
+  Status s = fused->instance->execute(t, fused->args);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  const Tensor& z = t.values[4].tensor;
+  const float* xp = x.data_as<float>();
+  const float* wp = w.data_as<float>();
+  const int64_t hw = 4 * 5;
+  for (int64_t c = 0; c < 3; ++c)
+    for (int64_t i = 0; i < hw; ++i) {
+      double y = 0;
+      for (int64_t k = 0; k < 3; ++k) y += static_cast<double>(wp[c * 3 + k]) * xp[k * hw + i];
+      const double want = 0.5 * y * y + xp[c * hw + i];
+      ASSERT_NEAR(z.data_as<float>()[c * hw + i], want, 1e-5 * (1 + std::abs(want))) << c << "," << i;
+    }
+}
+
 // A run with an operator the backend does not take is declined with a message, and the
 // method keeps it as it was (fuse_runs.cpp never offers such a run; this is the backstop).
 TEST(FusedRuns, UnknownHostOpIsDeclined) {
