@@ -161,8 +161,8 @@ Status max_dim(Graph& g, const OpArgs& a) {
 }
 
 struct TopkParams {
-  uint32_t total, size, inner, k;
-  uint32_t largest, pad0, pad1, pad2;
+  uint32_t lines, size, inner, k;
+  uint32_t largest, per_line, pad0, pad1;
 };
 static_assert(sizeof(TopkParams) == 32);
 
@@ -186,7 +186,12 @@ Status topk(Graph& g, const OpArgs& a) {
   if (dim_arg < -bound || dim_arg >= bound)
     return a.invalid("dim " + std::to_string(dim_arg) + " out of range for rank " + std::to_string(rank));
   const size_t dim = static_cast<size_t>(dim_arg < 0 ? dim_arg + bound : dim_arg);
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch kd, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::topk_rank).set("wg_size", kWorkgroup), sizeof(TopkParams),
+  // Threads per workgroup: the longest line rounded up to a power of two, 32..256 (a
+  // workgroup serves one line: short lines would otherwise idle most of 256 threads).
+  const int64_t max_size = x->max_dims.empty() ? 1 : x->max_dims[dim];
+  uint32_t wg = 32;
+  while (wg < max_size && wg < kWorkgroup) wg *= 2;
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kd, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::topk_rank).set("wg_size", wg), sizeof(TopkParams),
       {x->buffer.get(), values->buffer.get(), indices->buffer.get(), kParamsSlot}));
   ParamsBlock* params = kd.params;
   const size_t index = kd.index;
@@ -203,14 +208,17 @@ Status topk(Graph& g, const OpArgs& a) {
     WICK_RETURN_IF_ERROR(set_output_dims(name, indices, out_shape));
     int64_t inner = 1;
     for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+    const int64_t lines = size == 0 ? 0 : shape_numel(shape) / size;
     TopkParams p{};
-    p.total = static_cast<uint32_t>(shape_numel(shape));
+    p.lines = static_cast<uint32_t>(lines);
     p.size = static_cast<uint32_t>(size);
     p.inner = static_cast<uint32_t>(std::max<int64_t>(inner, 1));
     p.k = static_cast<uint32_t>(k);
     p.largest = largest ? 1u : 0u;
+    p.per_line = static_cast<uint32_t>((size + wg - 1) / wg);
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, k == 0 ? 0 : p.total, kWorkgroup);
+    const uint64_t groups = k == 0 ? 0 : uint64_t{p.lines} * p.per_line;
+    return g.set_grid(index, groups * wg, wg);
   });
 }
 
