@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/cpu/conv_geometry.h"
+#include "kernels/cpu/dot_rows.h"
 #include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/sgemm_tile.h"
 #include "kernels/cpu/thread_pool.h"
@@ -34,7 +35,7 @@ struct ConvGemm {
 
 // Packs im2col rows [k0, k0 + kc) for output pixels [p0, p0 + n) of image plane group x
 // into panels of NR columns (row kk of panel q at bp + (q * kc + kk) * NR).
-void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_t p0, int64_t n, const int64_t* ih0,
+WICK_HOT_LOOP void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_t p0, int64_t n, const int64_t* ih0,
                const int64_t* iw0, float* bp) {
   const ConvGeometry& g = c.g;
   const int64_t in_plane = g.in_h * g.in_w, NR = kSgemmNR, sw = g.stride_w;
@@ -67,9 +68,22 @@ void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_
         std::fill(dst, dst + lo, 0.0f);
         if (hi > lo) {
           const float* src = plane + ih * g.in_w + iw + lo * sw;
-          if (sw == 1) std::copy(src, src + (hi - lo), dst + lo);
-          else
-            for (int64_t j = 0; j < hi - lo; ++j) dst[lo + j] = src[j * sw];
+          if (sw == 1) {
+            std::copy(src, src + (hi - lo), dst + lo);
+          } else {
+            int64_t j = 0;
+            if (sw == 2) {  // the even elements of 16 loaded floats inside the row, 8 at a time
+              const int64_t row_left = g.in_w - (iw + lo * sw);  // floats from src to the row's end
+              for (; j + 8 <= hi - lo && 2 * j + 16 <= row_left; j += 8) {
+                f32x8 v0, v1;
+                WICK_F32X8_LOAD(v0, src + 2 * j);
+                WICK_F32X8_LOAD(v1, src + 2 * j + 8);
+                const f32x8 even = __builtin_shufflevector(v0, v1, 0, 2, 4, 6, 8, 10, 12, 14);
+                WICK_F32X8_STORE(dst + lo + j, even);
+              }
+            }
+            for (; j < hi - lo; ++j) dst[lo + j] = src[j * sw];
+          }
         }
         std::fill(dst + hi, dst + cols, 0.0f);
       } else {
@@ -100,22 +114,36 @@ void run_item(const ConvGemm& c, int64_t item, std::vector<float>& bp) {
   const float* x = c.in + (n * g.in_c + grp * c.in_cg) * g.in_h * g.in_w;
   float* y = c.out + (n * g.out_c + oc0) * c.pixels + p0;
   bp.resize(static_cast<size_t>(kKc * kTile));
+  // A 1x1 layer's im2col rows are its input planes: whole panels read them in place (no
+  // copy: packing cost about as much as the product for MobileNet's 16-48-channel
+  // projections), only a last partial panel is packed (its zeros past the tile).
+  const int64_t in_place = c.pointwise ? (np / kSgemmNR) * kSgemmNR : 0;
   for (int64_t k0 = 0; k0 < c.k; k0 += kKc) {
     const int64_t kc = std::min(kKc, c.k - k0);
-    pack_tile(c, x, k0, kc, p0, np, ih0, iw0, bp.data());
     SgemmTile t{};
     t.a = c.w + oc0 * c.k + k0;
     t.lda = c.k;
     t.m = noc;
-    t.bp = bp.data();
     t.kc = kc;
-    t.n = np;
-    t.c = y;
     t.ldc = c.pixels;
     t.cstride = 1;
     t.bias = c.bias ? c.bias + oc0 : nullptr;
     t.accumulate = k0 > 0;
-    sgemm_tile(t);
+    if (in_place > 0) {
+      t.bp = x + k0 * c.pixels + p0;
+      t.ldb = c.pixels;
+      t.n = in_place;
+      t.c = y;
+      sgemm_tile(t);
+    }
+    if (np > in_place) {
+      pack_tile(c, x, k0, kc, p0 + in_place, np - in_place, ih0 + in_place, iw0 + in_place, bp.data());
+      t.bp = bp.data();
+      t.ldb = 0;
+      t.n = np - in_place;
+      t.c = y + in_place;
+      sgemm_tile(t);
+    }
   }
 }
 
@@ -124,20 +152,23 @@ void run_item(const ConvGemm& c, int64_t item, std::vector<float>& bp) {
 // channel is a dot product of its weight row with the input channels instead.
 WICK_HOT_LOOP void pointwise_gemv(const ConvGemm& c, int64_t begin, int64_t end) {
   const ConvGeometry& g = c.g;
-  for (int64_t i = begin; i < end; ++i) {
+  // Four output channels of one image and group per pass (dot_rows.h), else one.
+  for (int64_t i = begin; i < end;) {
     const int64_t oc = i % g.out_c, n = i / g.out_c, grp = oc / c.out_cg;
     const float* x = c.in + n * g.in_c + grp * c.in_cg;
-    const float* w = c.w + oc * c.k;
-    f32x8 acc{}, xv, wv;
-    int64_t k = 0;
-    for (; k + 8 <= c.k; k += 8) {
-      WICK_F32X8_LOAD(xv, x + k);
-      WICK_F32X8_LOAD(wv, w + k);
-      acc += xv * wv;
+    if (i + 4 <= end && oc + 3 < (grp + 1) * c.out_cg) {
+      const float* const w[4] = {c.w + oc * c.k, c.w + (oc + 1) * c.k, c.w + (oc + 2) * c.k, c.w + (oc + 3) * c.k};
+      float s[4];
+      dot_rows<4>(x, w, c.k, s);
+      for (int r = 0; r < 4; ++r) c.out[i + r] = s[r] + (c.bias ? c.bias[oc + r] : 0.0f);
+      i += 4;
+    } else {
+      const float* const w[1] = {c.w + oc * c.k};
+      float s[1];
+      dot_rows<1>(x, w, c.k, s);
+      c.out[i] = s[0] + (c.bias ? c.bias[oc] : 0.0f);
+      i += 1;
     }
-    float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-    for (; k < c.k; ++k) sum += x[k] * w[k];
-    c.out[i] = sum + (c.bias ? c.bias[oc] : 0.0f);
   }
 }
 

@@ -1,6 +1,7 @@
 // Matrix products: mm, bmm, addmm, baddbmm, linear.
 #include <algorithm>
 
+#include "kernels/cpu/dot_rows.h"
 #include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/linear_gemm.h"
@@ -43,20 +44,21 @@ void batched_gemm(const T* a, const T* b, T* c, int64_t batch, int64_t m, int64_
 // are read in place (no transpose) by 8 running sums per dot product.
 WICK_HOT_LOOP void linear_f32_features(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n,
                                        int64_t begin, int64_t end) {
-  for (int64_t o = begin; o < end; ++o) {
-    const float* wr = w + o * k;
+  int64_t o = begin;
+  for (; o + 4 <= end; o += 4) {  // four output features per pass (dot_rows.h)
+    const float* const wr[4] = {w + o * k, w + (o + 1) * k, w + (o + 2) * k, w + (o + 3) * k};
     for (int64_t i = 0; i < m; ++i) {
-      const float* xr = x + i * k;
-      f32x8 acc{}, xv, wv;
-      int64_t p = 0;
-      for (; p + 8 <= k; p += 8) {
-        WICK_F32X8_LOAD(xv, xr + p);
-        WICK_F32X8_LOAD(wv, wr + p);
-        acc += xv * wv;
-      }
-      float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-      for (; p < k; ++p) sum += xr[p] * wr[p];
-      y[i * n + o] = sum;
+      float s[4];
+      dot_rows<4>(x + i * k, wr, k, s);
+      for (int r = 0; r < 4; ++r) y[i * n + o + r] = s[r];
+    }
+  }
+  for (; o < end; ++o) {
+    const float* const wr[1] = {w + o * k};
+    for (int64_t i = 0; i < m; ++i) {
+      float s[1];
+      dot_rows<1>(x + i * k, wr, k, s);
+      y[i * n + o] = s[0];
     }
   }
 }
