@@ -9,6 +9,7 @@
 // multiply-add chains, which the adds' latency would otherwise pace (one row at a time left
 // 2-4); half that in Wasm. Planes are spread over the pool.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "kernels/cpu/conv_geometry.h"
@@ -109,7 +110,7 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
   const ConvGeometry& g = d.g;
   const int64_t sw = g.stride_w, L = d.row_len, rs = sw * L;
   // Zeros once: every plane writes the same interior positions, so the padding stays zero.
-  buf.assign(static_cast<size_t>(d.rows * rs), 0.0f);
+  buf.assign(static_cast<size_t>(d.rows * rs + 8), 0.0f);
   // Where tap kw's columns start in a row's phase rows (no division in the loops below).
   int64_t tap_at[64];
   for (int64_t kw = 0; kw < g.k_w; ++kw) tap_at[kw] = ((kw * g.dil_w) % sw) * L + (kw * g.dil_w) / sw;
@@ -129,6 +130,7 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
     // Phase rows of the input plane (built again for each output channel of a multiplier
     // above 1, which real networks rarely use).
     const float* x = d.in + (n * g.in_c + ic) * g.in_h * g.in_w;
+    const float* plane_end = x + g.in_h * g.in_w;
     for (int64_t ih = std::max<int64_t>(0, -g.pad_h); ih < in_rows; ++ih) {
       const float* xr = x + ih * g.in_w;
       for (int64_t r = 0; r < sw; ++r) {
@@ -136,17 +138,21 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
         float* ph = buf.data() + (ih + g.pad_h) * rs + r * L;
         const int64_t off = r - g.pad_w, end = hi[r];
         if (sw == 1) {
-          for (int64_t t = lo[r]; t < end; ++t) ph[t] = xr[t + off];
+          if (end > lo[r]) std::memcpy(ph + lo[r], xr + lo[r] + off, static_cast<size_t>(end - lo[r]) * sizeof(float));
         } else {
           int64_t t = lo[r];
-          if (sw == 2) {  // the even elements of 16 loaded floats, 8 at a time
-            for (; t + 8 <= end && 2 * t + off + 16 <= g.in_w; t += 8) {
+          if (sw == 2) {
+            // The even elements of 16 loaded floats, 8 at a time, the last 8 too while the
+            // loads stay inside the plane: lanes past the row's end (read from the next
+            // row) are stored, then zeroed again below (the buffer has 8 floats of slack).
+            for (; t < end && xr + 2 * t + off + 16 <= plane_end; t += 8) {
               f32x8 v0, v1;
               WICK_F32X8_LOAD(v0, xr + 2 * t + off);
               WICK_F32X8_LOAD(v1, xr + 2 * t + off + 8);
               const f32x8 even = __builtin_shufflevector(v0, v1, 0, 2, 4, 6, 8, 10, 12, 14);
               WICK_F32X8_STORE(ph + t, even);
             }
+            if (t > end) std::fill(ph + end, ph + t, 0.0f);
           }
           for (; t < end; ++t) ph[t] = xr[t * sw + off];
         }

@@ -61,8 +61,10 @@ WICK_HOT_LOOP void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int6
             lo = std::clamp<int64_t>(-iw, 0, cols);
             hi = std::clamp<int64_t>(g.in_w - iw, lo, cols);
           } else {
+            // Divisions only at the edges (one per row and panel cost as much as the copy).
             lo = std::min(cols, iw >= 0 ? 0 : (-iw + sw - 1) / sw);
-            hi = std::max(lo, std::min(cols, g.in_w - iw <= 0 ? 0 : (g.in_w - iw + sw - 1) / sw));
+            hi = iw + (cols - 1) * sw < g.in_w ? cols
+                                                : std::max(lo, std::min(cols, g.in_w - iw <= 0 ? 0 : (g.in_w - iw + sw - 1) / sw));
           }
         }
         std::fill(dst, dst + lo, 0.0f);
