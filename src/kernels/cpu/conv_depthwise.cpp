@@ -110,7 +110,7 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
   const ConvGeometry& g = d.g;
   const int64_t sw = g.stride_w, L = d.row_len, rs = sw * L;
   // Zeros once: every plane writes the same interior positions, so the padding stays zero.
-  buf.assign(static_cast<size_t>(d.rows * rs + 8), 0.0f);
+  buf.assign(static_cast<size_t>(d.rows * rs), 0.0f);
   // Where tap kw's columns start in a row's phase rows (no division in the loops below).
   int64_t tap_at[64];
   for (int64_t kw = 0; kw < g.k_w; ++kw) tap_at[kw] = ((kw * g.dil_w) % sw) * L + (kw * g.dil_w) / sw;
@@ -119,11 +119,13 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
   // Phase r's row holds x[t * sw + r - pad] at t in [lo[r], hi[r]) (zeros around): the same
   // for every row and plane, so the divisions stay out of the copy loops (on MobileNet's
   // 7 x 7 planes they cost more than the taps).
+  // Capped below the 8 floats of slack, which only the stride-2 copy's last vector touches.
+  const int64_t data_len = L - 8;
   int64_t lo[64], hi[64];
   for (int64_t r = 0; r < sw; ++r) {
     const int64_t off = r - g.pad_w;
-    lo[r] = std::min(L, off >= 0 ? 0 : (-off + sw - 1) / sw);
-    hi[r] = std::max(lo[r], std::min(L, g.in_w - off <= 0 ? 0 : (g.in_w - off + sw - 1) / sw));
+    lo[r] = std::min(data_len, off >= 0 ? 0 : (-off + sw - 1) / sw);
+    hi[r] = std::max(lo[r], std::min(data_len, g.in_w - off <= 0 ? 0 : (g.in_w - off + sw - 1) / sw));
   }
   for (int64_t plane = begin; plane < end; ++plane) {
     const int64_t n = plane / g.out_c, oc = plane % g.out_c, ic = oc / d.mult;
@@ -131,31 +133,49 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
     // above 1, which real networks rarely use).
     const float* x = d.in + (n * g.in_c + ic) * g.in_h * g.in_w;
     const float* plane_end = x + g.in_h * g.in_w;
-    for (int64_t ih = std::max<int64_t>(0, -g.pad_h); ih < in_rows; ++ih) {
+    for (int64_t ih = 0; ih < in_rows; ++ih) {
       const float* xr = x + ih * g.in_w;
+      float* row = buf.data() + (ih + g.pad_h) * rs;  // phase r at row + r * L
+      if (sw == 1) {
+        if (hi[0] > lo[0]) std::memcpy(row + lo[0], xr + lo[0] - g.pad_w, static_cast<size_t>(hi[0] - lo[0]) * sizeof(float));
+        continue;
+      }
+      int64_t t0 = 0;  // positions below t0 go through the per-element loop below
+      if (sw == 2) {
+        // Both phases from one pass: 16 floats loaded at x[2t - pad] hold phase 0's
+        // positions t..t+7 in their even lanes and phase 1's in their odd ones. The last
+        // 8 too while the loads stay inside the plane: lanes past a phase's end (read from
+        // the next row) are stored, then zeroed again (phase rows have 8 floats of slack).
+        float* ph0 = row;
+        float* ph1 = row + L;
+        const int64_t end = std::max(hi[0], hi[1]);
+        int64_t t = lo[0];  // the first t whose x[2t - pad] exists (lo[1] <= lo[0])
+        t0 = t;
+        for (; t < end && xr + 2 * t - g.pad_w + 16 <= plane_end; t += 8) {
+          f32x8 v0, v1;
+          WICK_F32X8_LOAD(v0, xr + 2 * t - g.pad_w);
+          WICK_F32X8_LOAD(v1, xr + 2 * t - g.pad_w + 8);
+          const f32x8 even = __builtin_shufflevector(v0, v1, 0, 2, 4, 6, 8, 10, 12, 14);
+          const f32x8 odd = __builtin_shufflevector(v0, v1, 1, 3, 5, 7, 9, 11, 13, 15);
+          WICK_F32X8_STORE(ph0 + t, even);
+          WICK_F32X8_STORE(ph1 + t, odd);
+        }
+        for (int64_t j = hi[0]; j < t; ++j) ph0[j] = 0.0f;
+        for (int64_t j = hi[1]; j < t; ++j) ph1[j] = 0.0f;
+        // what the vectors did not cover: phase 1's head below lo[0], both phases' tails
+        for (int64_t r = 0; r < 2; ++r) {
+          float* ph = row + r * L;
+          const int64_t off = r - g.pad_w;
+          for (int64_t u = lo[r]; u < std::min(t0, hi[r]); ++u) ph[u] = xr[2 * u + off];
+          for (int64_t u = std::max(t, lo[r]); u < hi[r]; ++u) ph[u] = xr[2 * u + off];
+        }
+        continue;
+      }
       for (int64_t r = 0; r < sw; ++r) {
         // ph[t] = x[t * sw + r - pad] for the t inside the row (zeros around it).
-        float* ph = buf.data() + (ih + g.pad_h) * rs + r * L;
-        const int64_t off = r - g.pad_w, end = hi[r];
-        if (sw == 1) {
-          if (end > lo[r]) std::memcpy(ph + lo[r], xr + lo[r] + off, static_cast<size_t>(end - lo[r]) * sizeof(float));
-        } else {
-          int64_t t = lo[r];
-          if (sw == 2) {
-            // The even elements of 16 loaded floats, 8 at a time, the last 8 too while the
-            // loads stay inside the plane: lanes past the row's end (read from the next
-            // row) are stored, then zeroed again below (the buffer has 8 floats of slack).
-            for (; t < end && xr + 2 * t + off + 16 <= plane_end; t += 8) {
-              f32x8 v0, v1;
-              WICK_F32X8_LOAD(v0, xr + 2 * t + off);
-              WICK_F32X8_LOAD(v1, xr + 2 * t + off + 8);
-              const f32x8 even = __builtin_shufflevector(v0, v1, 0, 2, 4, 6, 8, 10, 12, 14);
-              WICK_F32X8_STORE(ph + t, even);
-            }
-            if (t > end) std::fill(ph + end, ph + t, 0.0f);
-          }
-          for (; t < end; ++t) ph[t] = xr[t * sw + off];
-        }
+        float* ph = row + r * L;
+        const int64_t off = r - g.pad_w;
+        for (int64_t t = std::max(t0, lo[r]); t < hi[r]; ++t) ph[t] = xr[t * sw + off];
       }
     }
     const float* wk = d.w + oc * g.k_h * g.k_w;
@@ -173,7 +193,8 @@ WICK_HOT_LOOP void depthwise_planes(const Depthwise& d, int64_t begin, int64_t e
 void conv2d_depthwise(const float* in, const float* w, const float* bias, float* out, const ConvGeometry& g) {
   Depthwise d{in, w, bias, out, g, g.out_c / g.in_c, 0, 0};
   // Loads reach column ow0 + 15 + ((k_w - 1) * dil) / stride of a phase row, ow0 < out_w.
-  d.row_len = ((g.out_w + kBlock - 1) / kBlock) * kBlock + ((g.k_w - 1) * g.dil_w) / g.stride_w + 1;
+  // Plus 8 floats of slack for the stride-2 copy's last vector.
+  d.row_len = ((g.out_w + kBlock - 1) / kBlock) * kBlock + ((g.k_w - 1) * g.dil_w) / g.stride_w + 1 + 8;
   // Padded rows that output rows read: up to (out_h - 1) * stride + (k_h - 1) * dil.
   d.rows = (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dil_h + 1;
   const int64_t plane_cost = std::max<int64_t>(1, g.out_h * g.out_w * g.k_h * g.k_w);

@@ -46,9 +46,14 @@ WICK_HOT_LOOP void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int6
     const int64_t ic = c.pointwise ? kidx : kidx / c.taps, tap = c.pointwise ? 0 : kidx % c.taps;
     const int64_t dh = (tap / g.k_w) * g.dil_h, dw = (tap % g.k_w) * g.dil_w;
     const float* plane = x + ic * in_plane;
+    const float* plane_end = plane + in_plane;
     for (int64_t q = 0; q < panels; ++q) {
       const int64_t j0 = q * NR, cols = std::min(NR, n - j0);
       float* dst = bp + (q * kc + kk) * NR;
+      // Zeros first (whole vectors: the padding's, and past the tile's last column), then
+      // the valid values over them.
+      const f32x8 zero{};
+      for (int64_t v = 0; v < NR; v += 8) WICK_F32X8_STORE(dst + v, zero);
       if (c.pointwise) {
         std::copy(plane + p0 + j0, plane + p0 + j0 + cols, dst);
       } else if (ih0[j0] == ih0[j0 + cols - 1]) {
@@ -67,34 +72,34 @@ WICK_HOT_LOOP void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int6
                                                 : std::max(lo, std::min(cols, g.in_w - iw <= 0 ? 0 : (g.in_w - iw + sw - 1) / sw));
           }
         }
-        std::fill(dst, dst + lo, 0.0f);
         if (hi > lo) {
           const float* src = plane + ih * g.in_w + iw + lo * sw;
           if (sw == 1) {
             std::copy(src, src + (hi - lo), dst + lo);
           } else {
             int64_t j = 0;
-            if (sw == 2) {  // the even elements of 16 loaded floats inside the row, 8 at a time
-              const int64_t row_left = g.in_w - (iw + lo * sw);  // floats from src to the row's end
-              for (; j + 8 <= hi - lo && 2 * j + 16 <= row_left; j += 8) {
+            if (sw == 2) {
+              // The even elements of 16 loaded floats, 8 at a time, the last 8 too while
+              // the loads stay in the plane and the stores in the panel's row: lanes past
+              // the run (read from the next input row) are zeroed again.
+              for (; j < hi - lo && lo + j + 8 <= NR && src + 2 * j + 16 <= plane_end; j += 8) {
                 f32x8 v0, v1;
                 WICK_F32X8_LOAD(v0, src + 2 * j);
                 WICK_F32X8_LOAD(v1, src + 2 * j + 8);
                 const f32x8 even = __builtin_shufflevector(v0, v1, 0, 2, 4, 6, 8, 10, 12, 14);
                 WICK_F32X8_STORE(dst + lo + j, even);
               }
+              for (int64_t z = hi; z < lo + j; ++z) dst[z] = 0.0f;
             }
             for (; j < hi - lo; ++j) dst[lo + j] = src[j * sw];
           }
         }
-        std::fill(dst + hi, dst + cols, 0.0f);
       } else {
         for (int64_t j = 0; j < cols; ++j) {
           const int64_t ih = ih0[j0 + j] + dh, iw = iw0[j0 + j] + dw;
           dst[j] = ih >= 0 && ih < g.in_h && iw >= 0 && iw < g.in_w ? plane[ih * g.in_w + iw] : 0.0f;
         }
       }
-      std::fill(dst + cols, dst + NR, 0.0f);
     }
   }
 }
@@ -154,23 +159,10 @@ void run_item(const ConvGemm& c, int64_t item, std::vector<float>& bp) {
 // channel is a dot product of its weight row with the input channels instead.
 WICK_HOT_LOOP void pointwise_gemv(const ConvGemm& c, int64_t begin, int64_t end) {
   const ConvGeometry& g = c.g;
-  // Four output channels of one image and group per pass (dot_rows.h), else one.
-  for (int64_t i = begin; i < end;) {
+  for (int64_t i = begin; i < end; ++i) {
     const int64_t oc = i % g.out_c, n = i / g.out_c, grp = oc / c.out_cg;
     const float* x = c.in + n * g.in_c + grp * c.in_cg;
-    if (i + 4 <= end && oc + 3 < (grp + 1) * c.out_cg) {
-      const float* const w[4] = {c.w + oc * c.k, c.w + (oc + 1) * c.k, c.w + (oc + 2) * c.k, c.w + (oc + 3) * c.k};
-      float s[4];
-      dot_rows<4>(x, w, c.k, s);
-      for (int r = 0; r < 4; ++r) c.out[i + r] = s[r] + (c.bias ? c.bias[oc + r] : 0.0f);
-      i += 4;
-    } else {
-      const float* const w[1] = {c.w + oc * c.k};
-      float s[1];
-      dot_rows<1>(x, w, c.k, s);
-      c.out[i] = s[0] + (c.bias ? c.bias[oc] : 0.0f);
-      i += 1;
-    }
+    c.out[i] = dot_f32(x, c.w + oc * c.k, c.k) + (c.bias ? c.bias[oc] : 0.0f);
   }
 }
 

@@ -44,22 +44,9 @@ void batched_gemm(const T* a, const T* b, T* c, int64_t batch, int64_t m, int64_
 // are read in place (no transpose) by 8 running sums per dot product.
 WICK_HOT_LOOP void linear_f32_features(const float* x, const float* w, float* y, int64_t m, int64_t k, int64_t n,
                                        int64_t begin, int64_t end) {
-  int64_t o = begin;
-  for (; o + 4 <= end; o += 4) {  // four output features per pass (dot_rows.h)
-    const float* const wr[4] = {w + o * k, w + (o + 1) * k, w + (o + 2) * k, w + (o + 3) * k};
-    for (int64_t i = 0; i < m; ++i) {
-      float s[4];
-      dot_rows<4>(x + i * k, wr, k, s);
-      for (int r = 0; r < 4; ++r) y[i * n + o + r] = s[r];
-    }
-  }
-  for (; o < end; ++o) {
-    const float* const wr[1] = {w + o * k};
-    for (int64_t i = 0; i < m; ++i) {
-      float s[1];
-      dot_rows<1>(x + i * k, wr, k, s);
-      y[i * n + o] = s[0];
-    }
+  for (int64_t o = begin; o < end; ++o) {
+    const float* wr = w + o * k;
+    for (int64_t i = 0; i < m; ++i) y[i * n + o] = dot_f32(x + i * k, wr, k);
   }
 }
 
