@@ -57,6 +57,9 @@ def main():
     a = ap.parse_args()
     env = dict(os.environ, WICK_NUM_THREADS=str(a.threads))
     chosen = [m for m in models() if not a.only or m['name'] in a.only.split(',')]
+    unknown = set(a.only.split(',')) - {m['name'] for m in models()} if a.only else set()
+    if unknown:
+        sys.exit(f"--only: no model {', '.join(sorted(unknown))} (models.mjs has {', '.join(m['name'] for m in models())})")
     engines = [('wick', a.wick)] + ([('wick_before', a.wick_before)] if a.wick_before else []) + [('ort', None)]
     results = {}
     for r in range(a.rounds):
