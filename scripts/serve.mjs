@@ -6,7 +6,11 @@
 // the sample photos at /photos/ (web/playground/photos/, from web/playground/photos.sh,
 // or an installed python3-skimage). /web/playground/runtime.pin.json is made here: the
 // sha256 of package/dist/wick.js and wick.wasm, computed at start and again whenever
-// their size or mtime changes; the page runs only the bundle this pins.
+// their size or mtime changes; the page runs only the bundle this pins (and the threaded
+// bundle, wick-threads.*, when it was built too).
+// Every answer carries COOP/COEP (CROSS_ORIGIN_ISOLATED): the page is cross-origin
+// isolated, so it has SharedArrayBuffer and, without WebGPU, runs the CPU kernels on Wasm
+// threads. Everything it loads is same-origin, so require-corp blocks nothing.
 // Loopback is a secure context, so crypto.subtle and the Cache API work in the page.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -23,20 +27,28 @@ const TYPES = {'.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.
                '.jpg': 'image/jpeg', '.css': 'text/css', '.md': 'text/plain; charset=utf-8',
                '.wav': 'audio/wav', '.svg': 'image/svg+xml'};
 
+// The headers that make a page cross-origin isolated (crossOriginIsolated: Wasm threads).
+export const CROSS_ORIGIN_ISOLATED = {'Cross-Origin-Opener-Policy': 'same-origin',
+                                      'Cross-Origin-Embedder-Policy': 'require-corp'};
+
 const BUNDLE = ['wick.js', 'wick.wasm'];
+// Pinned when all three are there (scripts/build_wasm.sh builds them by default).
+const THREADS_BUNDLE = ['wick-threads.js', 'wick-threads.wasm', 'wick-threads.worker.js'];
 let pin = null;  // {key, json}
 
 // The pin of package/dist as it is now (recomputed when a file changed).
 export function runtimePin() {
-  const files = BUNDLE.map((f) => path.join(repoRoot, 'package/dist', f));
-  const stats = files.map((f) => (fs.existsSync(f) ? fs.statSync(f) : null));
-  if (stats.some((s) => !s)) {
+  const dist = (f) => path.join(repoRoot, 'package/dist', f);
+  if (BUNDLE.some((f) => !fs.existsSync(dist(f)))) {
     throw new Error('package/dist/wick.js or wick.wasm is missing: build them with scripts/build_wasm.sh');
   }
-  const key = stats.map((s) => `${s.size}:${s.mtimeMs}`).join(',');
+  const names = THREADS_BUNDLE.every((f) => fs.existsSync(dist(f))) ? [...BUNDLE, ...THREADS_BUNDLE] : BUNDLE;
+  const files = names.map(dist);
+  const stats = files.map((f) => fs.statSync(f));
+  const key = names.map((n, i) => `${n}:${stats[i].size}:${stats[i].mtimeMs}`).join(',');
   if (!pin || pin.key !== key) {
     const entries = files.map((f, i) => ({
-      file: BUNDLE[i], bytes: stats[i].size,
+      file: names[i], bytes: stats[i].size,
       sha256: crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex')}));
     pin = {key, json: JSON.stringify({created: new Date().toISOString(), files: entries}, null, 1)};
   }
@@ -74,9 +86,9 @@ export async function startPlaygroundServer({port = 0, host = '127.0.0.1', log =
     if (urlPath === '/web/playground/runtime.pin.json') {
       try {
         const body = runtimePin();
-        res.writeHead(200, {'Content-Type': 'application/json', 'Cache-Control': 'no-store'}).end(body);
+        res.writeHead(200, {...CROSS_ORIGIN_ISOLATED, 'Content-Type': 'application/json', 'Cache-Control': 'no-store'}).end(body);
       } catch (e) {
-        res.writeHead(500, {'Content-Type': 'text/plain'}).end(e.message);
+        res.writeHead(500, {...CROSS_ORIGIN_ISOLATED, 'Content-Type': 'text/plain'}).end(e.message);
       }
       return;
     }
@@ -86,10 +98,10 @@ export async function startPlaygroundServer({port = 0, host = '127.0.0.1', log =
     }
     const file = resolve(urlPath);
     if (!file || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404, {'Content-Type': 'text/plain'}).end(`not found: ${urlPath}`);
+      res.writeHead(404, {...CROSS_ORIGIN_ISOLATED, 'Content-Type': 'text/plain'}).end(`not found: ${urlPath}`);
       return;
     }
-    res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
+    res.writeHead(200, {...CROSS_ORIGIN_ISOLATED, 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
                         'Content-Length': fs.statSync(file).size, 'Cache-Control': 'no-cache'});
     if (req.method === 'HEAD') {
       res.end();

@@ -2,7 +2,9 @@
 // visitor whose browser lacks it: the JS API's default backend ('auto') runs
 // Vulkan-delegated fixtures on the CPU executor and says so, matching PyTorch; and the
 // playground runs a demo on the CPU, says so in the page, and gives the reference's
-// numbers; so does the ESRGAN page (web/esrgan/). Screenshot:
+// numbers; so does the ESRGAN page (web/esrgan/). Both pages are cross-origin isolated
+// (scripts/serve.mjs sends COOP/COEP), so their CPU runs use Wasm threads and say how many
+// (every core, at most 8: 2 on this machine and CI). Screenshot:
 // out/screenshots/playground_no_webgpu.png.
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
@@ -41,12 +43,17 @@ test("the JS API without WebGPU: 'auto' (the default) runs delegated fixtures on
 test('the playground without WebGPU: it says it runs on the CPU, and the upscale demo matches its reference', async () => {
   const page = await openPlayground(pg, '?demo=upscale&option=realesrgan-tiny');
   const state = await page.evaluate(() => ({backend: window.playground.backend, noWebGPU: window.playground.noWebGPU,
-                                            messages: window.playground.messages}));
+                                            messages: window.playground.messages, threads: window.playground.threads,
+                                            isolated: crossOriginIsolated, cores: navigator.hardwareConcurrency}));
   assert.equal(state.backend, 'cpu');
+  assert.equal(state.isolated, true, 'scripts/serve.mjs did not make the page cross-origin isolated');
+  const threads = Math.min(state.cores, 8);
+  assert.ok(threads >= 2, `this machine offers ${state.cores} core(s): the threaded runtime would not be tried`);
+  assert.equal(state.threads, threads, 'the worker did not run the threaded bundle (wick-threads.js) on every core');
   assert.match(state.noWebGPU, /navigator\.gpu is missing|no WebGPU adapter/);  // the worker's navigator may have gpu, with no adapter
-  assert.equal(await page.textContent('#backend-chip'), 'on the CPU (no WebGPU)');
+  assert.equal(await page.textContent('#backend-chip'), `on the CPU, ${threads} threads (no WebGPU)`);
   assert.equal(await page.isVisible('#backend-chip'), true);
-  assert.match(await page.textContent('#gpu-info'), /^Runs on the CPU \(WebAssembly\): no WebGPU here/);
+  assert.match(await page.textContent('#gpu-info'), new RegExp(`^Runs on the CPU \\(WebAssembly, ${threads} threads\\): no WebGPU here`));
   const msg = state.messages.find((m) => m.code === 'no-webgpu');
   assert.ok(msg, JSON.stringify(state.messages));
   assert.equal(msg.kind, 'warn');
@@ -62,6 +69,10 @@ test('the playground without WebGPU: it says it runs on the CPU, and the upscale
     const c = compareToReference(o.data, readReference(ref.url.slice('/fixtures/'.length)), opt.tolerance);
     assert.ok(c.worst <= 0, `output ${i}: max abs difference ${c.maxAbs} (tolerance ${JSON.stringify(opt.tolerance)})`);
   });
+  // the pool's workers took part in that run (Wasm threads work on the served page)
+  const threading = await page.evaluate(() => window.playground.threading());
+  assert.equal(threading.variant, 'threads');
+  assert.ok(threading.workerChunks > 0, JSON.stringify(threading));
   // the rest of the page works too: the storage panel lists the program
   await page.click('#cache-toggle');
   await page.waitForFunction(() => [...document.querySelectorAll('#cache-table tbody td.url')]
@@ -76,7 +87,12 @@ test('the ESRGAN page without WebGPU: ready on the CPU, and the photo upscaled a
   await page.waitForFunction(() => window.esrgan?.ready || window.esrgan?.error, null, {timeout: 30000});
   assert.equal(await page.evaluate(() => window.esrgan.error), undefined);
   assert.equal(await page.evaluate(() => window.esrgan.backend), 'cpu');
-  assert.match(await page.textContent('#status-text'), /^Ready on the CPU \(this browser has no WebGPU\)/);
+  const {isolated, threads} = await page.evaluate(() => ({isolated: crossOriginIsolated,
+                                                          threads: Math.min(navigator.hardwareConcurrency, 8)}));
+  assert.equal(isolated, true, 'scripts/serve.mjs did not make the page cross-origin isolated');
+  assert.equal(await page.evaluate(() => window.esrgan.threads), threads);
+  assert.match(await page.textContent('#status-text'),
+               new RegExp(`^Ready on the CPU \\(WebAssembly, ${threads} threads; this browser has no WebGPU\\)`));
   await page.click('#sample');
   await page.waitForFunction(() => window.esrgan.runs > 0, null, {timeout: 30000});
   const diff = await page.evaluate(async () => {

@@ -4,12 +4,10 @@
 // WebGPU runs (node_fixtures.test.mjs), stateful fixtures' cases in order on one method,
 // and both two-program pipelines. browser_cpu_fixtures.test.mjs runs them in Chromium.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import {test} from 'node:test';
 import {createExecuTorch} from '../../package/index.mjs';
 import {DELEGATED_GROUPS, PIPELINES, listFixtures, runFixture, runPipeline} from './fixture_harness.mjs';
-import {fixtureFiles, repoRoot} from './node_runtime.mjs';
+import {fixtureFiles, listRepoOpFixtures, repoFixtureFiles} from './node_runtime.mjs';
 
 const fixtures = await listFixtures(fixtureFiles, DELEGATED_GROUPS);
 const index = JSON.parse(await fixtureFiles.text('index.json'));
@@ -36,13 +34,7 @@ for (const rel of fixtures) {
 }
 
 // The repository's op fixtures (tests/fixtures/ops/<name>, outside the shared index).
-const repoFixturesDir = path.join(repoRoot, 'tests/fixtures');
-const repoFixtureFiles = {
-  text: async (rel) => fs.readFileSync(path.join(repoFixturesDir, rel), 'utf8'),
-  bytes: async (rel) => new Uint8Array(fs.readFileSync(path.join(repoFixturesDir, rel))),
-};
-const repoOps = fs.readdirSync(path.join(repoFixturesDir, 'ops'))
-  .filter((name) => fs.existsSync(path.join(repoFixturesDir, 'ops', name, 'manifest.json'))).sort();
+const repoOps = listRepoOpFixtures();
 
 test('the repository op fixtures are here', () => {
   assert.ok(repoOps.length >= 32, `only ${repoOps.length} op fixtures in tests/fixtures/ops`);

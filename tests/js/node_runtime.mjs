@@ -30,3 +30,15 @@ export const fixtureFiles = {
   text: async (rel) => fs.readFileSync(path.join(fixturesDir, rel), 'utf8'),
   bytes: async (rel) => new Uint8Array(fs.readFileSync(path.join(fixturesDir, rel))),
 };
+
+// The repository's op fixtures (tests/fixtures/ops/<name>, outside the shared index): their
+// files, read relative to tests/fixtures ('ops/<name>/...'), and their names in order.
+export const repoFixturesDir = path.join(repoRoot, 'tests/fixtures');
+export const repoFixtureFiles = {
+  text: async (rel) => fs.readFileSync(path.join(repoFixturesDir, rel), 'utf8'),
+  bytes: async (rel) => new Uint8Array(fs.readFileSync(path.join(repoFixturesDir, rel))),
+};
+export function listRepoOpFixtures() {
+  return fs.readdirSync(path.join(repoFixturesDir, 'ops'))
+    .filter((name) => fs.existsSync(path.join(repoFixturesDir, 'ops', name, 'manifest.json'))).sort();
+}

@@ -161,9 +161,13 @@ async function main() {
   const module = et.Module.load(bytes);
   await module.loadMethod('forward');
   const model = {et, module};
+  // On the CPU: wick-threads.js on every core (at most 8) where the page is cross-origin
+  // isolated (scripts/serve.mjs), else wick.js on one thread (package/index.mjs).
+  const threads = et.threading.threads;
   const where = et.delegateBackend === 'webgpu' ? `WebGPU (${et.webgpu.adapter.summary.trim()})`
-                                                : 'the CPU (this browser has no WebGPU)';
+                                                : `the CPU (WebAssembly, ${threads > 1 ? `${threads} threads` : '1 thread'}; this browser has no WebGPU)`;
   window.esrgan.backend = et.delegateBackend;
+  window.esrgan.threads = threads;
   setStatus(`Ready on ${where}. Pick or drop a picture.`, 1);
 
   fileInput.addEventListener('change', () => {

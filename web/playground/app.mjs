@@ -8,8 +8,10 @@ import {fetchVerifiedCached, formatBytes, freeAll, freeCached, listCached, stora
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const state = window.playground = {ready: false, runtimeError: null, gpu: null, noWebGPU: null, backend: null, demos: {},
-                                   messages: [], statusTexts: [], openMs: null, restarts: 0};
+const state = window.playground = {ready: false, runtimeError: null, gpu: null, noWebGPU: null, backend: null, threads: null, demos: {},
+                                   messages: [], statusTexts: [], openMs: null, restarts: 0,
+                                   // the worker's runtime.threading (workerChunks: how much the pool ran)
+                                   threading: () => client.request('threading', {})};
 
 // ----- status bar, one task at a time -----
 
@@ -109,6 +111,7 @@ function startRuntime() {
         $('elapsed').textContent = '';
       }
       state.backend = r.backend;
+      state.threads = r.threads;
       $('runtime-chip').textContent = 'runtime ready';
       $('runtime-chip').className = 'chip ok';
       showBackend(r);
@@ -133,7 +136,8 @@ function startRuntime() {
 }
 
 // Which backend runs the models, in the header (#backend-chip) and the footer: WebGPU on
-// the named adapter, or the CPU (WebAssembly) when this browser has no WebGPU.
+// the named adapter, or the CPU (WebAssembly, on N threads where the page is cross-origin
+// isolated: scripts/serve.mjs) when this browser has no WebGPU.
 function showBackend(r) {
   const chip = $('backend-chip');
   chip.hidden = false;
@@ -144,10 +148,12 @@ function showBackend(r) {
     chip.title = summary;
     $('gpu-info').textContent = `Runs on WebGPU: ${summary}; max buffer ${formatBytes(r.gpu.limits.maxBufferSize)}`;
   } else {
-    chip.textContent = 'on the CPU (no WebGPU)';
+    const threads = r.threads > 1 ? `${r.threads} threads` : '1 thread';
+    chip.textContent = `on the CPU, ${threads} (no WebGPU)`;
     chip.className = 'chip warn';
     chip.title = r.why || '';
-    $('gpu-info').textContent = `Runs on the CPU (WebAssembly): no WebGPU here (${r.why})`;
+    $('gpu-info').textContent = `Runs on the CPU (WebAssembly, ${threads}${r.threads > 1 ? '' :
+      crossOriginIsolated ? '' : ': the page is not cross-origin isolated'}): no WebGPU here (${r.why})`;
   }
 }
 

@@ -53,56 +53,87 @@ function watchedGpu() {
   };
 }
 
-// The runtime: wick.js fetched, checked against the pin and imported from a blob URL;
-// wick.wasm checked by createExecuTorch itself (wasmSha256). Then WebGPU, when this
-// browser has it; without it the runtime's default backend ('auto') runs the programs'
-// VulkanBackend parts on the CPU instead. Answers {gpu, backend: 'webgpu' | 'cpu', why}.
+// The runtime, from the bundle the server pinned (runtime.pin.json): every file fetched,
+// checked against its sha256 and run from those bytes. Where this browser has a WebGPU
+// adapter: wick.js (imported from a blob URL; wick.wasm checked by createExecuTorch's
+// wasmSha256) and WebGPU. Without one the runtime's default backend ('auto') runs the
+// programs' VulkanBackend parts on the CPU instead; there, on a cross-origin-isolated page
+// (scripts/serve.mjs sends COOP/COEP) with more than one core, the threaded bundle
+// (wick-threads.js, its .wasm, and the pool workers' wick-threads.worker.js, which runs
+// from a blob URL of its checked bytes) splits the CPU kernels over Web Workers.
+// Answers {gpu, backend: 'webgpu' | 'cpu', why, threads}.
 async function start({pinUrl, bundleUrl, wasmUrl}, progress, signal) {
-  if (et) return {gpu: gpuInfo, backend: gpuInfo ? 'webgpu' : 'cpu', why: noGpuWhy};
+  if (et) return {gpu: gpuInfo, backend: gpuInfo ? 'webgpu' : 'cpu', why: noGpuWhy, threads: et.threading.threads};
   progress('Checking the runtime pin', undefined);
   const pinResponse = await fetch(pinUrl, {cache: 'no-store', signal});
   if (!pinResponse.ok) throw new PlaygroundError('pin', `the runtime pin ${pinUrl} is missing (HTTP ${pinResponse.status}); serve the page with node scripts/serve.mjs`);
   const pin = await pinResponse.json();
   const want = Object.fromEntries(pin.files.map((f) => [f.file, f]));
-  const js = await fetchVerifiedCached(bundleUrl, {
-    sha256: want['wick.js'].sha256, store: 'wick', signal, expectedSize: want['wick.js'].bytes, pinnedBy: 'runtime.pin.json',
-    onProgress: ({loaded, total}) => progress(`Loading the runtime (wick.js): ${formatBytes(loaded)}`, total ? loaded / total : undefined),
+  // WebGPU first: the threaded bundle runs the CPU only (no Asyncify), so it is taken only
+  // where no adapter opens.
+  let adapter = null;
+  if (!navigator.gpu) noGpuWhy = 'navigator.gpu is missing';
+  else {
+    try {
+      adapter = await navigator.gpu.requestAdapter();
+      if (!adapter) noGpuWhy = 'no WebGPU adapter found';
+    } catch (e) {
+      noGpuWhy = `requestAdapter failed: ${e.message}`;
+    }
+  }
+  const cores = navigator.hardwareConcurrency || 1;
+  const threaded = !adapter && self.crossOriginIsolated === true && cores > 1 &&
+                   ['wick-threads.js', 'wick-threads.wasm', 'wick-threads.worker.js'].every((f) => want[f]);
+  const names = threaded ? {js: 'wick-threads.js', wasm: 'wick-threads.wasm'} : {js: 'wick.js', wasm: 'wick.wasm'};
+  const fetchPinned = (file, what) => fetchVerifiedCached(new URL(file, bundleUrl).href, {
+    sha256: want[file].sha256, store: 'wick', signal, expectedSize: want[file].bytes, pinnedBy: 'runtime.pin.json',
+    onProgress: ({loaded, total}) => progress(`Loading the runtime (${what}): ${formatBytes(loaded)}`, total ? loaded / total : undefined),
   }).catch((e) => {
     throw e.code === 'sha256' ? new PlaygroundError('runtime-pin', `${e.message}; the runtime was not started`) : e;
   });
+  const js = await fetchPinned(names.js, names.js);
+  const options = {};
+  if (threaded) {
+    const poolWorker = await fetchPinned('wick-threads.worker.js', 'its thread pool');
+    const poolWorkerUrl = URL.createObjectURL(new Blob([poolWorker.bytes], {type: 'text/javascript'}));
+    // The pool's workers load the checked bytes of both scripts, not the URLs again.
+    options.mainScriptUrlOrBlob = new Blob([js.bytes], {type: 'text/javascript'});
+    options.threads = Math.min(cores, 8);
+    options.backend = 'cpu';
+    options.locateFile = (p) => (p === 'wick-threads.worker.js' ? poolWorkerUrl : new URL(p, bundleUrl).href);
+  } else {
+    options.locateFile = (p) => new URL(p, wasmUrl).href;
+    options.gpu = navigator.gpu ? watchedGpu() : undefined;
+  }
   const blobUrl = URL.createObjectURL(new Blob([js.bytes], {type: 'text/javascript'}));
   try {
     await import(blobUrl);
   } finally {
     URL.revokeObjectURL(blobUrl);
   }
-  const wasmTotal = want['wick.wasm'].bytes;
+  const wasmTotal = want[names.wasm].bytes;
   et = await createExecuTorch({
-    wasmSha256: want['wick.wasm'].sha256,
-    locateFile: (p) => new URL(p, wasmUrl).href,
-    onProgress: ({loaded}) => progress(`Loading the runtime (wick.wasm): ${formatBytes(loaded)}`, loaded / wasmTotal),
-    gpu: navigator.gpu ? watchedGpu() : undefined,
+    ...options,
+    wasmSha256: want[names.wasm].sha256,
+    onProgress: ({loaded}) => progress(`Loading the runtime (${names.wasm}): ${formatBytes(loaded)}`, loaded / wasmTotal),
   }).catch((e) => {
     const m = /sha256 mismatch: expected ([0-9a-f]+), got ([0-9a-f]+)/.exec(e.message);
     if (m) {
-      throw new PlaygroundError('runtime-pin', `wick.wasm has sha256 ${m[2]}, and runtime.pin.json pins ${m[1]}: ` +
+      throw new PlaygroundError('runtime-pin', `${names.wasm} has sha256 ${m[2]}, and runtime.pin.json pins ${m[1]}: ` +
                                 'the runtime was not started. Reload the page (the server pins the bundle it serves).');
     }
     throw new PlaygroundError('runtime', `the runtime did not start: ${e.message}`);
   });
-  if (!navigator.gpu) {
-    gpuInfo = null;
-    noGpuWhy = 'navigator.gpu is missing';
-    return {gpu: null, backend: 'cpu', why: noGpuWhy};
-  }
+  const threads = et.threading.threads;
+  if (!adapter) return {gpu: null, backend: 'cpu', why: noGpuWhy, threads};
   progress('Opening WebGPU', undefined);
   try {
     gpuInfo = await et.initWebGPU();
   } catch (e) {
     noGpuWhy = e.message.replace(/^initWebGPU: /, '').replace(/^NotFound: /, '');
-    return {gpu: null, backend: 'cpu', why: noGpuWhy};
+    return {gpu: null, backend: 'cpu', why: noGpuWhy, threads};
   }
-  return {gpu: gpuInfo, backend: 'webgpu', why: null};
+  return {gpu: gpuInfo, backend: 'webgpu', why: null, threads};
 }
 
 // Refuses before the download when the program needs more than this GPU allows. On the
@@ -225,6 +256,8 @@ const OPS = {
     return true;
   },
   sha256: async ({bytes}) => sha256Hex(bytes),
+  // How the CPU kernels run ({variant, threads, reason, workerChunks}: package/index.d.ts).
+  threading: async () => (et ? et.threading : null),
 };
 
 // Requests a demo brings ('chat/generate'): ops[name] of demos/<demo>/worker_ops.mjs,

@@ -11,6 +11,8 @@ reported, with Wick / onnxruntime (below 1: Wick is faster). The load average is
 
   python3 bench/cpu/ort/cpu_time_bench.py [WICK=build/wick] [--onnx-dir .bench/onnx] [--rounds 3]
       [--wick-before OTHER_WICK]   (a second Wick binary measured in the same rounds)
+      [--only NAME,...]            (models of models.mjs to run; default all)
+      [--threads N]                (WICK_NUM_THREADS and onnxruntime's intra-op threads; default 1)
 """
 import argparse
 import os
@@ -50,12 +52,18 @@ def main():
     ap.add_argument('--onnx-dir', default=os.path.join(REPO, '.bench/onnx'))
     ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--wick-before', default=None)
+    ap.add_argument('--only', default=None)
+    ap.add_argument('--threads', type=int, default=1)
     a = ap.parse_args()
-    env = dict(os.environ, WICK_NUM_THREADS='1')
+    env = dict(os.environ, WICK_NUM_THREADS=str(a.threads))
+    chosen = [m for m in models() if not a.only or m['name'] in a.only.split(',')]
+    unknown = set(a.only.split(',')) - {m['name'] for m in models()} if a.only else set()
+    if unknown:
+        sys.exit(f"--only: no model {', '.join(sorted(unknown))} (models.mjs has {', '.join(m['name'] for m in models())})")
     engines = [('wick', a.wick)] + ([('wick_before', a.wick_before)] if a.wick_before else []) + [('ort', None)]
     results = {}
     for r in range(a.rounds):
-        for m in models():
+        for m in chosen:
             n = CALLS.get(m['name'], 20)
             order = engines if r % 2 == 0 else list(reversed(engines))
             for name, binary in order:
@@ -64,11 +72,11 @@ def main():
                                                   '--runs', str(runs), '--warmup', str(m['warmup'])]
                 else:
                     cmd = lambda runs: ['node', os.path.join(HERE, 'ort_node_bench.mjs'), os.path.join(a.onnx_dir, m['onnx']),
-                                        '--threads', '1', '--runs', str(runs), '--warmup', str(m['warmup'])]
+                                        '--threads', str(a.threads), '--runs', str(runs), '--warmup', str(m['warmup'])]
                 results.setdefault((m['name'], name), []).append(per_call_ms(cmd, env, n))
-    print(f"# per-call CPU time (user + sys), 1 thread, median of {a.rounds} rounds; {os.cpu_count()} cores; "
+    print(f"# per-call CPU time (user + sys), {a.threads} thread(s), median of {a.rounds} rounds; {os.cpu_count()} cores; "
           f"load average after {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    for m in models():
+    for m in chosen:
         ort = statistics.median(results[(m['name'], 'ort')])
         line = f"{m['name']:24s} ort {ort:8.3f} ms"
         for name, _ in engines[:-1]:

@@ -23,6 +23,9 @@ const onnxDir = path.resolve(args[0] && !args[0].startsWith('--') ? args[0] : pa
 const rounds = Number(flag('--rounds', 2));
 const only = flag('--only', null)?.split(',');
 const models = MODELS.filter((m) => !only || only.includes(m.name));
+// A name models.mjs does not have would silently drop its rows (esrgan_slim_x4 for esrgan_slim_x4_64 did).
+const unknown = (only || []).filter((n) => !MODELS.some((m) => m.name === n));
+if (unknown.length) throw new Error(`--only: no model ${unknown.join(', ')} (models.mjs has ${MODELS.map((m) => m.name).join(', ')})`);
 const ortDist = path.join(repoRoot, 'node_modules/onnxruntime-web/dist');
 const ortVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/onnxruntime-web/package.json'))).version;
 

@@ -78,7 +78,7 @@ constexpr int64_t kOcBlock = 4, kOwBlock = 8;  // conv2d_blocked_rows spells out
 constexpr int64_t kIcChunk = 8;
 // Output channels per group from which conv2d_gemm beats conv2d_blocked.
 constexpr int64_t kGemmMinChannels = 8;
-// Kernel widths conv2d_depthwise takes (its table of tap offsets).
+// Kernel widths and strides conv2d_depthwise takes (its tables of tap offsets and phases).
 constexpr int64_t kMaxDepthwiseKernel = 64;
 
 struct BlockedConv {
@@ -327,7 +327,8 @@ Status convolution_out(ValueTable& values, std::span<const int32_t> args) {
       // Depthwise layers get their own kernel; wide groups the packed matrix product
       // (conv_gemm.cpp), whose 6-channel blocks narrow groups would leave mostly empty.
       const int64_t in_cg = g.in_c / g.groups, out_cg = g.out_c / g.groups;
-      if (in_cg == 1 && g.groups > 1 && g.k_w <= kMaxDepthwiseKernel) conv2d_depthwise(x, w, b, y, g);
+      if (in_cg == 1 && g.groups > 1 && g.k_w <= kMaxDepthwiseKernel && g.stride_w <= kMaxDepthwiseKernel)
+        conv2d_depthwise(x, w, b, y, g);
       else if (out_cg >= kGemmMinChannels) conv2d_gemm(x, w, b, y, g);
       else if (g.stride_w == 1) conv2d_narrow(x, w, b, y, g);
       else if (out_cg >= 2) conv2d_blocked(x, w, b, y, g);

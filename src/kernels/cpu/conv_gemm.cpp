@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/cpu/conv_geometry.h"
+#include "kernels/cpu/dot_rows.h"
 #include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/sgemm_tile.h"
 #include "kernels/cpu/thread_pool.h"
@@ -34,7 +35,7 @@ struct ConvGemm {
 
 // Packs im2col rows [k0, k0 + kc) for output pixels [p0, p0 + n) of image plane group x
 // into panels of NR columns (row kk of panel q at bp + (q * kc + kk) * NR).
-void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_t p0, int64_t n, const int64_t* ih0,
+WICK_HOT_LOOP void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_t p0, int64_t n, const int64_t* ih0,
                const int64_t* iw0, float* bp) {
   const ConvGeometry& g = c.g;
   const int64_t in_plane = g.in_h * g.in_w, NR = kSgemmNR, sw = g.stride_w;
@@ -45,9 +46,14 @@ void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_
     const int64_t ic = c.pointwise ? kidx : kidx / c.taps, tap = c.pointwise ? 0 : kidx % c.taps;
     const int64_t dh = (tap / g.k_w) * g.dil_h, dw = (tap % g.k_w) * g.dil_w;
     const float* plane = x + ic * in_plane;
+    const float* plane_end = plane + in_plane;
     for (int64_t q = 0; q < panels; ++q) {
       const int64_t j0 = q * NR, cols = std::min(NR, n - j0);
       float* dst = bp + (q * kc + kk) * NR;
+      // Zeros first (whole vectors: the padding's, and past the tile's last column), then
+      // the valid values over them.
+      const f32x8 zero{};
+      for (int64_t v = 0; v < NR; v += 8) WICK_F32X8_STORE(dst + v, zero);
       if (c.pointwise) {
         std::copy(plane + p0 + j0, plane + p0 + j0 + cols, dst);
       } else if (ih0[j0] == ih0[j0 + cols - 1]) {
@@ -60,25 +66,40 @@ void pack_tile(const ConvGemm& c, const float* x, int64_t k0, int64_t kc, int64_
             lo = std::clamp<int64_t>(-iw, 0, cols);
             hi = std::clamp<int64_t>(g.in_w - iw, lo, cols);
           } else {
+            // Divisions only at the edges (one per row and panel cost as much as the copy).
             lo = std::min(cols, iw >= 0 ? 0 : (-iw + sw - 1) / sw);
-            hi = std::max(lo, std::min(cols, g.in_w - iw <= 0 ? 0 : (g.in_w - iw + sw - 1) / sw));
+            hi = iw + (cols - 1) * sw < g.in_w ? cols
+                                                : std::max(lo, std::min(cols, g.in_w - iw <= 0 ? 0 : (g.in_w - iw + sw - 1) / sw));
           }
         }
-        std::fill(dst, dst + lo, 0.0f);
         if (hi > lo) {
           const float* src = plane + ih * g.in_w + iw + lo * sw;
-          if (sw == 1) std::copy(src, src + (hi - lo), dst + lo);
-          else
-            for (int64_t j = 0; j < hi - lo; ++j) dst[lo + j] = src[j * sw];
+          if (sw == 1) {
+            std::copy(src, src + (hi - lo), dst + lo);
+          } else {
+            int64_t j = 0;
+            if (sw == 2) {
+              // The even elements of 16 loaded floats, 8 at a time, the last 8 too while
+              // the loads stay in the plane and the stores in the panel's row: lanes past
+              // the run (read from the next input row) are zeroed again.
+              for (; j < hi - lo && lo + j + 8 <= NR && src + 2 * j + 16 <= plane_end; j += 8) {
+                f32x8 v0, v1;
+                WICK_F32X8_LOAD(v0, src + 2 * j);
+                WICK_F32X8_LOAD(v1, src + 2 * j + 8);
+                const f32x8 even = __builtin_shufflevector(v0, v1, 0, 2, 4, 6, 8, 10, 12, 14);
+                WICK_F32X8_STORE(dst + lo + j, even);
+              }
+              for (int64_t z = hi; z < lo + j; ++z) dst[z] = 0.0f;
+            }
+            for (; j < hi - lo; ++j) dst[lo + j] = src[j * sw];
+          }
         }
-        std::fill(dst + hi, dst + cols, 0.0f);
       } else {
         for (int64_t j = 0; j < cols; ++j) {
           const int64_t ih = ih0[j0 + j] + dh, iw = iw0[j0 + j] + dw;
           dst[j] = ih >= 0 && ih < g.in_h && iw >= 0 && iw < g.in_w ? plane[ih * g.in_w + iw] : 0.0f;
         }
       }
-      std::fill(dst + cols, dst + NR, 0.0f);
     }
   }
 }
@@ -100,22 +121,36 @@ void run_item(const ConvGemm& c, int64_t item, std::vector<float>& bp) {
   const float* x = c.in + (n * g.in_c + grp * c.in_cg) * g.in_h * g.in_w;
   float* y = c.out + (n * g.out_c + oc0) * c.pixels + p0;
   bp.resize(static_cast<size_t>(kKc * kTile));
+  // A 1x1 layer's im2col rows are its input planes: whole panels read them in place (no
+  // copy: packing cost about as much as the product for MobileNet's 16-48-channel
+  // projections), only a last partial panel is packed (its zeros past the tile).
+  const int64_t in_place = c.pointwise ? (np / kSgemmNR) * kSgemmNR : 0;
   for (int64_t k0 = 0; k0 < c.k; k0 += kKc) {
     const int64_t kc = std::min(kKc, c.k - k0);
-    pack_tile(c, x, k0, kc, p0, np, ih0, iw0, bp.data());
     SgemmTile t{};
     t.a = c.w + oc0 * c.k + k0;
     t.lda = c.k;
     t.m = noc;
-    t.bp = bp.data();
     t.kc = kc;
-    t.n = np;
-    t.c = y;
     t.ldc = c.pixels;
     t.cstride = 1;
     t.bias = c.bias ? c.bias + oc0 : nullptr;
     t.accumulate = k0 > 0;
-    sgemm_tile(t);
+    if (in_place > 0) {
+      t.bp = x + k0 * c.pixels + p0;
+      t.ldb = c.pixels;
+      t.n = in_place;
+      t.c = y;
+      sgemm_tile(t);
+    }
+    if (np > in_place) {
+      pack_tile(c, x, k0, kc, p0 + in_place, np - in_place, ih0 + in_place, iw0 + in_place, bp.data());
+      t.bp = bp.data();
+      t.ldb = 0;
+      t.n = np - in_place;
+      t.c = y + in_place;
+      sgemm_tile(t);
+    }
   }
 }
 
@@ -127,17 +162,7 @@ WICK_HOT_LOOP void pointwise_gemv(const ConvGemm& c, int64_t begin, int64_t end)
   for (int64_t i = begin; i < end; ++i) {
     const int64_t oc = i % g.out_c, n = i / g.out_c, grp = oc / c.out_cg;
     const float* x = c.in + n * g.in_c + grp * c.in_cg;
-    const float* w = c.w + oc * c.k;
-    f32x8 acc{}, xv, wv;
-    int64_t k = 0;
-    for (; k + 8 <= c.k; k += 8) {
-      WICK_F32X8_LOAD(xv, x + k);
-      WICK_F32X8_LOAD(wv, w + k);
-      acc += xv * wv;
-    }
-    float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-    for (; k < c.k; ++k) sum += x[k] * w[k];
-    c.out[i] = sum + (c.bias ? c.bias[oc] : 0.0f);
+    c.out[i] = dot_f32(x, c.w + oc * c.k, c.k) + (c.bias ? c.bias[oc] : 0.0f);
   }
 }
 

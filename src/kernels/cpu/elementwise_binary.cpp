@@ -152,14 +152,45 @@ template <class T> struct Op<Kind::kLogicalAnd, T> { bool operator()(T x, T y) c
 template <class T> struct Op<Kind::kLogicalOr, T> { bool operator()(T x, T y) const { return (x != T(0)) || (y != T(0)); } };
 template <class T> struct Op<Kind::kLogicalXor, T> { bool operator()(T x, T y) const { return (x != T(0)) != (y != T(0)); } };
 
+// When t (broadcast to out) is out's shape with its trailing dims at 1, and nothing else
+// broadcast: how many consecutive output elements share one element of t (a
+// squeeze-excite scale [N, C, 1, 1] against [N, C, H, W]: H * W). Else 0.
+inline int64_t trailing_run(std::span<const int64_t> t_sizes, std::span<const int64_t> out_sizes) {
+  const size_t ro = out_sizes.size(), rt = t_sizes.size();
+  if (rt > ro) return 0;
+  int64_t run = 1;
+  size_t d = ro;
+  // trailing dims where t has 1 (or is missing: rank below out's)
+  while (d > 0 && (d + rt <= ro || t_sizes[d + rt - ro - 1] == 1)) run *= out_sizes[--d];
+  for (size_t e = 0; e < d; ++e)  // the leading dims: t's own (missing ones count as 1)
+    if (e + rt < ro ? out_sizes[e] != 1 : t_sizes[e + rt - ro] != out_sizes[e]) return 0;
+  return run;
+}
+
 // out[i] = fn(a[ia], b[ib]) over the broadcast shape, with fast paths for the common
-// same-shape and tensor-with-one-element cases.
+// same-shape and tensor-with-one-element cases, and for one operand constant over runs of
+// trailing elements (per-channel scales and shifts).
 template <class T, class R, class Fn>
 void apply_broadcast(const T* a, std::span<const int64_t> a_sizes, const T* b, std::span<const int64_t> b_sizes,
                      R* out, std::span<const int64_t> out_sizes, Fn fn) {
   const int64_t n = shape_numel(out_sizes);
   const int64_t na = shape_numel(a_sizes), nb = shape_numel(b_sizes);
-  if (na == n && nb == n) {
+  int64_t run = 0;
+  if (n > 0 && na == n && nb < n && (run = trailing_run(b_sizes, out_sizes)) > 1) {
+    for (int64_t o = 0; o < nb; ++o) {
+      const T y = b[o];
+      const T* x = a + o * run;
+      R* r = out + o * run;
+      for (int64_t j = 0; j < run; ++j) r[j] = fn(x[j], y);
+    }
+  } else if (n > 0 && nb == n && na < n && (run = trailing_run(a_sizes, out_sizes)) > 1) {
+    for (int64_t o = 0; o < na; ++o) {
+      const T x = a[o];
+      const T* y = b + o * run;
+      R* r = out + o * run;
+      for (int64_t j = 0; j < run; ++j) r[j] = fn(x, y[j]);
+    }
+  } else if (na == n && nb == n) {
     for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i], b[i]);
   } else if (na == n && nb == 1) {
     const T y = b[0];

@@ -1,6 +1,7 @@
 // Matrix products: mm, bmm, addmm, baddbmm, linear.
 #include <algorithm>
 
+#include "kernels/cpu/dot_rows.h"
 #include "kernels/cpu/hot_loop.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/linear_gemm.h"
@@ -45,19 +46,7 @@ WICK_HOT_LOOP void linear_f32_features(const float* x, const float* w, float* y,
                                        int64_t begin, int64_t end) {
   for (int64_t o = begin; o < end; ++o) {
     const float* wr = w + o * k;
-    for (int64_t i = 0; i < m; ++i) {
-      const float* xr = x + i * k;
-      f32x8 acc{}, xv, wv;
-      int64_t p = 0;
-      for (; p + 8 <= k; p += 8) {
-        WICK_F32X8_LOAD(xv, xr + p);
-        WICK_F32X8_LOAD(wv, wr + p);
-        acc += xv * wv;
-      }
-      float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-      for (; p < k; ++p) sum += xr[p] * wr[p];
-      y[i * n + o] = sum;
-    }
+    for (int64_t i = 0; i < m; ++i) y[i * n + o] = dot_f32(x + i * k, wr, k);
   }
 }
 

@@ -15,11 +15,12 @@ constexpr int64_t kNV = kSgemmNR / 8;  // f32x8 vectors per row of the block
 
 // One MR x NR block: rows a[0..MR) (already clamped to valid rows), panel bp.
 template <int64_t MR>
-__attribute__((always_inline)) inline void micro(const float* const* a, const float* bp, int64_t kc, f32x8 (&acc)[MR][kNV]) {
+__attribute__((always_inline)) inline void micro(const float* const* a, const float* bp, int64_t ldb, int64_t kc,
+                                                 f32x8 (&acc)[MR][kNV]) {
   for (int64_t k = 0; k < kc; ++k) {
     f32x8 b[kNV];
 #pragma GCC unroll 4
-    for (int64_t v = 0; v < kNV; ++v) WICK_F32X8_LOAD(b[v], bp + k * kSgemmNR + 8 * v);
+    for (int64_t v = 0; v < kNV; ++v) WICK_F32X8_LOAD(b[v], bp + k * ldb + 8 * v);
 #pragma GCC unroll 8
     for (int64_t i = 0; i < MR; ++i) {
       const float av = a[i][k];
@@ -34,6 +35,7 @@ __attribute__((always_inline)) inline void micro(const float* const* a, const fl
 WICK_HOT_LOOP void sgemm_tile(const SgemmTile& t) {
   constexpr int64_t MR = kSgemmMR, NR = kSgemmNR;
   const int64_t panels = (t.n + NR - 1) / NR;
+  const int64_t ldb = t.ldb ? t.ldb : NR, panel_step = t.ldb ? NR : t.kc * NR;
   for (int64_t i0 = 0; i0 < t.m; i0 += MR) {
     const int64_t rows = std::min(MR, t.m - i0);
     // A block past the last row repeats that row; its sums are not stored.
@@ -58,7 +60,7 @@ WICK_HOT_LOOP void sgemm_tile(const SgemmTile& t) {
           for (int64_t v = 0; v < kNV; ++v) acc[i][v] = f32x8{} + b;
         }
       }
-      micro<MR>(a, t.bp + q * t.kc * NR, t.kc, acc);
+      micro<MR>(a, t.bp + q * panel_step, ldb, t.kc, acc);
       for (int64_t i = 0; i < rows; ++i) {
         if (direct) {
           for (int64_t v = 0; v < kNV; ++v) WICK_F32X8_STORE(c0 + i * t.ldc + 8 * v, acc[i][v]);

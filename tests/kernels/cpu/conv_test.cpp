@@ -227,5 +227,64 @@ TEST(CpuConvKernel, RandomGeometriesMatchDirectDefinition) {
   set_num_threads(0);
 }
 
+// conv_depthwise.cpp's register blocks: 4 rows x 16 columns and 8 rows x 8 columns, every
+// count of leftover rows (out_h 1-17), planes 1-8 wide (one 8-column vector) and wider
+// (16-column blocks and a partial last one), 3x3 and 5x5 at stride 1 and 2 with the
+// padding of MobileNet (k / 2), padding larger than the kernel reach, dilation, and
+// channel multipliers, at 1 and 2 threads, against the double-precision definition.
+TEST(CpuConvKernel, DepthwiseBlocksAndLeftoverRows) {
+  std::mt19937 gen(512);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(gen); };
+  int it = 0;
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t out_h = 1; out_h <= 17; ++out_h) {
+      ConvCase c;
+      const int64_t k = pick(0, 1) ? 5 : 3, s = pick(1, 2), dil = it % 5 == 4 ? 2 : 1, mult = it % 7 == 6 ? 2 : 1;
+      const int64_t pad = it % 6 == 5 ? k : k / 2 * dil;
+      const int64_t out_w = it % 2 ? pick(1, 8) : pick(9, 40), channels = pick(1, 6);
+      // the input size that gives out_h x out_w at this stride (plus 0..s-1 unused)
+      const int64_t h = std::max<int64_t>(1, (out_h - 1) * s + dil * (k - 1) + 1 - 2 * pad + pick(0, s - 1));
+      const int64_t w = std::max<int64_t>(1, (out_w - 1) * s + dil * (k - 1) + 1 - 2 * pad + pick(0, s - 1));
+      c.in = {pick(1, 2), channels, h, w};
+      c.w = {channels * mult, 1, k, k};
+      c.stride = {s, s};
+      c.pad = {pad, pad};
+      c.dil = {dil, dil};
+      c.groups = channels;
+      c.bias = it % 3 != 0;
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " case " << it << ": in " << shape_to_string(c.in)
+                                        << " w " << shape_to_string(c.w) << " stride " << s << " pad " << pad
+                                        << " dil " << dil);
+      run_conv2d(c, static_cast<uint32_t>(3000 + it));
+      ++it;
+    }
+  }
+  set_num_threads(0);
+}
+
+// 1x1 convolutions whose pixel tiles are read in place (whole 16-column panels) with a packed
+// partial last panel, K past one 256-row chunk, at 1 and 2 threads; and the 3x3 stride-2
+// stem whose im2col rows are gathered 8 even columns at a time (rows past 16 + 8 wide).
+TEST(CpuConvKernel, PointwiseInPlacePanelsAndStride2Gather) {
+  uint32_t seed = 4000;
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (const auto& [c, p] : std::vector<std::pair<int64_t, int64_t>>{{16, 7}, {24, 9}, {300, 8}, {20, 4}, {72, 13}}) {
+      for (const int64_t oc : {6, 16, 25}) {
+        SCOPED_TRACE(::testing::Message() << "threads " << threads << " 1x1 " << c << " -> " << oc << " on " << p << "x"
+                                          << p + 3);
+        run_conv2d({{1, c, p, p + 3}, {oc, c, 1, 1}, {1, 1}, {0, 0}, {1, 1}}, seed++);
+      }
+    }
+    for (const int64_t w : {17, 33, 45, 224}) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " stem 3x3/2 on 3x" << w);
+      run_conv2d({{1, 3, 11, w}, {16, 3, 3, 3}, {2, 2}, {1, 1}, {1, 1}}, seed++);
+      run_conv2d({{1, 3, 9, w}, {8, 3, 3, 3}, {2, 2}, {0, 0}, {1, 1}, 1, false}, seed++);
+    }
+  }
+  set_num_threads(0);
+}
+
 }  // namespace
 }  // namespace wick::cpu::testing

@@ -63,6 +63,34 @@ TEST(CpuBinaryKernel, MulBroadcastsLowerRank) {
   EXPECT_EQ(h.data(out), broadcast_ref(as, a, bs, b, os, [](double x, double y) { return x * y; }));
 }
 
+// One operand constant over runs of trailing elements (a squeeze-excite scale [N, C, 1, 1]
+// against [N, C, H, W]; its fast path), on either side, at lower rank, and shapes that
+// only look alike (a broadcast leading dim, a 1 in the middle) which take the general one.
+TEST(CpuBinaryKernel, TrailingRunBroadcasts) {
+  struct Case {
+    std::vector<int64_t> as, bs, os;
+  };
+  const std::vector<Case> cases = {
+      {{2, 3, 5, 7}, {2, 3, 1, 1}, {2, 3, 5, 7}}, {{1, 4, 1, 1}, {1, 4, 3, 3}, {1, 4, 3, 3}},
+      {{2, 3, 5, 7}, {3, 1, 1}, {2, 3, 5, 7}},   {{1, 6, 4, 4}, {6, 1, 1}, {1, 6, 4, 4}},
+      {{2, 3, 5, 7}, {1, 3, 1, 1}, {2, 3, 5, 7}}, {{2, 3, 5, 7}, {2, 1, 5, 1}, {2, 3, 5, 7}},
+      {{4, 5}, {4, 1}, {4, 5}},                   {{3, 4}, {1}, {3, 4}}};
+  uint32_t seed = 70;
+  for (const Case& c : cases) {
+    Harness h;
+    auto a = as_float32(random_values(static_cast<size_t>(numel(c.as)), -1, 1, seed++));
+    auto b = as_float32(random_values(static_cast<size_t>(numel(c.bs)), -1, 1, seed++));
+    int32_t ta = h.tensor(ScalarType::kFloat, c.as, a), tb = h.tensor(ScalarType::kFloat, c.bs, b);
+    int32_t out = h.tensor(ScalarType::kFloat, c.os);
+    ASSERT_TRUE(h.call("aten::mul.out", {ta, tb, out, out}).ok());
+    SCOPED_TRACE(shape_to_string(c.as) + " * " + shape_to_string(c.bs));
+    expect_near_all(h.data(out), broadcast_ref(c.as, a, c.bs, b, c.os, [](double x, double y) { return x * y; }), 1e-6);
+    int32_t out2 = h.tensor(ScalarType::kFloat, c.os);
+    ASSERT_TRUE(h.call("aten::sub.out", {tb, ta, h.i(1), out2, out2}).ok());
+    expect_near_all(h.data(out2), broadcast_ref(c.bs, b, c.as, a, c.os, [](double x, double y) { return x - y; }), 1e-6);
+  }
+}
+
 TEST(CpuBinaryKernel, IntPlusFloatPromotesToFloat) {
   Harness h;
   int32_t ta = h.tensor(ScalarType::kInt, {3}, {1, 2, 3});

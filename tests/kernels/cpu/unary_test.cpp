@@ -4,17 +4,18 @@
 #include <functional>
 
 #include "kernels/cpu/kernel_test_util.h"
+#include "kernels/cpu/thread_pool.h"
 
 namespace wick::cpu::testing {
 namespace {
 
 // Runs a float32 unary kernel and compares with a double reference of the float input.
 void check_float_unary(const char* op, const std::function<double(double)>& ref, double lo, double hi, double atol,
-                       double rtol = 1e-6) {
+                       double rtol = 1e-6, int64_t n = 37) {
   Harness h;
-  auto x = as_float32(random_values(37, lo, hi, 21));
-  int32_t tx = h.tensor(ScalarType::kFloat, {37}, x);
-  int32_t out = h.tensor(ScalarType::kFloat, {37});
+  auto x = as_float32(random_values(static_cast<size_t>(n), lo, hi, 21));
+  int32_t tx = h.tensor(ScalarType::kFloat, {n}, x);
+  int32_t out = h.tensor(ScalarType::kFloat, {n});
   ASSERT_TRUE(h.call(op, {tx, out, out}).ok()) << op;
   std::vector<double> want(x.size());
   for (size_t k = 0; k < x.size(); ++k) want[k] = ref(x[k]);
@@ -41,6 +42,21 @@ TEST(CpuUnaryKernel, MathFunctionsMatchReference) {
   check_float_unary("aten::hardsigmoid.out", [](double x) { return std::min(std::max(x + 3, 0.0), 6.0) / 6; }, -5, 5, 1e-6);
   check_float_unary("aten::log1p.out", [](double x) { return std::log1p(x); }, 0, 2, 1e-6);
   check_float_unary("aten::expm1.out", [](double x) { return std::expm1(x); }, -1, 1, 1e-6);
+}
+
+// Activations large enough to run in chunks over the pool (65,536 elements and more; the
+// chunks' edges at odd places), hardswish through its AVX2 loop, at 1 and 2 threads.
+TEST(CpuUnaryKernel, LargeActivationsInChunks) {
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    check_float_unary("aten::hardswish.out", [](double x) { return x * std::min(std::max(x + 3, 0.0), 6.0) / 6; }, -5, 5,
+                      1e-6, 1e-6, 2 * 32768 + 13);
+    check_float_unary("aten::hardswish.out", [](double x) { return x * std::min(std::max(x + 3, 0.0), 6.0) / 6; }, -5, 5,
+                      1e-6, 1e-6, 1001);
+    check_float_unary("aten::sigmoid.out", [](double x) { return 1 / (1 + std::exp(-x)); }, -20, 20, 1e-6, 1e-6,
+                      3 * 32768 + 5);
+  }
+  set_num_threads(0);
 }
 
 TEST(CpuUnaryKernel, ReluKeepsDtypeAndNaN) {
