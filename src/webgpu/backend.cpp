@@ -1,7 +1,9 @@
 #include "webgpu/backend.h"
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
@@ -15,6 +17,20 @@
 namespace wick::webgpu {
 
 namespace {
+
+// The graph options every delegate of this backend gets; the environment can override the
+// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer).
+GraphOptions graph_options(bool profile) {
+  GraphOptions go;
+  go.profile = profile;
+  if (const char* v = std::getenv("WICK_SUBMIT_CHUNK")) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(v, &end, 10);
+    if (end != v && *end == '\0' && n <= 1u << 20) go.submit_first_chunk = static_cast<uint32_t>(n);
+  }
+  if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
+  return go;
+}
 
 // What the graphs of one backend built and ran, for the CLI's profile and summary: owned
 // by the backend and shared with its delegates, so two backends (or a re-registration)
@@ -73,6 +89,7 @@ class WebGpuDelegate : public DelegateInstance {
     c.prepare_ms = ms(h.prepare_ns);
     c.encode_ms = ms(st.encode_ns);
     c.submit_ms = ms(st.submit_ns);
+    c.submits = st.submits;
     c.wait_ms = ms(st.wait_ns);
     c.download_ms = ms(h.download_ns);
     c.gpu_ms = st.has_gpu_times ? ms(st.gpu_total_ns()) : 0;
@@ -96,8 +113,7 @@ class WebGpuBackend : public Backend {
   Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) override {
     WICK_RETURN_IF_ERROR(ensure_device());
     WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob blob, vkgraph::parse_vk_blob(ctx.processed));
-    GraphOptions go;
-    go.profile = options_.profile;
+    GraphOptions go = graph_options(options_.profile);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));
     return wrap(std::move(graph));
   }
@@ -116,8 +132,7 @@ class WebGpuBackend : public Backend {
       plans.push_back(std::move(plan));
     }
     WICK_ASSIGN_OR_RETURN(vkgraph::MergedPlan merged, vkgraph::merge_plans(run, plans));
-    GraphOptions go;
-    go.profile = options_.profile;
+    GraphOptions go = graph_options(options_.profile);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), merged.plan, go));
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<DelegateInstance> instance, wrap(std::move(graph)));
     return FusedDelegate{std::move(instance), std::move(merged.args)};

@@ -407,6 +407,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   const LlmFusions& llm = llm_fusions_;
   for (size_t i : llm.skipped) skip_op_[i] = true;
   fused_ops_ += llm.skipped.size();
+  WICK_RETURN_IF_ERROR(place_concatenations(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
     const vkgraph::OpCall& call = plan.ops[i];
@@ -729,6 +730,7 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   host_times_.prepare_ns = ns_between(t1, Clock::now());
   gpu::SubmitOptions so;
   so.timestamps = options_.profile;
+  so.first_chunk = options_.submit_first_chunk;
   auto stats = commands_->submit(so);
   if (!stats.ok()) return stats.status().with_context("WebGPU delegate");
   last_submit_ = *stats;
