@@ -707,6 +707,10 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
                                                   " arguments, the graph has " + std::to_string(input_ids_.size()) +
                                                   " inputs and " + std::to_string(output_ids_.size()) + " outputs");
   WICK_RETURN_IF_ERROR(device_->check().with_context("WebGPU delegate"));
+  if (!inputs_fit_placement(values, args))
+    return Status(ErrorCode::kInvalidArgument,
+                  "WebGPU delegate: an input is below its upper bound, and this graph builds concatenations in place "
+                  "at the upper bounds' offsets (GraphOptions::cat_in_place; the backend rebuilds without)");
   Clock::time_point t0 = Clock::now();
   for (size_t i = 0; i < input_ids_.size(); ++i) {
     GValue& gv = values_[static_cast<size_t>(input_ids_[i])];

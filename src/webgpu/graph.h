@@ -230,6 +230,10 @@ class Graph {
   // Values that live in another value's buffer; cat pieces that were not copied (in place
   // or already there), counted as the cats are built.
   size_t cat_placed_count() const { return cat_placed_; }
+  // Placements assume every shape is its upper bound (no symbolic sizes in the graph, so
+  // only the inputs can be smaller): false when one of this call's tensor inputs is not,
+  // and the graph must be built again without them (WebGpuDelegate does).
+  bool inputs_fit_placement(ValueTable& values, std::span<const int32_t> args) const;
   size_t cat_pieces_not_copied() const { return cat_pieces_skipped_; }
   void count_cat_piece_not_copied() { ++cat_pieces_skipped_; }
 

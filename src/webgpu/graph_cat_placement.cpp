@@ -36,6 +36,17 @@ bool Graph::first_cat_copy(int32_t root, int64_t offset, int32_t piece) {
   return cat_copies_.emplace(root, offset, piece).second;
 }
 
+bool Graph::inputs_fit_placement(ValueTable& values, std::span<const int32_t> args) const {
+  if (cat_placed_ == 0) return true;
+  for (size_t i = 0; i < input_ids_.size() && i < args.size(); ++i) {
+    const GValue& gv = values_[static_cast<size_t>(input_ids_[i])];
+    if (gv.kind != GValue::kTensor) continue;
+    auto host = values.tensor(args[i]);
+    if (host.ok() && (*host)->sizes != gv.tensor.max_dims) return false;
+  }
+  return true;
+}
+
 Status Graph::place_concatenations(const vkgraph::Plan& plan) {
   if (!options_.cat_in_place) return {};
   if (!llm_fusions_.replaced.empty() || !llm_fusions_.skipped.empty()) return {};

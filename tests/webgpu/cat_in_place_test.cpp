@@ -26,7 +26,6 @@ void expect_same_three_ways(const std::function<void(test::VkGraphBuilder&)>& ma
   make(in_place);
   auto placed = in_place.run(in);
   ASSERT_TRUE(placed.ok()) << placed.status().to_string();
-  test::VkGraphBuilder copying;
   make(copying);
   copying.cat_in_place = false;
   auto copied = copying.run(in);
@@ -218,6 +217,33 @@ TEST(WebGpuCatInPlace, InterleavedPiecesAreCopied) {
   expect_same_three_ways(make, {test::random_tensor(ScalarType::kFloat, {2, 2, 8, 8}, rng)}, b);
   EXPECT_EQ(b.cat_placed, 0u);
   EXPECT_EQ(b.cat_not_copied, 0u);
+}
+
+// Placements use the upper bounds' offsets: a graph built with them refuses a smaller input
+// with a clear error (the delegate then builds the graph again without; the
+// esrgan_slim_x4_dynamic fixture runs that way).
+TEST(WebGpuCatInPlace, SmallerInputIsRefusedByAPlacedGraph) {
+  test::VkGraphBuilder b;
+  const Dims s = {1, 2, 8, 8};
+  int in = b.input(ScalarType::kFloat, s);
+  int a = relu(b, in, s, 0);
+  int n = b.tensor(ScalarType::kFloat, s, 1);
+  b.op("aten.neg.default", {in, n});
+  int c = cat(b, {a, n}, {1, 4, 8, 8}, 2);
+  int out = b.tensor(ScalarType::kFloat, {1, 4, 8, 8});
+  b.op("aten.abs.default", {c, out});
+  b.output(out);
+  std::mt19937 rng(23);
+  Tensor small = test::random_tensor(ScalarType::kFloat, {1, 2, 4, 8}, rng);
+  small.dynamism = ShapeDynamism::kDynamicBound;
+  auto r = b.run({Value::make_tensor(small)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("below its upper bound"), std::string::npos) << r.status().to_string();
+  EXPECT_EQ(b.cat_placed, 2u);
+  b.cat_in_place = false;
+  auto ok = b.run({Value::make_tensor(small)});
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+  EXPECT_EQ((*ok)[0].tensor.sizes, (Dims{1, 4, 4, 8}));
 }
 
 // Chunked submission (SubmitOptions::first_chunk) splits the dispatches over several
