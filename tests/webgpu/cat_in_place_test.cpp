@@ -26,6 +26,7 @@ void expect_same_three_ways(const std::function<void(test::VkGraphBuilder&)>& ma
   make(in_place);
   auto placed = in_place.run(in);
   ASSERT_TRUE(placed.ok()) << placed.status().to_string();
+  test::VkGraphBuilder copying;
   make(copying);
   copying.cat_in_place = false;
   auto copied = copying.run(in);
