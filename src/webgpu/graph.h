@@ -103,7 +103,8 @@ struct GraphOptions {
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
   bool alias_views = true;  // flat copies (views, clones) share their input's buffer when safe
   // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
-  // encodes the rest (0: one command buffer). Environment override: WICK_SUBMIT_CHUNK.
+  // encodes the rest (0: one command buffer; profiled calls always use one). Environment
+  // override: WICK_SUBMIT_CHUNK.
   uint32_t submit_first_chunk = 16;
   // Concatenations built in place (cat_plan.h): producers write into their slice of the
   // cat's output. Environment override: WICK_CAT_IN_PLACE=0.
