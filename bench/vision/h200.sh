@@ -12,7 +12,8 @@
 # table.md (medians, Wick/ORT ratio, correctness), h200.log and logs.tar.gz (every step).
 # Knobs (environment): DEADLINE (s), FIRST (models benchmarked, and timed by PyTorch, before
 # the rest), EXPORT_THREADS, WICK_SECONDS / ORT_SECONDS / TORCH_SECONDS (time cap of each
-# timing loop), SKIP_FIXTURE=1 (leave out the Whisper tiny fixture step), PROBE=1 (print the
+# timing loop), SKIP_FIXTURE=1 (leave out the Whisper tiny fixture step), SKIP_TORCH=1 (no
+# PyTorch timings), PROBE=1 (print the
 # transformers version and which model classes it has, first).
 set -u
 VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # these scripts
@@ -118,7 +119,7 @@ print(json.dumps(m))" >> "$RES"
 FIRST=${FIRST:-mobilenet_v3_small esrgan_slim_x4_64 esrgan_slim_x4_128 depth_anything_v2_small_518}
 # PyTorch CUDA for a group of models, in one process (imports once).
 torch_group() {
-  [[ $# -gt 0 && $(left) -gt 20 ]] || return
+  [[ -z ${SKIP_TORCH:-} && $# -gt 0 && $(left) -gt 20 ]] || return
   log "torch: $*"
   timeout $(tmo 120) python3 "$VISION/torch_bench.py" "$W/models" "$@" --runs 200 --max-seconds "${TORCH_SECONDS:-4}" \
     > "$LOGS/torch_$1.txt" 2>&1

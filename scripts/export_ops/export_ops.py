@@ -2,8 +2,8 @@
 """One tiny ExecuTorch fixture per operator that Wick's WebGPU delegate added for issue 14
 (comparisons, logical ops, rounded division, int8 quantize / dequantize, choose_qparams_affine,
 interleaved RoPE, grid_priors, grid_sampler_2d, embedding_q4gsw, linear_qcs4w, linear_dq8ca_q4gsw,
-the training ops fused_ce and linear_dW, and the int8 q8ta family with q4gsw_requant from
-q8ta_cases.py), in the layout of shared/fixtures.
+the training ops fused_ce and linear_dW, the int8 q8ta family with q4gsw_requant from
+q8ta_cases.py, and concatenations built in place from cat_cases.py), in the layout of shared/fixtures.
 
 Run on the device machine, with ExecuTorch's toolchain copied to .et (shared/executorch):
 
@@ -37,6 +37,7 @@ import torchao.quantization.quant_primitives  # noqa: E402,F401  (torchao.choose
 from executorch.backends.vulkan.partitioner.vulkan_partitioner import VulkanPartitioner  # noqa: E402
 from executorch.exir import to_edge_transform_and_lower  # noqa: E402
 from q8ta_cases import add_q8ta_cases  # noqa: E402
+from cat_cases import add_cat_cases  # noqa: E402
 
 MAX_FIXTURE_BYTES = 64 * 1024
 DTYPE_NAMES = {torch.float32: "float32", torch.int64: "int64", torch.int32: "int32", torch.int8: "int8",
@@ -244,7 +245,7 @@ def op_table():
     t["linear_dW"] = ("et_vk.linear_dW(d_out[13,10], x[13,18]) -> d_W[10,18] = d_out^T x",
                       lambda d, x: torch.ops.et_vk.linear_dW(d, x),
                       [(torch.randn(13, 10, generator=g), torch.randn(13, 18, generator=g))], (1e-5, 1e-5), True)
-    return add_q8ta_cases(t)
+    return add_cat_cases(add_q8ta_cases(t))
 
 
 def as_file(t):

@@ -33,10 +33,10 @@ void print_host_profile(std::FILE* out, const Method& method, size_t step, doubl
     }
     const webgpu::DelegateCallTimes& c = calls[delegates++];
     std::fprintf(out,
-                 "  %5zu  %10.3f  %s  [upload %.3f ms %.2f MiB | prepare %.3f | encode %.3f | submit %.3f | "
+                 "  %5zu  %10.3f  %s  [upload %.3f ms %.2f MiB | prepare %.3f | encode %.3f | submit %.3f x%zu | "
                  "wait %.3f, GPU %.3f | readback %.3f ms %.2f MiB | %zu dispatches]\n",
                  t.pc, t.ms, t.name.c_str(), c.upload_ms, mib(c.upload_bytes), c.prepare_ms, c.encode_ms, c.submit_ms,
-                 c.wait_ms, c.gpu_ms, c.download_ms, mib(c.download_bytes), c.dispatches);
+                 c.submits, c.wait_ms, c.gpu_ms, c.download_ms, mib(c.download_bytes), c.dispatches);
     wait_ms += c.wait_ms;
     gpu_ms += c.gpu_ms;
     transfer_ms += c.upload_ms + c.download_ms;

@@ -79,6 +79,27 @@ Result<Buffer> Buffer::create_uniform(std::shared_ptr<Device> device, uint64_t s
   return create(std::move(device), size, BufferUsage::kUniform | BufferUsage::kCopyDst, label);
 }
 
+Result<Buffer> Buffer::view(const Buffer& parent, uint64_t offset, uint64_t size, std::string_view label) {
+  const std::string what = "view '" + std::string(label) + "' of buffer '" + parent.label_ + "'";
+  if (!parent.buffer_) return make_error(ErrorCode::kInvalidArgument, what + ": empty parent");
+  const uint64_t allocated = size == 0 ? 4 : round_up4(size);
+  if (offset % 4 != 0 || offset > parent.allocated_size_ || allocated > parent.allocated_size_ - offset)
+    return make_error(ErrorCode::kInvalidArgument, what + ": range [" + std::to_string(offset) + ", " +
+                                                       std::to_string(offset + allocated) + ") outside its " +
+                                                       std::to_string(parent.allocated_size_) + " bytes or unaligned");
+  wgpuBufferAddRef(parent.buffer_.get());
+  Buffer v;
+  v.device_ = parent.device_;
+  v.buffer_ = BufferHandle(parent.buffer_.get());
+  v.size_ = size;
+  v.allocated_size_ = allocated;
+  v.offset_ = parent.offset_ + offset;
+  v.view_ = true;
+  v.usage_ = parent.usage_;
+  v.label_ = std::string(label);
+  return v;
+}
+
 Status Buffer::check_range(std::string_view what, uint64_t bytes, uint64_t offset) const {
   if (!buffer_) {
     return make_error(ErrorCode::kInvalidArgument, std::string(what) + " of an empty Buffer");
@@ -110,6 +131,7 @@ Status Buffer::write(const void* data, uint64_t bytes, uint64_t offset) {
                       "write buffer '" + label_ + "': " + std::to_string(bytes) +
                           " bytes is not a multiple of 4 and does not end the buffer");
   }
+  offset += offset_;
   if (aligned > 0) wgpuQueueWriteBuffer(device_->queue(), buffer_.get(), offset, data, aligned);
   if (aligned != bytes) {
     uint8_t tail[4] = {0, 0, 0, 0};
@@ -126,6 +148,7 @@ Status Buffer::read(void* dst, uint64_t bytes, uint64_t offset) const {
 
   // Map offsets must be multiples of 8 and sizes of 4; copies work in 4-byte units.
   if (has_usage(usage_, BufferUsage::kMapRead)) {
+    offset += offset_;
     const uint64_t start = offset & ~uint64_t{7};
     const uint64_t end = round_up4(offset + bytes);
     return device_->read_mapped(buffer_.get(), start, end - start, dst, offset - start, bytes, what);
@@ -134,6 +157,7 @@ Status Buffer::read(void* dst, uint64_t bytes, uint64_t offset) const {
     return make_error(ErrorCode::kInvalidArgument,
                       what + ": created without CopySrc or MapRead usage");
   }
+  offset += offset_;
   const uint64_t start = offset & ~uint64_t{3};
   const uint64_t end = round_up4(offset + bytes);
   const uint64_t span = end - start;

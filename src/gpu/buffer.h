@@ -46,6 +46,11 @@ class Buffer {
   // Uniform | CopyDst: a params block, rewritten with write().
   static Result<Buffer> create_uniform(std::shared_ptr<Device> device, uint64_t size,
                                        std::string_view label);
+  // A sub-range [offset, offset + size) of `parent`'s memory as a buffer of its own: bound,
+  // copied, written and read at that offset (the WebGPU buffer is shared, so binding a view
+  // and its parent in one dispatch is one buffer to WebGPU's usage rules). `offset` must
+  // be a multiple of 4 (and of minStorageBufferOffsetAlignment to be bound as storage).
+  static Result<Buffer> view(const Buffer& parent, uint64_t offset, uint64_t size, std::string_view label);
 
   Buffer() = default;
   Buffer(Buffer&&) noexcept = default;
@@ -58,6 +63,9 @@ class Buffer {
   BufferUsage usage() const { return usage_; }
   const std::string& label() const { return label_; }
   WGPUBuffer handle() const { return buffer_.get(); }
+  // Where this buffer's range starts in handle()'s memory (non-zero only for views).
+  uint64_t offset() const { return offset_; }
+  bool is_view() const { return view_; }
   bool valid() const { return static_cast<bool>(buffer_); }
   Device& device() const { return *device_; }
 
@@ -85,6 +93,8 @@ class Buffer {
   BufferHandle buffer_;
   uint64_t size_ = 0;
   uint64_t allocated_size_ = 0;
+  uint64_t offset_ = 0;
+  bool view_ = false;
   BufferUsage usage_ = BufferUsage::kNone;
   std::string label_;
 };

@@ -90,8 +90,11 @@ Result<size_t> CommandList::add(Dispatch dispatch) {
     WGPUBindGroupEntry e = WGPU_BIND_GROUP_ENTRY_INIT;
     e.binding = b.binding;
     e.buffer = b.buffer->handle();
-    e.offset = b.offset;
-    e.size = b.size == kWholeBuffer ? WGPU_WHOLE_SIZE : b.size;
+    // A view (Buffer::view) binds its own range of the shared WebGPU buffer.
+    e.offset = b.buffer->offset() + b.offset;
+    if (b.size != kWholeBuffer) e.size = b.size;
+    else if (b.buffer->is_view()) e.size = b.offset < b.buffer->allocated_size() ? b.buffer->allocated_size() - b.offset : 0;
+    else e.size = WGPU_WHOLE_SIZE;
     entries.push_back(e);
   }
   WGPUBindGroupDescriptor desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
@@ -136,11 +139,11 @@ Status CommandList::add_copy(const Buffer& src, uint64_t src_offset, const Buffe
   wgpuBufferAddRef(src.handle());
   cmd.dst = BufferHandle(dst.handle());
   wgpuBufferAddRef(dst.handle());
-  cmd.src_offset = src_offset;
-  cmd.dst_offset = dst_offset;
+  cmd.src_offset = src.offset() + src_offset;  // views copy within their range
+  cmd.dst_offset = dst.offset() + dst_offset;
   cmd.bytes = bytes;
-  cmd.src_size = src.allocated_size();
-  cmd.dst_size = dst.allocated_size();
+  cmd.src_size = src.offset() + src.allocated_size();
+  cmd.dst_size = dst.offset() + dst.allocated_size();
   commands_.push_back(std::move(cmd));
   return Status::ok_status();
 }
@@ -214,11 +217,12 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     }
   }
 
-  // --- encode ---
+  // --- encode and submit, in chunks when asked ---
   device_->push_error_scope();
-  CommandEncoderHandle encoder(wgpuDeviceCreateCommandEncoder(device_->handle(), nullptr));
+  CommandEncoderHandle encoder;
   ComputePassHandle pass;
   WGPUComputePipeline bound_pipeline = nullptr;
+  Clock::time_point encode_start = Clock::now();
   auto end_pass = [&] {
     if (pass) {
       wgpuComputePassEncoderEnd(pass.get());
@@ -226,16 +230,40 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
       bound_pipeline = nullptr;
     }
   };
+  // Finishes the open command buffer and submits it; the next command starts a new one.
+  auto flush = [&] {
+    end_pass();
+    CommandBufferHandle commands(wgpuCommandEncoderFinish(encoder.get(), nullptr));
+    encoder.reset();
+    stats.encode_ns += ns_since(encode_start);
+    const Clock::time_point submit_start = Clock::now();
+    WGPUCommandBuffer raw = commands.get();
+    wgpuQueueSubmit(device_->queue(), 1, &raw);
+    stats.submit_ns += ns_since(submit_start);
+    ++stats.submits;
+    encode_start = Clock::now();
+  };
+  auto open = [&] {
+    if (!encoder) encoder = CommandEncoderHandle(wgpuDeviceCreateCommandEncoder(device_->handle(), nullptr));
+  };
+  uint64_t chunk = options.first_chunk, in_chunk = 0;  // dispatches per command buffer, and in the open one
   uint32_t query = 0;
   for (const Command& c : commands_) {
     if (c.kind == Command::Kind::kCopy) {
       if (c.bytes == 0) continue;
+      open();
       end_pass();
       wgpuCommandEncoderCopyBufferToBuffer(encoder.get(), c.src.get(), c.src_offset, c.dst.get(),
                                            c.dst_offset, c.bytes);
       continue;
     }
     if (!(c.x && c.y && c.z)) continue;
+    if (chunk > 0 && in_chunk == chunk) {
+      flush();
+      chunk *= 2;
+      in_chunk = 0;
+    }
+    open();
     WGPUPassTimestampWrites writes = WGPU_PASS_TIMESTAMP_WRITES_INIT;
     if (timed) {
       // One pass per dispatch: timestamps are written at pass boundaries.
@@ -260,9 +288,12 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     wgpuComputePassEncoderDispatchWorkgroups(pass.get(), c.x, c.y, c.z);
     if (timed) stats.labels.push_back(c.label);
     ++stats.dispatches;
+    ++in_chunk;
   }
+  open();
   end_pass();
   if (timed) {
+    // The query sets outlive the command buffers: the last one resolves every chunk's.
     for (uint32_t first = 0; first < query; first += kQueriesPerSet)
       wgpuCommandEncoderResolveQuerySet(encoder.get(), timestamps_->query_sets[first / kQueriesPerSet].get(), 0,
                                         std::min(kQueriesPerSet, query - first), timestamps_->resolve.get(),
@@ -270,13 +301,7 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     wgpuCommandEncoderCopyBufferToBuffer(encoder.get(), timestamps_->resolve.get(), 0,
                                          timestamps_->readback.get(), 0, uint64_t{8} * query);
   }
-  CommandBufferHandle commands(wgpuCommandEncoderFinish(encoder.get(), nullptr));
-  stats.encode_ns = ns_since(start);
-
-  const Clock::time_point submit_start = Clock::now();
-  WGPUCommandBuffer raw = commands.get();
-  wgpuQueueSubmit(device_->queue(), 1, &raw);
-  stats.submit_ns = ns_since(submit_start);
+  flush();
   WICK_RETURN_IF_ERROR(device_->pop_error_scope("submit of " + std::to_string(stats.dispatches) +
                                                 " dispatches"));
 

@@ -41,13 +41,20 @@ struct SubmitOptions {
   // Per-dispatch GPU time through timestamp queries, when the device has them. Costs one
   // compute pass per dispatch instead of one for the whole list.
   bool timestamps = false;
+  // Overlap of host encoding with GPU execution: the first `first_chunk` dispatches are
+  // encoded and submitted on their own, so the GPU starts while the rest is encoded; each
+  // later command buffer holds twice as many as the one before (few submits, and the host
+  // stays ahead of the GPU once it is running). 0: one command buffer for everything.
+  uint32_t first_chunk = 0;
 };
 
 struct SubmitStats {
   size_t dispatches = 0;            // dispatches encoded (zero-count ones are skipped)
-  uint64_t encode_ns = 0;           // host: recording the command buffer
-  uint64_t submit_ns = 0;           // host: wgpuQueueSubmit
-  uint64_t wait_ns = 0;             // host: from submit until the GPU is done
+  size_t submits = 0;               // command buffers submitted (SubmitOptions::first_chunk)
+  uint64_t encode_ns = 0;           // host: recording the command buffers (all chunks)
+  uint64_t submit_ns = 0;           // host: wgpuQueueSubmit (all chunks)
+  uint64_t wait_ns = 0;             // host: from the last submit until the GPU is done (with
+                                    // chunks the GPU ran during the later chunks' encoding too)
   uint64_t total_ns = 0;            // host: the whole submit() call
   bool has_gpu_times = false;       // timestamps asked for and supported
   std::vector<std::string> labels;  // per encoded dispatch, parallel to gpu_ns
@@ -77,7 +84,8 @@ class CommandList {
   size_t size() const;
   void clear();
 
-  // Encodes everything into one command buffer, submits it once and waits for the GPU.
+  // Encodes everything into one command buffer (or several, SubmitOptions::first_chunk),
+  // submits it and waits for the GPU.
   Result<SubmitStats> submit(const SubmitOptions& options = {});
 
  private:

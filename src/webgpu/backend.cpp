@@ -1,7 +1,10 @@
 #include "webgpu/backend.h"
 
+#include <cstdlib>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
@@ -16,6 +19,20 @@ namespace wick::webgpu {
 
 namespace {
 
+// The graph options every delegate of this backend gets; the environment can override the
+// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer).
+GraphOptions graph_options(bool profile) {
+  GraphOptions go;
+  go.profile = profile;
+  if (const char* v = std::getenv("WICK_SUBMIT_CHUNK")) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(v, &end, 10);
+    if (end != v && *end == '\0' && n <= 1u << 20) go.submit_first_chunk = static_cast<uint32_t>(n);
+  }
+  if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
+  return go;
+}
+
 // What the graphs of one backend built and ran, for the CLI's profile and summary: owned
 // by the backend and shared with its delegates, so two backends (or a re-registration)
 // never mix their numbers and nothing is kept per process.
@@ -26,16 +43,30 @@ struct RunLog {
   uint64_t naive = 0, planned = 0, constants = 0;
   size_t graphs = 0;
   uint64_t encode_ns = 0, encoded = 0;  // accumulated host encode time and dispatches
+  size_t cat_placed = 0, cat_not_copied = 0;  // concatenations built in place (cat_plan.h)
   std::vector<DelegateCallTimes> calls;  // host times per delegate call when profiling, until taken
 };
+
+// Builds the delegate's graph again with other options (from the blob or merged plan, which
+// live as long as the method).
+using GraphBuilder = std::function<Result<std::unique_ptr<Graph>>(const GraphOptions&)>;
 
 class WebGpuDelegate : public DelegateInstance {
  public:
   WebGpuDelegate(std::shared_ptr<gpu::Device> device, std::shared_ptr<gpu::PipelineCache> cache,
-                 std::unique_ptr<Graph> graph, std::shared_ptr<RunLog> log, bool profile)
+                 std::unique_ptr<Graph> graph, std::shared_ptr<RunLog> log, bool profile, GraphBuilder rebuild)
       : device_(std::move(device)), cache_(std::move(cache)), graph_(std::move(graph)), log_(std::move(log)),
-        profile_(profile) {}
+        profile_(profile), rebuild_(std::move(rebuild)) {}
   Status execute(ValueTable& values, std::span<const int32_t> args) override {
+    if (!graph_->inputs_fit_placement(values, args)) {
+      // An input below its upper bound: concatenations built in place (fixed offsets) no
+      // longer fit, so from now on this delegate runs a graph that copies them.
+      GraphOptions go = graph_->options();
+      go.cat_in_place = false;
+      auto rebuilt = rebuild_ ? rebuild_(go) : Result<std::unique_ptr<Graph>>(Status(ErrorCode::kInternal, "no builder"));
+      if (!rebuilt.ok()) return rebuilt.status().with_context("WebGPU delegate: rebuilding the graph for smaller inputs");
+      graph_ = std::move(*rebuilt);
+    }
     Status s = graph_->execute(values, args);
     std::lock_guard<std::mutex> lock(log_->mutex);
     log_->encode_ns += graph_->last_submit().encode_ns;
@@ -73,6 +104,7 @@ class WebGpuDelegate : public DelegateInstance {
     c.prepare_ms = ms(h.prepare_ns);
     c.encode_ms = ms(st.encode_ns);
     c.submit_ms = ms(st.submit_ns);
+    c.submits = st.submits;
     c.wait_ms = ms(st.wait_ns);
     c.download_ms = ms(h.download_ns);
     c.gpu_ms = st.has_gpu_times ? ms(st.gpu_total_ns()) : 0;
@@ -86,6 +118,7 @@ class WebGpuDelegate : public DelegateInstance {
   std::unique_ptr<Graph> graph_;
   std::shared_ptr<RunLog> log_;
   bool profile_ = false;
+  GraphBuilder rebuild_;
 };
 
 class WebGpuBackend : public Backend {
@@ -96,10 +129,14 @@ class WebGpuBackend : public Backend {
   Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) override {
     WICK_RETURN_IF_ERROR(ensure_device());
     WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob blob, vkgraph::parse_vk_blob(ctx.processed));
-    GraphOptions go;
-    go.profile = options_.profile;
+    GraphOptions go = graph_options(options_.profile);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));
-    return wrap(std::move(graph));
+    GraphBuilder rebuild = [device = device_, cache = cache_, processed = ctx.processed,
+                            named = ctx.named_data](const GraphOptions& o) -> Result<std::unique_ptr<Graph>> {
+      WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob b, vkgraph::parse_vk_blob(processed));
+      return Graph::build(device, cache.get(), b, named, o);
+    };
+    return wrap(std::move(graph), std::move(rebuild));
   }
 
   bool runs_operator(std::string_view op) const override {
@@ -116,15 +153,18 @@ class WebGpuBackend : public Backend {
       plans.push_back(std::move(plan));
     }
     WICK_ASSIGN_OR_RETURN(vkgraph::MergedPlan merged, vkgraph::merge_plans(run, plans));
-    GraphOptions go;
-    go.profile = options_.profile;
+    GraphOptions go = graph_options(options_.profile);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), merged.plan, go));
-    WICK_ASSIGN_OR_RETURN(std::unique_ptr<DelegateInstance> instance, wrap(std::move(graph)));
+    auto plan = std::make_shared<vkgraph::Plan>(std::move(merged.plan));
+    GraphBuilder rebuild = [device = device_, cache = cache_, plan](const GraphOptions& o) {
+      return Graph::build(device, cache.get(), *plan, o);
+    };
+    WICK_ASSIGN_OR_RETURN(std::unique_ptr<DelegateInstance> instance, wrap(std::move(graph), std::move(rebuild)));
     return FusedDelegate{std::move(instance), std::move(merged.args)};
   }
 
  private:
-  Result<std::unique_ptr<DelegateInstance>> wrap(std::unique_ptr<Graph> graph) {
+  Result<std::unique_ptr<DelegateInstance>> wrap(std::unique_ptr<Graph> graph, GraphBuilder rebuild) {
     {
       std::lock_guard<std::mutex> lock(log_->mutex);
       log_->graphs += 1;
@@ -132,8 +172,11 @@ class WebGpuBackend : public Backend {
       log_->naive += graph->naive_activation_bytes();
       log_->planned += graph->planned_activation_bytes();
       log_->constants += graph->constant_bytes_total();
+      log_->cat_placed += graph->cat_placed_count();
+      log_->cat_not_copied += graph->cat_pieces_not_copied();
     }
-    return std::unique_ptr<DelegateInstance>(new WebGpuDelegate(device_, cache_, std::move(graph), log_, options_.profile));
+    return std::unique_ptr<DelegateInstance>(
+        new WebGpuDelegate(device_, cache_, std::move(graph), log_, options_.profile, std::move(rebuild)));
   }
 
  public:
@@ -217,6 +260,9 @@ void print_last_graph_summary(std::FILE* out) {
   std::lock_guard<std::mutex> lock(lr.mutex);
   std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
                lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
+  if (lr.cat_placed > 0)
+    std::fprintf(out, "webgpu: concatenations in place: %zu values live in a cat's buffer, %zu cat inputs not copied\n",
+                 lr.cat_placed, lr.cat_not_copied);
   if (lr.encoded > 0)
     std::fprintf(out, "webgpu: host encode time %.3f us per dispatch (%llu dispatches encoded)\n",
                  lr.encode_ns / 1000.0 / static_cast<double>(lr.encoded), static_cast<unsigned long long>(lr.encoded));

@@ -34,7 +34,8 @@ struct DelegateCallTimes {
   double prepare_ms = 0;   // the ops' per-execution steps (shapes, params)
   double encode_ms = 0;    // the command buffer recorded
   double submit_ms = 0;    // wgpuQueueSubmit
-  double wait_ms = 0;      // from the submit until the GPU was done
+  size_t submits = 0;      // command buffers (the GPU starts on the first while the rest are encoded)
+  double wait_ms = 0;      // from the last submit until the GPU was done
   double download_ms = 0;  // outputs mapped, copied and converted
   double gpu_ms = 0;       // sum of the dispatches' GPU times (timestamps; 0 without them)
   uint64_t upload_bytes = 0, download_bytes = 0;

@@ -407,6 +407,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   const LlmFusions& llm = llm_fusions_;
   for (size_t i : llm.skipped) skip_op_[i] = true;
   fused_ops_ += llm.skipped.size();
+  WICK_RETURN_IF_ERROR(place_concatenations(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
     const vkgraph::OpCall& call = plan.ops[i];
@@ -706,6 +707,10 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
                                                   " arguments, the graph has " + std::to_string(input_ids_.size()) +
                                                   " inputs and " + std::to_string(output_ids_.size()) + " outputs");
   WICK_RETURN_IF_ERROR(device_->check().with_context("WebGPU delegate"));
+  if (!inputs_fit_placement(values, args))
+    return Status(ErrorCode::kInvalidArgument,
+                  "WebGPU delegate: an input is below its upper bound, and this graph builds concatenations in place "
+                  "at the upper bounds' offsets (GraphOptions::cat_in_place; the backend rebuilds without)");
   Clock::time_point t0 = Clock::now();
   for (size_t i = 0; i < input_ids_.size(); ++i) {
     GValue& gv = values_[static_cast<size_t>(input_ids_[i])];
@@ -729,6 +734,10 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   host_times_.prepare_ns = ns_between(t1, Clock::now());
   gpu::SubmitOptions so;
   so.timestamps = options_.profile;
+  // Profiled calls (a pass per dispatch, timestamps) go out as one command buffer, as they
+  // did before chunking: the per-dispatch GPU times are measured the same way, and on the
+  // H200 chunked profiled calls of Whisper base took longer (bench/results/vision_h200.md).
+  so.first_chunk = options_.profile ? 0 : options_.submit_first_chunk;
   auto stats = commands_->submit(so);
   if (!stats.ok()) return stats.status().with_context("WebGPU delegate");
   last_submit_ = *stats;

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,6 +102,13 @@ struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
   bool alias_views = true;  // flat copies (views, clones) share their input's buffer when safe
+  // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
+  // encodes the rest (0: one command buffer; profiled calls always use one). Environment
+  // override: WICK_SUBMIT_CHUNK.
+  uint32_t submit_first_chunk = 16;
+  // Concatenations built in place (cat_plan.h): producers write into their slice of the
+  // cat's output. Environment override: WICK_CAT_IN_PLACE=0.
+  bool cat_in_place = true;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
@@ -127,6 +136,13 @@ struct ConvFusion {
   int32_t out_id = -1;
   int32_t x_id = -1, scale_id = -1;
   int32_t residual_id = -1;
+};
+
+// Where a value lives when concatenations are built in place (cat_plan.h): in the buffer of
+// value `root`, `offset` elements in (a root itself: root == its id, offset 0).
+struct CatHome {
+  int32_t root = -1;
+  int64_t offset = 0;
 };
 
 class Graph {
@@ -205,6 +221,22 @@ class Graph {
   const ConvFusion* conv_fusion() const { return current_fusion_; }
   // Flat copies (views, clones) whose output shares its input's buffer (memory_plan.h).
   size_t aliased_op_count() const { return aliased_ops_; }
+  // ---- concatenations in place (cat_plan.h) ----
+  // Where value `id` lives, or null when it has a buffer of its own.
+  const CatHome* cat_home(int32_t id) const;
+  // The cat builder asks before copying `piece` to `offset` of root `root`'s buffer: false
+  // when an earlier cat already put it there (the smaller cats of a dense block share the
+  // largest one's buffer), true (and noted) otherwise.
+  bool first_cat_copy(int32_t root, int64_t offset, int32_t piece);
+  // Values that live in another value's buffer; cat pieces that were not copied (in place
+  // or already there), counted as the cats are built.
+  size_t cat_placed_count() const { return cat_placed_; }
+  // Placements assume every shape is its upper bound (no symbolic sizes in the graph, so
+  // only the inputs can be smaller): false when one of this call's tensor inputs is not,
+  // and the graph must be built again without them (WebGpuDelegate does).
+  bool inputs_fit_placement(ValueTable& values, std::span<const int32_t> args) const;
+  size_t cat_pieces_not_copied() const { return cat_pieces_skipped_; }
+  void count_cat_piece_not_copied() { ++cat_pieces_skipped_; }
 
   // ---- top-k of an output's last row on the GPU (output_topk.h) ----
   // k in 1..kMaxOutputTopK: later executions compute it and skip that output's readback
@@ -226,6 +258,8 @@ class Graph {
   Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
   // Gives the plan's fusion slots their buffers and records what it fuses and skips.
   Status apply_conv_fusions(ConvFusionPlan plan);
+  // Moves cat pieces into their slices of the cats' outputs (cat_plan.h), after fusion.
+  Status place_concatenations(const vkgraph::Plan& plan);
   // The pass reads the values, the host constants and the outputs (fusion.h).
   friend ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);
 
@@ -255,6 +289,9 @@ class Graph {
   std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution
   const ConvFusion* current_fusion_ = nullptr;
   size_t fused_ops_ = 0, dead_ops_ = 0, aliased_ops_ = 0;
+  std::map<int32_t, CatHome> cat_homes_;
+  std::set<std::tuple<int32_t, int64_t, int32_t>> cat_copies_;  // (root, offset, piece) copied so far
+  size_t cat_placed_ = 0, cat_pieces_skipped_ = 0;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
 
   std::vector<std::unique_ptr<ParamsBlock>> params_;

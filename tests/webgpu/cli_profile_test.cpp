@@ -41,18 +41,19 @@ TEST(WickCliProfile, HostRowsOfDelegateCallsAndCpuOpsAddUp) {
 
   const std::regex delegate_row(
       R"(\n +\d+ +([\d.]+)  delegate \d+  \[upload ([\d.]+) ms [\d.]+ MiB \| prepare ([\d.]+) \| encode ([\d.]+) \| )"
-      R"(submit ([\d.]+) \| wait ([\d.]+), GPU ([\d.]+) \| readback ([\d.]+) ms [\d.]+ MiB \| (\d+) dispatches\])");
+      R"(submit ([\d.]+) x(\d+) \| wait ([\d.]+), GPU ([\d.]+) \| readback ([\d.]+) ms [\d.]+ MiB \| (\d+) dispatches\])");
   int delegates = 0;
   double rows_ms = 0;
   for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), delegate_row); it != std::sregex_iterator(); ++it) {
     const std::smatch& d = *it;
     const double call_ms = std::stod(d[1]);
     double phases = 0;
-    for (int k : {2, 3, 4, 5, 6, 8}) phases += std::stod(d[k]);
+    for (int k : {2, 3, 4, 5, 7, 9}) phases += std::stod(d[k]);
     // Each phase is printed rounded to 1 us; the call also checks the device and builds
     // error contexts, so the phases fit inside it.
     EXPECT_LE(phases, call_ms + 0.006) << d.str();
-    EXPECT_GT(std::stoi(d[9]), 0) << d.str();
+    EXPECT_GT(std::stoi(d[10]), 0) << d.str();
+    EXPECT_EQ(std::stoi(d[6]), 1) << d.str();  // profiled calls submit one command buffer
     rows_ms += call_ms;
     ++delegates;
   }

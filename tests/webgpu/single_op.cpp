@@ -207,8 +207,12 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.fuse = fuse;
   if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
   go.profile = profile;
+  go.cat_in_place = cat_in_place;
+  go.submit_first_chunk = submit_first_chunk;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
+  cat_placed = graph->cat_placed_count();
+  cat_not_copied = graph->cat_pieces_not_copied();
 
   ValueTable table;
   std::vector<int32_t> args;
@@ -225,6 +229,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   }
   for (const auto& [j, k] : output_topk) WICK_RETURN_IF_ERROR(graph->request_output_topk(j, k));
   WICK_RETURN_IF_ERROR(graph->execute(table, args));
+  submits = graph->last_submit().submits;
   kernels.clear();
   for (const webgpu::ProfileEntry& e : graph->last_profile()) kernels.push_back(e.label);
   topk_results.clear();

@@ -55,7 +55,11 @@ class VkGraphBuilder {
   bool fuse = true;           // GraphOptions::fuse for run()
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead
+  bool cat_in_place = true;   // GraphOptions::cat_in_place for run()
+  uint32_t submit_first_chunk = 16;  // GraphOptions::submit_first_chunk for run()
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
+  size_t cat_placed = 0, cat_not_copied = 0;  // after run(): Graph::cat_placed_count / cat_pieces_not_copied
+  size_t submits = 0;         // after run(): command buffers of the execution
   // With `profile` (GraphOptions::profile), after run(): each dispatch's label
   // ("<op> <shader>") in the order they ran, to check which kernel an op chose.
   bool profile = false;

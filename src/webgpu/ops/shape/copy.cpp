@@ -108,7 +108,8 @@ Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTe
   WICK_RETURN_IF_ERROR(check_word_tensor(name, dst));
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::shape_copy).set("wg_size", kWorkgroup)));
   const uint32_t mode = copy_mode(src, dst);
-  const bool aliased = src->buffer == dst->buffer;
+  // One WebGPU buffer (views of one buffer included, cat_plan.h): stage through scratch.
+  const bool aliased = src->buffer->handle() == dst->buffer->handle();
   ParamsBlock* stage_params = nullptr;
   size_t stage_index = 0;
   const gpu::Buffer* source = src->buffer.get();

@@ -388,9 +388,39 @@ Status cat(Graph& g, const OpArgs& a) {
     shape[static_cast<size_t>(d)] = total;
     return shape;
   };
+  // Pieces the graph placed in their slice of the output (cat_plan.h), or that an earlier
+  // cat already copied there, are not copied; shapes are static then (the plan's condition),
+  // which the step checks.
+  std::vector<bool> copy(ins.size(), true);
+  int64_t outer = 1;  // pieces are contiguous ranges of the output only when this is 1
+  for (int64_t i = 0; i < d; ++i) outer *= out->max_dims[static_cast<size_t>(i)];
+  const CatHome* home = g.cat_home(a.id(2));
+  if (home && outer == 1) {
+    const CatHome out_home = *home;
+    int64_t offset = out_home.offset;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      const CatHome* piece = g.cat_home(items[k]);
+      if (ins[k]->rank() != out->rank()) continue;
+      if ((piece && piece->root == out_home.root && piece->offset == offset) ||
+          !g.first_cat_copy(out_home.root, offset, items[k])) {
+        copy[k] = false;
+        g.count_cat_piece_not_copied();
+      }
+      offset += ins[k]->max_numel();
+    }
+  }
+  WICK_RETURN_IF_ERROR(g.add_step([=]() -> Status {
+    std::vector<int64_t> offsets;
+    WICK_ASSIGN_OR_RETURN(Dims shape, layout(offsets));
+    for (size_t k = 0; k < ins.size(); ++k)
+      if (!copy[k] && ins[k]->dims != ins[k]->max_dims)
+        return bad_arg(name, "input " + std::to_string(k) + " was placed in the output for shape " +
+                                 shape_to_string(ins[k]->max_dims) + " but is " + shape_to_string(ins[k]->dims));
+    return set_output_dims(name, out, shape);
+  }));
   for (size_t k = 0; k < ins.size(); ++k) {
     GpuTensor* t = ins[k];
-    if (t->rank() != out->rank()) continue;
+    if (t->rank() != out->rank() || !copy[k]) continue;
     WICK_RETURN_IF_ERROR(add_strided_copy(g, name, t, out, [=](CopyPlan& plan) -> Status {
       std::vector<int64_t> offsets;
       WICK_ASSIGN_OR_RETURN(Dims shape, layout(offsets));
