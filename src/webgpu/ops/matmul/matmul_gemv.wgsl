@@ -5,11 +5,7 @@
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
 //#include "dispatch.inc.wgsl"
 //#include "matmul_params.inc.wgsl"
-@group(0) @binding(0) var<storage, read> a: array<f32>;
-@group(0) @binding(1) var<storage, read> b: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+alias Word = f32;
 
 override trans_b: u32 = 1u;
 
@@ -21,9 +17,7 @@ const SLICES: u32 = 4u;    // WG / COLS_N
 var<workgroup> red: array<f32, 1024>;
 
 fn finish(gn: u32, bi: u32, s: f32) {
-  var v = p.alpha * s;
-  if (p.bias_mode != 0u) { v = v + p.beta * bias[gn * p.bias_cs]; }
-  c[bi * p.c_bs + gn] = v;
+  c[bi * p.c_bs + gn] = epilogue(s, 0u, gn);
 }
 
 @compute @workgroup_size(256, 1, 1)
