@@ -4,6 +4,7 @@
 //   trans_b = 0 (b is [K, N]): 64 output columns per workgroup, 4 K-slices each.
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
 //#include "dispatch.inc.wgsl"
+//#include "workgroup_reduce.inc.wgsl"
 //#include "matmul_params.inc.wgsl"
 alias Word = f32;
 
@@ -44,16 +45,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     red[WG + li] = s.y;
     red[2u * WG + li] = s.z;
     red[3u * WG + li] = s.w;
-    workgroupBarrier();
-    for (var step = WG / 2u; step > 0u; step = step / 2u) {
-      if (li < step) {
-        red[li] = red[li] + red[li + step];
-        red[WG + li] = red[WG + li] + red[WG + li + step];
-        red[2u * WG + li] = red[2u * WG + li] + red[2u * WG + li + step];
-        red[3u * WG + li] = red[3u * WG + li] + red[3u * WG + li + step];
-      }
-      workgroupBarrier();
-    }
+    tree_sum_lanes(li, 4u);
     if (li < COLS_T && n0 + li < p.n) { finish(n0 + li, bi, red[li * WG]); }
   } else {
     let col = li % COLS_N;

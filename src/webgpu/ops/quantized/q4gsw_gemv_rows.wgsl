@@ -12,6 +12,7 @@
 //#include "q4gsw_rows_entry.inc.wgsl"
 //#include "q4gsw_params.inc.wgsl"
 //#include "q4gsw_nibbles.inc.wgsl"
+//#include "workgroup_reduce.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> w: array<vec4<u32>>;
 
@@ -39,13 +40,7 @@ fn gemv(n0: u32, tid: u32) {
     }
   }
   for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = acc[r]; }
-  workgroupBarrier();
-  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-    if (tid < st) {
-      for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = red[r * WG + tid] + red[r * WG + tid + st]; }
-    }
-    workgroupBarrier();
-  }
+  tree_sum_lanes(tid, ROWS);
   if (tid < ROWS && n0 + tid < p.n) {
     var v = red[tid * WG];
     if (p.has_bias != 0u) { v = v + bias[n0 + tid]; }
