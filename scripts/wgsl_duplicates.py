@@ -4,7 +4,8 @@
 A struct or helper used by two shaders belongs in a module (*.inc.wgsl, docs/gpu.md
 "Shared WGSL: modules"); this finds the copies. Declarations are compared after dropping
 comments and collapsing whitespace, so a reformatted copy still counts. `main` entry
-points are skipped. Exit status 1 when there is a copy (the ctest `wgsl_no_duplicates`).
+points are skipped, and so is `element_count`, the hook by which a shader tells
+per_element.inc.wgsl its size (often the same one line, `return p.n;`). Exit status 1 when there is a copy (the ctest `wgsl_no_duplicates`).
 
   scripts/wgsl_duplicates.py [ROOT]    # ROOT defaults to the repository
 """
@@ -12,6 +13,9 @@ import collections
 import pathlib
 import re
 import sys
+
+# Declared by each shader for a module (or the API) to call: alike by design.
+HOOKS = {"main", "element_count"}
 
 
 def declarations(text):
@@ -30,7 +34,7 @@ def main():
     seen = collections.defaultdict(list)
     for path in sorted((root / "src").rglob("*.wgsl")):
         for kind, name, body in declarations(path.read_text()):
-            if name != "main":
+            if name not in HOOKS:
                 seen[(kind, name, body)].append(str(path.relative_to(root)))
     copies = 0
     for (kind, name, _), files in sorted(seen.items()):

@@ -4,7 +4,7 @@
 //     out[2i] = x[2i] c - x[2i+1] s,  out[2i+1] = x[2i] s + x[2i+1] c.
 //   mode 1 (HF rotate-half): freqs [P, R] (R = rotary dims <= D), row start_pos + s;
 //     out[d] = x[d] c[d] + rotate_half(x)[d] s[d] for d < R, x[d] beyond.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 struct Params {
   nq: u32, n: u32, s_len: u32, d: u32,
   hq: u32, hk: u32, mode: u32, start_pos: u32,
@@ -19,17 +19,15 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> k_out: array<f32>;
 @group(0) @binding(6) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
 
 fn load_x(is_q: bool, i: u32) -> f32 {
   if (is_q) { return xq[i]; }
   return xk[i];
 }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let g = flat_invocation(gid, nwg, wg_size);
-  if (g >= p.n) { return; }
+fn element_count() -> u32 { return p.n; }
+
+fn element(g: u32) {
   let is_q = g < p.nq;
   var i = g;
   var heads = p.hq;

@@ -2,6 +2,7 @@
 // [0, start_pos+S). One workgroup per (query head h, query row s); keys are streamed in
 // tiles of 64 with an online softmax (running max m, sum l), so nothing is materialized.
 // q/out [1,S,Hq,D], caches [1,Cmax,Hkv,D], GQA: kv head = h / (Hq/Hkv). D <= 256.
+//#include "workgroup_reduce.inc.wgsl"
 struct Params {
   s_len: u32, hq: u32, hkv: u32, d: u32,
   start_pos: u32, causal: u32, _p0: u32, scale: f32,
@@ -47,22 +48,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       sc = qk;
     }
     red[tid] = sc;
-    workgroupBarrier();
-    for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-      if (tid < st) { red[tid] = max(red[tid], red[tid + st]); }
-      workgroupBarrier();
-    }
+    tree_max(tid);
     let m_new = max(m, red[0]);
     var pj = 0.0;
     if (j < len) { pj = exp(sc - m_new); }
     workgroupBarrier();
     red[tid] = pj;
     p_sh[tid] = pj;
-    workgroupBarrier();
-    for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-      if (tid < st) { red[tid] = red[tid] + red[tid + st]; }
-      workgroupBarrier();
-    }
+    tree_sum(tid);
     let alpha = exp(m - m_new);
     l = l * alpha + red[0];
     let cnt = min(WG, len - t0);

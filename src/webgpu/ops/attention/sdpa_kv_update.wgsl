@@ -1,6 +1,6 @@
 // sdpa_with_kv_cache, step 1: copies the S new key/value rows [1,S,Hkv,D] into the
 // caches [1,Cmax,Hkv,D] at row start_pos (offset = start_pos*Hkv*D words).
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "kv_update_params.inc.wgsl"
 
 @group(0) @binding(0) var<storage, read> k: array<f32>;
@@ -9,12 +9,7 @@
 @group(0) @binding(3) var<storage, read_write> v_cache: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
-
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n) { return; }
+fn element(i: u32) {
   k_cache[p.offset + i] = k[i];
   v_cache[p.offset + i] = v[i];
 }

@@ -9,17 +9,10 @@
 // pays for every branch and select per tap). Lanes past out_c are not written. Same
 // Params, bindings 0 and 2-4 (conv2d_params.inc.wgsl) and bias/clamp/epilogue semantics as
 // conv2d_oc4 (Params' kernel, stride and dilation fields are unused here).
-//#include "conv2d_params.inc.wgsl"
+//#include "conv2d_repacked.inc.wgsl"
 //#include "dispatch.inc.wgsl"
-@group(0) @binding(1) var<storage, read> w: array<vec4<f32>>;  // [ceil(out_c/4), in_c, KH, KW] x 4 channels
 
 override wg_size: u32 = 64;
-override KH: u32 = 3;
-override KW: u32 = 3;
-override SH: u32 = 1;
-override SW: u32 = 1;
-override DH: u32 = 1;
-override DW: u32 = 1;
 
 // Writes the 4 channels of one output pixel (lanes past out_c are dropped).
 fn store(o: u32, plane: u32, oc: u32, v: vec4<f32>) {

@@ -13,15 +13,8 @@
 // scratch buffer); conv2d_splitk_reduce.wgsl adds them up with bias, clamp and epilogue.
 // With ks == 1 this shader applies those itself. Same Params, bindings 0 and 2-4
 // (conv2d_params.inc.wgsl) and semantics as conv2d_block.
-//#include "conv2d_params.inc.wgsl"
-@group(0) @binding(1) var<storage, read> w: array<vec4<f32>>;  // wT [Kpad][Npad / 4]
+//#include "conv2d_repacked.inc.wgsl"
 
-override KH: u32 = 3;
-override KW: u32 = 3;
-override SH: u32 = 1;
-override SW: u32 = 1;
-override DH: u32 = 1;
-override DW: u32 = 1;
 override ks: u32 = 1;   // K splits (workgroups along z)
 override BN: u32 = 64;  // 64 or 32 output channels per tile
 
@@ -108,9 +101,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       if (m >= m_total) { break; }
       let oi = ((m / plane) * p.out_c + o) * plane + m % plane;
       if (ks == 1u) {
-        var r = clamp(acc[j][i] + bo, p.clamp_min, p.clamp_max);
-        if (p.epi_n != 0u) { r = epilogue(r); }
-        y[oi] = r;
+        y[oi] = finish(acc[j][i] + bo);
       } else {
         y[wid.z * p.total + oi] = acc[j][i];
       }

@@ -42,3 +42,21 @@ fn epilogue(v: f32) -> f32 {
   }
   return r;
 }
+
+// The end of every scalar output: the clamp (et_vk.conv_with_clamp; +-inf bounds otherwise),
+// then the fused epilogue.
+fn finish(v: f32) -> f32 {
+  let r = clamp(v, p.clamp_min, p.clamp_max);
+  if (p.epi_n == 0u) { return r; }
+  return epilogue(r);
+}
+
+// Where a sum over the kernel window starts: channel oc's bias, or 0.
+fn bias_or_zero(oc: u32) -> f32 {
+  if (p.has_bias != 0u) { return bias[oc]; }
+  return 0.0;
+}
+
+// The shaders with one thread per output element (conv2d_direct, _transposed, _splitk_reduce,
+// per_element.inc.wgsl) cover all `total` of them.
+fn element_count() -> u32 { return p.total; }

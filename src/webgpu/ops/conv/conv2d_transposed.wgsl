@@ -1,40 +1,33 @@
 // Transposed 2-D convolution (gradient of conv2d w.r.t. its input): each output element
 // gathers the input positions whose stride grid lands on it. Weight is [in_c, out_c/groups, kh, kw].
 //#include "conv2d_common.inc.wgsl"
+//#include "per_element.inc.wgsl"
+//#include "nchw.inc.wgsl"
 
-override wg_size: u32 = 64;
-
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.total) { return; }
-  let ox = i % p.out_w;
-  let oy = (i / p.out_w) % p.out_h;
-  let oc = (i / (p.out_w * p.out_h)) % p.out_c;
-  let b = i / (p.out_w * p.out_h * p.out_c);
+fn element(i: u32) {
+  let o = nchw_coords(i, p.out_c, p.out_h, p.out_w);
   let cin_per_group = p.in_c / p.groups;
   let cout_per_group = p.out_c / p.groups;
-  let g = oc / cout_per_group;
-  let ocg = oc % cout_per_group;
-  var acc = 0.0;
-  if (p.has_bias != 0u) { acc = bias[oc]; }
+  let g = o.c / cout_per_group;
+  let ocg = o.c % cout_per_group;
+  var acc = bias_or_zero(o.c);
   for (var c = 0u; c < cin_per_group; c = c + 1u) {
     let ic = g * cin_per_group + c;
     for (var ky = 0u; ky < p.k_h; ky = ky + 1u) {
-      let ty = i32(oy) + i32(p.pad_h) - i32(ky * p.dil_h);
+      let ty = i32(o.y) + i32(p.pad_h) - i32(ky * p.dil_h);
       if (ty < 0 || ty % i32(p.stride_h) != 0) { continue; }
       let iy = ty / i32(p.stride_h);
       if (iy >= i32(p.in_h)) { continue; }
       for (var kx = 0u; kx < p.k_w; kx = kx + 1u) {
-        let tx = i32(ox) + i32(p.pad_w) - i32(kx * p.dil_w);
+        let tx = i32(o.x) + i32(p.pad_w) - i32(kx * p.dil_w);
         if (tx < 0 || tx % i32(p.stride_w) != 0) { continue; }
         let ix = tx / i32(p.stride_w);
         if (ix >= i32(p.in_w)) { continue; }
-        let xv = x[((b * p.in_c + ic) * p.in_h + u32(iy)) * p.in_w + u32(ix)];
+        let xv = x[((o.n * p.in_c + ic) * p.in_h + u32(iy)) * p.in_w + u32(ix)];
         let wv = w[((ic * cout_per_group + ocg) * p.k_h + ky) * p.k_w + kx];
         acc = acc + xv * wv;
       }
     }
   }
-  y[i] = epilogue(clamp(acc, p.clamp_min, p.clamp_max));
+  y[i] = finish(acc);
 }

@@ -1,5 +1,5 @@
 // out[i] = start + i * step (fill: step 0), as f32 or i32 words per the output's kind.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 struct Params {
   n: u32, out_int: u32, start_i: i32, step_i: i32,
   start_f: f32, step_f: f32, _p0: u32, _p1: u32,
@@ -8,12 +8,9 @@ struct Params {
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
+fn element_count() -> u32 { return p.n; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n) { return; }
+fn element(i: u32) {
   if (p.out_int != 0u) {
     out[i] = bitcast<u32>(p.start_i + i32(i) * p.step_i);
   } else {

@@ -1,6 +1,5 @@
 // out = op(a, b) with PyTorch broadcasting. Every buffer word holds one element, f32 or
 // i32 as the flags say; arithmetic runs in f32 (exact for integers below 2^24).
-//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, rank: u32, op: u32, flags: u32,  // flags: 1 a_int, 2 b_int, 4 out_int, 8 b_scalar
   alpha: f32, scalar_b: f32, _p0: u32, _p1: u32,
@@ -14,9 +13,8 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> out: array<u32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
-
 //#include "elementwise_common.inc.wgsl"
+//#include "broadcast.inc.wgsl"
 fn apply(op: u32, x: f32, y: f32) -> f32 {
   switch op {
     case 0u: { return x + p.alpha * y; }
@@ -43,47 +41,25 @@ fn apply(op: u32, x: f32, y: f32) -> f32 {
   }
 }
 
-// Elements per thread, a grid's width apart: see unary.wgsl. The grid needs n / per threads.
-override per: u32 = 1u;
-// Params.flags as a pipeline constant (the field stays in the layout, unread): per-element
-// branches on a uniform value cost 2x on SwiftShader (bench/kernels/elementwise/README.md).
-override kind_flags: u32 = 0u;
 // The op, fixed per pipeline (Params.op is kept for the layout but not read): a switch on a
 // uniform value ran every case per element on SwiftShader, 6x slower than a constant one.
 override op_code: u32 = 0u;
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let stride = nwg.x * nwg.y * wg_size;
-  let t = flat_invocation(gid, nwg, wg_size);
-  for (var j = 0u; j < per; j++) {
-    let i = t + j * stride;
-    if (i >= p.n) { return; }
-    element(i);
-  }
+fn operand_strides(d: u32) -> vec3<u32> {
+  return vec3<u32>(p.a_strides[d / 4u][d % 4u], p.b_strides[d / 4u][d % 4u], 0u);
 }
 
 fn element(i: u32) {
-  var rem = i;
-  var ai = 0u;
-  var bi = 0u;
-  for (var d = i32(p.rank) - 1; d >= 0; d = d - 1) {
-    let du = u32(d);
-    let size = p.out_dims[du / 4u][du % 4u];
-    let coord = rem % size;
-    rem = rem / size;
-    ai = ai + coord * p.a_strides[du / 4u][du % 4u];
-    bi = bi + coord * p.b_strides[du / 4u][du % 4u];
-  }
+  let off = broadcast_offsets(i);
   // Rounded division of two integer tensors in i32: through f32 an exact quotient can
   // come out just below the integer (division is not correctly rounded on every GPU).
   if ((op_code == 16u || op_code == 19u) && (kind_flags & 11u) == 3u) {
-    out_int_div(i, bitcast<i32>(a[ai]), bitcast<i32>(b[bi]));
+    out_int_div(i, bitcast<i32>(a[off.x]), bitcast<i32>(b[off.y]));
     return;
   }
-  let x = load(a[ai], (kind_flags & 1u) != 0u);
+  let x = load(a[off.x], (kind_flags & 1u) != 0u);
   var y = p.scalar_b;
-  if ((kind_flags & 8u) == 0u) { y = load(b[bi], (kind_flags & 2u) != 0u); }
+  if ((kind_flags & 8u) == 0u) { y = load(b[off.y], (kind_flags & 2u) != 0u); }
   let r = apply(op_code, x, y);
   if ((kind_flags & 4u) != 0u) {
     out[i] = bitcast<u32>(i32(r));

@@ -1,6 +1,5 @@
 // out = op(a) elementwise over a contiguous tensor (same shape in and out). Every buffer
 // word holds one element, f32 or i32 as the flags say; arithmetic runs in f32.
-//#include "dispatch.inc.wgsl"
 struct Params {
   n: u32, op: u32, flags: u32, _p0: u32,  // flags: 1 a_int, 4 out_int, 16 has_lo, 32 has_hi
   lo: f32, hi: f32, s: f32, _p1: u32,      // clamp bounds; s = slope / exponent
@@ -9,8 +8,6 @@ struct Params {
 @group(0) @binding(0) var<storage, read> a: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @group(0) @binding(2) var<uniform> p: Params;
-
-override wg_size: u32 = 256;
 
 //#include "elementwise_common.inc.wgsl"
 fn tanh_safe(x: f32) -> f32 { return tanh(clamp(x, -15.0, 15.0)); }
@@ -110,29 +107,15 @@ fn apply(op: u32, x: f32) -> f32 {
   }
 }
 
-// Elements per thread, a grid's width apart (neighbouring threads touch neighbouring words
-// on every step). Fewer, longer threads: on SwiftShader the per-invocation cost was most of
-// an elementwise op's time (bench/kernels/elementwise/). The grid needs n / per threads.
-override per: u32 = 1u;
-// Params.flags as a pipeline constant (the field stays in the layout, unread): per-element
-// branches on a uniform value cost 2x on SwiftShader (bench/kernels/elementwise/README.md).
-override kind_flags: u32 = 0u;
 // The op, fixed per pipeline (Params.op is kept for the layout but not read): a switch on a
 // uniform value ran every case per element on SwiftShader, 6x slower than a constant one.
 override op_code: u32 = 0u;
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let stride = nwg.x * nwg.y * wg_size;
-  let t = flat_invocation(gid, nwg, wg_size);
-  for (var j = 0u; j < per; j++) {
-    let i = t + j * stride;
-    if (i >= p.n) { return; }
-    let r = apply(op_code, load(a[i], (kind_flags & 1u) != 0u));
-    if ((kind_flags & 4u) != 0u) {
-      out[i] = bitcast<u32>(i32(r));
-    } else {
-      out[i] = bitcast<u32>(r);
-    }
+fn element(i: u32) {
+  let r = apply(op_code, load(a[i], (kind_flags & 1u) != 0u));
+  if ((kind_flags & 4u) != 0u) {
+    out[i] = bitcast<u32>(i32(r));
+  } else {
+    out[i] = bitcast<u32>(r);
   }
 }

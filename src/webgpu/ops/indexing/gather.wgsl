@@ -2,30 +2,19 @@
 // Out-of-range indices give 0 and are counted in flags[0], one of them kept in flags[1]
 // (read back by the host when the indices were computed on the GPU; see index_rows.wgsl).
 // Rank up to 8; words are copied as-is.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 struct Params {
   total: u32, rank: u32, dim: u32, src_size: u32,  // src_size: the source's size along dim
   index_dims: array<vec4<u32>, 2>,
   src_strides: array<vec4<u32>, 2>,
 }
 
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read> index: array<i32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
-@group(0) @binding(3) var<uniform> p: Params;
-@group(0) @binding(4) var<storage, read_write> flags: array<atomic<i32>, 2>;
+//#include "indexing_common.inc.wgsl"
 
-override wg_size: u32 = 256;
-
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let o = flat_invocation(gid, nwg, wg_size);
-  if (o >= p.total) { return; }
+fn element(o: u32) {
   let idx = index[o];
   if (idx < 0 || u32(idx) >= p.src_size) {
-    out[o] = 0u;
-    atomicAdd(&flags[0], 1);
-    atomicStore(&flags[1], idx);
+    out_of_range(o, idx, true);
     return;
   }
   var rem = o;

@@ -4,13 +4,9 @@
 // straight from memory (caches do the reuse). Out-of-range rows and columns are clamped on
 // load and masked on store. Named accumulators, no private arrays: indexed private arrays
 // live in memory on SwiftShader's JIT. Research: bench/kernels/matmul/ (v5).
-// Same Params and bindings as matmul_tiled.wgsl. Workgroups: x over N tiles, y over M, z batch.
-//#include "matmul_params.inc.wgsl"
-@group(0) @binding(0) var<storage, read> a: array<f32>;
-@group(0) @binding(1) var<storage, read> b: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+// Workgroups: x over N tiles, y over M, z batch.
+//#include "matmul_store.inc.wgsl"
+alias Word = f32;
 
 override trans_b: u32 = 0u;
 override wg_x: u32 = 8u;
@@ -18,17 +14,6 @@ override wg_y: u32 = 8u;
 
 // op(b) at (k, col): b[bo + k * ks] with bo the column's base.
 fn bk(bo: u32, k: u32, ks: u32) -> f32 { return b[bo + k * ks]; }
-
-fn store(bi: u32, gm: u32, c0: u32, v: vec4<f32>) {
-  if (gm >= p.m) { return; }
-  for (var j = 0u; j < 4u; j++) {
-    let gn = c0 + j;
-    if (gn >= p.n) { return; }
-    var r = p.alpha * v[j];
-    if (p.bias_mode != 0u) { r = r + p.beta * bias[gm * p.bias_rs + gn * p.bias_cs]; }
-    c[bi * p.c_bs + gm * p.n + gn] = r;
-  }
-}
 
 @compute @workgroup_size(wg_x, wg_y, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -72,8 +57,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     acc2 = fma(vec4<f32>(a[a2 + kk]), bv, acc2);
     acc3 = fma(vec4<f32>(a[a3 + kk]), bv, acc3);
   }
-  store(wid.z, r0, c0, acc0);
-  store(wid.z, r0 + 1u, c0, acc1);
-  store(wid.z, r0 + 2u, c0, acc2);
-  store(wid.z, r0 + 3u, c0, acc3);
+  store4(wid.z, r0, c0, 1u, acc0);
+  store4(wid.z, r0 + 1u, c0, 1u, acc1);
+  store4(wid.z, r0 + 2u, c0, 1u, acc2);
+  store4(wid.z, r0 + 3u, c0, 1u, acc3);
 }

@@ -4,12 +4,9 @@
 //   trans_b = 0 (b is [K, N]): 64 output columns per workgroup, 4 K-slices each.
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
 //#include "dispatch.inc.wgsl"
+//#include "workgroup_reduce.inc.wgsl"
 //#include "matmul_params.inc.wgsl"
-@group(0) @binding(0) var<storage, read> a: array<f32>;
-@group(0) @binding(1) var<storage, read> b: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+alias Word = f32;
 
 override trans_b: u32 = 1u;
 
@@ -21,9 +18,7 @@ const SLICES: u32 = 4u;    // WG / COLS_N
 var<workgroup> red: array<f32, 1024>;
 
 fn finish(gn: u32, bi: u32, s: f32) {
-  var v = p.alpha * s;
-  if (p.bias_mode != 0u) { v = v + p.beta * bias[gn * p.bias_cs]; }
-  c[bi * p.c_bs + gn] = v;
+  c[bi * p.c_bs + gn] = epilogue(s, 0u, gn);
 }
 
 @compute @workgroup_size(256, 1, 1)
@@ -50,16 +45,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     red[WG + li] = s.y;
     red[2u * WG + li] = s.z;
     red[3u * WG + li] = s.w;
-    workgroupBarrier();
-    for (var step = WG / 2u; step > 0u; step = step / 2u) {
-      if (li < step) {
-        red[li] = red[li] + red[li + step];
-        red[WG + li] = red[WG + li] + red[WG + li + step];
-        red[2u * WG + li] = red[2u * WG + li] + red[2u * WG + li + step];
-        red[3u * WG + li] = red[3u * WG + li] + red[3u * WG + li + step];
-      }
-      workgroupBarrier();
-    }
+    tree_sum_lanes(li, 4u);
     if (li < COLS_T && n0 + li < p.n) { finish(n0 + li, bi, red[li * WG]); }
   } else {
     let col = li % COLS_N;

@@ -1,56 +1,36 @@
 // c[b] = alpha * (a[b] @ op(b[b])) + beta * bias, fp32, for large shapes on GPUs whose K
 // or N is not a multiple of 4 (e.g. attention over 1,370 tokens): matmul_large_vec4.wgsl's
-// tiling, double buffering and register blocking with scalar global loads and stores
-// (bench/kernels/matmul/v13_tiled_scalar_db.wgsl). Consecutive threads read consecutive
-// floats of a row (coalesced). trans_b = 1: b is [N, K], else [K, N].
-// Workgroups: x over N tiles, y over M tiles, z over the batch.
-//#include "matmul_params.inc.wgsl"
+// tiling, double buffering and register blocking (matmul_large_tile.inc.wgsl) with scalar
+// global loads and stores (bench/kernels/matmul/v13_tiled_scalar_db.wgsl). Consecutive
+// threads read consecutive floats of a row (coalesced). trans_b = 1: b is [N, K], else [K, N].
+//#include "matmul_large_tile.inc.wgsl"
+//#include "matmul_store.inc.wgsl"
+alias Word = f32;
 
-@group(0) @binding(0) var<storage, read> a: array<f32>;
-@group(0) @binding(1) var<storage, read> b: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
-
-override trans_b: u32 = 0u;
-override BM: u32 = 128u;
-override BN: u32 = 128u;
-override BK: u32 = 16u;
-override RM: u32 = 8u;
-override RN: u32 = 8u;
-
-override TX: u32 = BN / RN;
-override TY: u32 = BM / RM;
-override NT: u32 = TX * TY;
-// vec4s per shared tile (one buffer); floats per thread's share of its global load.
-override A_V4: u32 = BM * BK / 4u;
-override B_V4: u32 = BN * BK / 4u;
+// Floats per thread's share of its global load.
 override LA: u32 = BM * BK / NT;
 override LB: u32 = BN * BK / NT;
-
-var<workgroup> as_: array<vec4<f32>, 2u * A_V4>;
-var<workgroup> bs_: array<vec4<f32>, 2u * B_V4>;
 
 // Global loads of one K tile, in registers between issue and the shared-memory store.
 var<private> ra: array<f32, 16>;
 var<private> rb: array<f32, 16>;
 
+// Element e of a thread's share of the K tile at k0 of a K-major operand, a [M, K] or (is_b,
+// a constant at each call) b as [N, K]: row first + e / BK, clamped to the last so that the
+// load stays in bounds, and k0 + e % BK, 0 past K.
+fn k_major_at(is_b: bool, base: u32, first: u32, e: u32, k0: u32) -> f32 {
+  let gk = k0 + e % BK;
+  let row = min(first + e / BK, select(p.m, p.n, is_b) - 1u);
+  let i = base + row * p.k + min(gk, p.k - 1u);
+  var v: f32;
+  if (is_b) { v = b[i]; } else { v = a[i]; }
+  return select(0.0, v, gk < p.k);
+}
+
 fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
-  for (var r = 0u; r < LA; r++) {
-    let e = li + NT * r;
-    let gk = k0 + e % BK;
-    let gm = min(row0 + e / BK, p.m - 1u);
-    let v = a[bi * p.a_bs + gm * p.k + min(gk, p.k - 1u)];
-    ra[r] = select(0.0, v, gk < p.k);
-  }
+  for (var r = 0u; r < LA; r++) { ra[r] = k_major_at(false, bi * p.a_bs, row0, li + NT * r, k0); }
   if (trans_b == 1u) {
-    for (var r = 0u; r < LB; r++) {
-      let e = li + NT * r;
-      let gk = k0 + e % BK;
-      let gn = min(col0 + e / BK, p.n - 1u);
-      let v = b[bi * p.b_bs + gn * p.k + min(gk, p.k - 1u)];
-      rb[r] = select(0.0, v, gk < p.k);
-    }
+    for (var r = 0u; r < LB; r++) { rb[r] = k_major_at(true, bi * p.b_bs, col0, li + NT * r, k0); }
   } else {
     for (var r = 0u; r < LB; r++) {
       let e = li + NT * r;
@@ -85,62 +65,4 @@ fn store_tile(li: u32, buf: u32) {
   }
 }
 
-@compute @workgroup_size(TX, TY, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-        @builtin(local_invocation_index) li: u32) {
-  let row0 = wid.y * BM;
-  let col0 = wid.x * BN;
-  let bi = wid.z;
-  let tx = lid.x;
-  let ty = lid.y;
-  let GM = RM / 4u;  // 4-row blocks per thread
-  let GN = RN / 4u;  // 4-column blocks per thread
-  // acc[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, columns of column block h.
-  var acc: array<vec4<f32>, 16>;
-  for (var i = 0u; i < 16u; i++) { acc[i] = vec4<f32>(0.0); }
-
-  let nt = (p.k + BK - 1u) / BK;
-  load_tile(li, bi, row0, col0, 0u);
-  store_tile(li, 0u);
-  workgroupBarrier();
-  for (var t = 0u; t < nt; t++) {
-    let cur = t & 1u;
-    if (t + 1u < nt) { load_tile(li, bi, row0, col0, (t + 1u) * BK); }
-    let abase = cur * A_V4;
-    let bbase = cur * B_V4;
-    for (var kk = 0u; kk < BK; kk++) {
-      var av: array<vec4<f32>, 2>;
-      var bv: array<vec4<f32>, 2>;
-      for (var g = 0u; g < GM; g++) { av[g] = as_[abase + kk * (BM / 4u) + g * (BM / 4u / GM) + ty]; }
-      for (var h = 0u; h < GN; h++) { bv[h] = bs_[bbase + kk * (BN / 4u) + h * (BN / 4u / GN) + tx]; }
-      for (var g = 0u; g < GM; g++) {
-        for (var h = 0u; h < GN; h++) {
-          acc[(g * 4u + 0u) * 2u + h] = fma(vec4<f32>(av[g].x), bv[h], acc[(g * 4u + 0u) * 2u + h]);
-          acc[(g * 4u + 1u) * 2u + h] = fma(vec4<f32>(av[g].y), bv[h], acc[(g * 4u + 1u) * 2u + h]);
-          acc[(g * 4u + 2u) * 2u + h] = fma(vec4<f32>(av[g].z), bv[h], acc[(g * 4u + 2u) * 2u + h]);
-          acc[(g * 4u + 3u) * 2u + h] = fma(vec4<f32>(av[g].w), bv[h], acc[(g * 4u + 3u) * 2u + h]);
-        }
-      }
-    }
-    if (t + 1u < nt) { store_tile(li, cur ^ 1u); }
-    workgroupBarrier();
-  }
-
-  for (var g = 0u; g < GM; g++) {
-    for (var i = 0u; i < 4u; i++) {
-      let gm = row0 + g * (BM / GM) + ty * 4u + i;
-      if (gm >= p.m) { continue; }
-      for (var h = 0u; h < GN; h++) {
-        let gn = col0 + h * (BN / GN) + tx * 4u;
-        if (gn >= p.n) { continue; }
-        let v = p.alpha * acc[(g * 4u + i) * 2u + h];
-        for (var j = 0u; j < 4u; j++) {
-          if (gn + j >= p.n) { break; }
-          var r = v[j];
-          if (p.bias_mode != 0u) { r = r + p.beta * bias[gm * p.bias_rs + (gn + j) * p.bias_cs]; }
-          c[bi * p.c_bs + gm * p.n + gn + j] = r;
-        }
-      }
-    }
-  }
-}
+fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) { store4(bi, gm, gn, 1u, v); }

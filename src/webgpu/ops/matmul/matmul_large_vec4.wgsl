@@ -1,66 +1,36 @@
 // c[b] = alpha * (a[b] @ op(b[b])) + beta * bias, fp32, for large shapes on GPUs (the
-// kernel of bench/kernels/matmul/v8_tiled_vec4_db.wgsl; measurements in its README).
-// trans_b = 1: b is [N, K] (a linear weight), else [K, N]. Needs K % 4 == 0 and N % 4 == 0
-// (every load and store is a vec4); M, N and K need not be multiples of the tile.
-//
-// A BM x BN output tile per workgroup of (BN / RN) x (BM / RM) threads; each thread holds
-// RM x RN outputs (RM, RN in {4, 8}) as 4x4 blocks spaced BM / (RM / 4) rows and
-// BN / (RN / 4) columns apart, so a warp's shared-memory reads are consecutive vec4s and
-// its stores to c are coalesced. K advances BK at a time through two shared-memory buffers:
-// the next tile's global loads are issued into registers before the current tile's FMAs and
-// stored to the other buffer after them, so one barrier per K step suffices.
-// Shared tiles hold K-major rows: as_[kk][m] and bs_[kk][n], each read as vec4 along M / N.
-// Workgroups: x over N tiles, y over M tiles, z over the batch.
-//#include "matmul_params.inc.wgsl"
+// kernel of bench/kernels/matmul/v8_tiled_vec4_db.wgsl; measurements in its README), tiled as
+// matmul_large_tile.inc.wgsl says. trans_b = 1: b is [N, K] (a linear weight), else [K, N].
+// Needs K % 4 == 0 and N % 4 == 0 (every load and store is a vec4); M, N and K need not be
+// multiples of the tile.
+//#include "matmul_large_tile.inc.wgsl"
+alias Word = vec4<f32>;
 
-@group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<vec4<f32>>;
-@group(0) @binding(4) var<uniform> p: Params;
-
-override trans_b: u32 = 0u;
-override BM: u32 = 128u;
-override BN: u32 = 128u;
-override BK: u32 = 16u;
-override RM: u32 = 8u;
-override RN: u32 = 8u;
-
-override TX: u32 = BN / RN;
-override TY: u32 = BM / RM;
-override NT: u32 = TX * TY;
-// vec4s per shared tile (one buffer) and per thread's share of its global load.
-override A_V4: u32 = BM * BK / 4u;
-override B_V4: u32 = BN * BK / 4u;
+// vec4s per thread's share of its global load.
 override LA: u32 = A_V4 / NT;
 override LB: u32 = B_V4 / NT;
-
-var<workgroup> as_: array<vec4<f32>, 2u * A_V4>;
-var<workgroup> bs_: array<vec4<f32>, 2u * B_V4>;
 
 // Global loads of one K tile, in registers between issue and the shared-memory store.
 var<private> ra: array<vec4<f32>, 8>;
 var<private> rb: array<vec4<f32>, 8>;
 
-fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+// vec4 e of a thread's share of the K tile at k0 of a K-major operand, a [M, K] or (is_b, a
+// constant at each call) b as [N, K]: row first + e / (BK / 4), clamped to the last so that the
+// load stays in bounds, and k0 + 4 (e % (BK / 4)), 0 past K.
+fn k_major_at(is_b: bool, base: u32, first: u32, e: u32, k0: u32) -> vec4<f32> {
   let kq_n = BK / 4u;
-  for (var r = 0u; r < LA; r++) {
-    let e = li + NT * r;
-    let row = e / kq_n;
-    let gk = k0 + (e % kq_n) * 4u;
-    let gm = min(row0 + row, p.m - 1u);
-    let v = a[(bi * p.a_bs + gm * p.k + gk) / 4u];
-    ra[r] = select(vec4<f32>(0.0), v, gk < p.k);
-  }
+  let gk = k0 + (e % kq_n) * 4u;
+  let row = min(first + e / kq_n, select(p.m, p.n, is_b) - 1u);
+  let i = (base + row * p.k + gk) / 4u;
+  var v: vec4<f32>;
+  if (is_b) { v = b[i]; } else { v = a[i]; }
+  return select(vec4<f32>(0.0), v, gk < p.k);
+}
+
+fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+  for (var r = 0u; r < LA; r++) { ra[r] = k_major_at(false, bi * p.a_bs, row0, li + NT * r, k0); }
   if (trans_b == 1u) {
-    for (var r = 0u; r < LB; r++) {
-      let e = li + NT * r;
-      let col = e / kq_n;
-      let gk = k0 + (e % kq_n) * 4u;
-      let gn = min(col0 + col, p.n - 1u);
-      let v = b[(bi * p.b_bs + gn * p.k + gk) / 4u];
-      rb[r] = select(vec4<f32>(0.0), v, gk < p.k);
-    }
+    for (var r = 0u; r < LB; r++) { rb[r] = k_major_at(true, bi * p.b_bs, col0, li + NT * r, k0); }
   } else {
     let nq_n = BN / 4u;
     for (var r = 0u; r < LB; r++) {
@@ -105,62 +75,12 @@ fn store_tile(li: u32, buf: u32) {
   }
 }
 
-@compute @workgroup_size(TX, TY, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-        @builtin(local_invocation_index) li: u32) {
-  let row0 = wid.y * BM;
-  let col0 = wid.x * BN;
-  let bi = wid.z;
-  let tx = lid.x;
-  let ty = lid.y;
-  let GM = RM / 4u;  // 4-row blocks per thread
-  let GN = RN / 4u;  // 4-column blocks per thread
-  // acc[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, columns of column block h.
-  var acc: array<vec4<f32>, 16>;
-  for (var i = 0u; i < 16u; i++) { acc[i] = vec4<f32>(0.0); }
-
-  let nt = (p.k + BK - 1u) / BK;
-  load_tile(li, bi, row0, col0, 0u);
-  store_tile(li, 0u);
-  workgroupBarrier();
-  for (var t = 0u; t < nt; t++) {
-    let cur = t & 1u;
-    if (t + 1u < nt) { load_tile(li, bi, row0, col0, (t + 1u) * BK); }
-    let abase = cur * A_V4;
-    let bbase = cur * B_V4;
-    for (var kk = 0u; kk < BK; kk++) {
-      var av: array<vec4<f32>, 2>;
-      var bv: array<vec4<f32>, 2>;
-      for (var g = 0u; g < GM; g++) { av[g] = as_[abase + kk * (BM / 4u) + g * (BM / 4u / GM) + ty]; }
-      for (var h = 0u; h < GN; h++) { bv[h] = bs_[bbase + kk * (BN / 4u) + h * (BN / 4u / GN) + tx]; }
-      for (var g = 0u; g < GM; g++) {
-        for (var h = 0u; h < GN; h++) {
-          acc[(g * 4u + 0u) * 2u + h] = fma(vec4<f32>(av[g].x), bv[h], acc[(g * 4u + 0u) * 2u + h]);
-          acc[(g * 4u + 1u) * 2u + h] = fma(vec4<f32>(av[g].y), bv[h], acc[(g * 4u + 1u) * 2u + h]);
-          acc[(g * 4u + 2u) * 2u + h] = fma(vec4<f32>(av[g].z), bv[h], acc[(g * 4u + 2u) * 2u + h]);
-          acc[(g * 4u + 3u) * 2u + h] = fma(vec4<f32>(av[g].w), bv[h], acc[(g * 4u + 3u) * 2u + h]);
-        }
-      }
-    }
-    if (t + 1u < nt) { store_tile(li, cur ^ 1u); }
-    workgroupBarrier();
+fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
+  var r = p.alpha * v;
+  if (p.bias_mode != 0u) {
+    let bb = gm * p.bias_rs + gn * p.bias_cs;
+    r = r + p.beta * vec4<f32>(bias[bb], bias[bb + p.bias_cs], bias[bb + 2u * p.bias_cs],
+                               bias[bb + 3u * p.bias_cs]);
   }
-
-  for (var g = 0u; g < GM; g++) {
-    for (var i = 0u; i < 4u; i++) {
-      let gm = row0 + g * (BM / GM) + ty * 4u + i;
-      if (gm >= p.m) { continue; }
-      for (var h = 0u; h < GN; h++) {
-        let gn = col0 + h * (BN / GN) + tx * 4u;
-        if (gn >= p.n) { continue; }
-        var r = p.alpha * acc[(g * 4u + i) * 2u + h];
-        if (p.bias_mode != 0u) {
-          let bb = gm * p.bias_rs + gn * p.bias_cs;
-          r = r + p.beta * vec4<f32>(bias[bb], bias[bb + p.bias_cs], bias[bb + 2u * p.bias_cs],
-                                     bias[bb + 3u * p.bias_cs]);
-        }
-        c[(bi * p.c_bs + gm * p.n + gn) / 4u] = r;
-      }
-    }
-  }
+  c[(bi * p.c_bs + gm * p.n + gn) / 4u] = r;
 }

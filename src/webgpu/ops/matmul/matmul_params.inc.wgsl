@@ -1,7 +1,23 @@
-// The uniform of every matmul shader (MatmulParams in register.cpp).
+// The uniform (MatmulParams in register.cpp) and bindings of every matmul shader, and the
+// epilogue they all apply. The includer declares `alias Word = f32;` (matmul_large_vec4:
+// vec4<f32>, reading and writing a, b and c four floats at a time).
 struct Params {
   m: u32, n: u32, k: u32, batch: u32,
   a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,
   bias_rs: u32, bias_cs: u32, _p0: u32, _p1: u32,
   alpha: f32, beta: f32, _p2: f32, _p3: f32,
+}
+
+@group(0) @binding(0) var<storage, read> a: array<Word>;
+@group(0) @binding(1) var<storage, read> b: array<Word>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> c: array<Word>;
+@group(0) @binding(4) var<uniform> p: Params;
+
+// c[gm, gn] before the store: alpha * (a @ op(b))[gm, gn] + beta * bias[gm, gn] (bias_mode
+// != 0; bias_rs / bias_cs broadcast it).
+fn epilogue(v: f32, gm: u32, gn: u32) -> f32 {
+  var r = p.alpha * v;
+  if (p.bias_mode != 0u) { r = r + p.beta * bias[gm * p.bias_rs + gn * p.bias_cs]; }
+  return r;
 }

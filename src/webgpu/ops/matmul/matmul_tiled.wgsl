@@ -2,12 +2,8 @@
 // 64x64 output tile per workgroup of 16x16 threads, 4x4 outputs per thread, K in steps of
 // 16 through shared memory. trans_b = 1: b is [N, K] (a linear weight), else [K, N].
 // Workgroups: x over N tiles, y over M tiles, z over the batch.
-//#include "matmul_params.inc.wgsl"
-@group(0) @binding(0) var<storage, read> a: array<f32>;
-@group(0) @binding(1) var<storage, read> b: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+//#include "matmul_store.inc.wgsl"
+alias Word = f32;
 
 override trans_b: u32 = 0u;
 
@@ -20,15 +16,22 @@ const TK: u32 = 16u;
 var<workgroup> tile_a: array<vec4<f32>, 256>;
 var<workgroup> tile_b: array<vec4<f32>, 256>;
 
-// Columns col, col + 16, col + 32, col + 48 of row gm.
-fn store_row(gm: u32, col: u32, bi: u32, v: vec4<f32>) {
-  if (gm >= p.m) { return; }
-  for (var j = 0u; j < 4u; j = j + 1u) {
-    let gn = col + 16u * j;
-    if (gn >= p.n) { return; }
-    var r = p.alpha * v[j];
-    if (p.bias_mode != 0u) { r = r + p.beta * bias[gm * p.bias_rs + gn * p.bias_cs]; }
-    c[bi * p.c_bs + gm * p.n + gn] = r;
+// Element (row, k) of a K-major operand, 0 past its edge: a [M, K], or (is_b) b as [N, K].
+fn k_major_at(is_b: bool, base: u32, row: u32, k: u32) -> f32 {
+  if (row >= select(p.m, p.n, is_b) || k >= p.k) { return 0.0; }
+  if (is_b) { return b[base + row * p.k + k]; }
+  return a[base + row * p.k + k];
+}
+
+// Rows first.. first + 63 at k0.. k0 + TK - 1 of a K-major operand into its tile, 4 elements
+// per thread (is_b: called with a constant, so the branches fold away).
+fn stage_k_major(is_b: bool, tile: ptr<workgroup, array<vec4<f32>, 256>>, li: u32, base: u32, first: u32,
+                 k0: u32) {
+  for (var r = 0u; r < 4u; r = r + 1u) {
+    let e = li + 256u * r;
+    let row = e / TK;
+    let kk = e % TK;
+    (*tile)[kk * 16u + row % 16u][row / 16u] = k_major_at(is_b, base, first + row, k0 + kk);
   }
 }
 
@@ -51,27 +54,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let ntiles = (p.k + TK - 1u) / TK;
   for (var t = 0u; t < ntiles; t = t + 1u) {
     let k0 = t * TK;
-    for (var r = 0u; r < 4u; r = r + 1u) {
-      let e = li + 256u * r;
-      let row = e / TK;
-      let kk = e % TK;
-      let gm = row0 + row;
-      let gk = k0 + kk;
-      var v = 0.0;
-      if (gm < p.m && gk < p.k) { v = a[a_base + gm * p.k + gk]; }
-      tile_a[kk * 16u + row % 16u][row / 16u] = v;
-    }
+    stage_k_major(false, &tile_a, li, a_base, row0, k0);
     if (trans_b == 1u) {
-      for (var r = 0u; r < 4u; r = r + 1u) {
-        let e = li + 256u * r;
-        let col = e / TK;
-        let kk = e % TK;
-        let gn = col0 + col;
-        let gk = k0 + kk;
-        var v = 0.0;
-        if (gn < p.n && gk < p.k) { v = b[b_base + gn * p.k + gk]; }
-        tile_b[kk * 16u + col % 16u][col / 16u] = v;
-      }
+      stage_k_major(true, &tile_b, li, b_base, col0, k0);
     } else {
       for (var r = 0u; r < 4u; r = r + 1u) {
         let e = li + 256u * r;
@@ -96,8 +81,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     workgroupBarrier();
   }
 
-  store_row(row0 + ty, col0 + tx, bi, acc0);
-  store_row(row0 + ty + 16u, col0 + tx, bi, acc1);
-  store_row(row0 + ty + 32u, col0 + tx, bi, acc2);
-  store_row(row0 + ty + 48u, col0 + tx, bi, acc3);
+  // acc_i holds columns col0 + tx + 16 j of row row0 + ty + 16 i.
+  store4(bi, row0 + ty, col0 + tx, 16u, acc0);
+  store4(bi, row0 + ty + 16u, col0 + tx, 16u, acc1);
+  store4(bi, row0 + ty + 32u, col0 + tx, 16u, acc2);
+  store4(bi, row0 + ty + 48u, col0 + tx, 16u, acc3);
 }

@@ -1,5 +1,5 @@
 // Inference batch norm over [N, C, *]: y = (x - mean[c]) / sqrt(var[c] + eps) * w[c] + b[c].
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 struct Params {
   n: u32, channels: u32, inner: u32, flags: u32,  // flags: 1 weight, 2 bias
   eps: f32, _p0: f32, _p1: f32, _p2: f32,
@@ -13,12 +13,9 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> out: array<f32>;
 @group(0) @binding(6) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
+fn element_count() -> u32 { return p.n; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n) { return; }
+fn element(i: u32) {
   let c = (i / p.inner) % p.channels;
   var y = (x[i] - run_mean[c]) * inverseSqrt(run_var[c] + p.eps);
   if ((p.flags & 1u) != 0u) { y = y * weight[c]; }

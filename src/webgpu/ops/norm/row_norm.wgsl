@@ -4,6 +4,7 @@
 // cpg channels x hw elements, affine per channel), RMS norm (mode 2: no centering).
 // Workgroups: a folded 1-D range over rows.
 //#include "dispatch.inc.wgsl"
+//#include "workgroup_reduce.inc.wgsl"
 struct Params {
   rows: u32, inner: u32, mode: u32, flags: u32,  // flags: 1 weight, 2 bias, 4 write mean, 8 write rstd
   groups: u32, cpg: u32, hw: u32, _p0: u32,
@@ -23,11 +24,7 @@ var<workgroup> red: array<f32, 256>;
 
 fn reduce_sum(v: f32, li: u32) -> f32 {
   red[li] = v;
-  workgroupBarrier();
-  for (var step = WG / 2u; step > 0u; step = step / 2u) {
-    if (li < step) { red[li] = red[li] + red[li + step]; }
-    workgroupBarrier();
-  }
+  tree_sum(li);
   let r = red[0];
   workgroupBarrier();
   return r;

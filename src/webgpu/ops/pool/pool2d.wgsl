@@ -1,6 +1,7 @@
 // 2-D average (mode 0) and max (mode 1, with flat h*W+w indices) pooling over NCHW planes,
 // one thread per output element.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
+//#include "nchw.inc.wgsl"
 struct Params {
   total: u32, in_h: u32, in_w: u32, out_h: u32,
   out_w: u32, k_h: u32, k_w: u32, s_h: u32,
@@ -13,20 +14,15 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> indices: array<i32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-override wg_size: u32 = 64;
+fn element_count() -> u32 { return p.total; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.total) { return; }
-  let ow = i % p.out_w;
-  let oh = (i / p.out_w) % p.out_h;
-  let plane = i / (p.out_w * p.out_h);
-  let base = plane * p.in_h * p.in_w;
+fn element(i: u32) {
+  let o = plane_coords(i, p.out_h, p.out_w);
+  let base = o.plane * p.in_h * p.in_w;
   let ih = i32(p.in_h);
   let iw = i32(p.in_w);
-  let hs = i32(oh * p.s_h) - i32(p.p_h);
-  let ws = i32(ow * p.s_w) - i32(p.p_w);
+  let hs = i32(o.y * p.s_h) - i32(p.p_h);
+  let ws = i32(o.x * p.s_w) - i32(p.p_w);
   if (p.mode == 0u) {
     var he = min(hs + i32(p.k_h), ih + i32(p.p_h));
     var we = min(ws + i32(p.k_w), iw + i32(p.p_w));

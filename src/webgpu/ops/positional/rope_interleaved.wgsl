@@ -2,6 +2,7 @@
 // with (real, imag) pairs along C, freqs_cis flattened to [N, C] with (cos, sin) pairs:
 //   out[2k] = x[2k] cos_k - x[2k+1] sin_k,  out[2k+1] = x[2k] sin_k + x[2k+1] cos_k
 // One thread per pair.
+//#include "per_element.inc.wgsl"
 struct Params { pairs: u32, n: u32, c: u32, _p0: u32, }
 
 @group(0) @binding(0) var<storage, read> x: array<f32>;
@@ -9,12 +10,9 @@ struct Params { pairs: u32, n: u32, c: u32, _p0: u32, }
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
+fn element_count() -> u32 { return p.pairs; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
-  if (i >= p.pairs) { return; }
+fn element(i: u32) {
   let e = 2u * i;                  // element index of the pair's real part in x
   let f = e % (p.n * p.c);         // the same position in one batch's [N, C]
   let xr = x[e];

@@ -1,7 +1,7 @@
 // et_vk.q8ta_add (mode 1): quantize(dequantize(a) + alpha * dequantize(b)), and
 // et_vk.q8ta_relu (mode 0): quantize(relu(dequantize(a))); same shapes, one thread per
 // element, as custom_ops_lib.py's reference implementations compute them.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "q8ta_params.inc.wgsl"
 //#include "q8ta_math.inc.wgsl"
 @group(0) @binding(0) var<storage, read> a: array<i32>;
@@ -9,13 +9,11 @@
 @group(0) @binding(2) var<storage, read_write> y: array<i32>;
 @group(0) @binding(3) var<uniform> p: EltParams;
 
-override wg_size: u32 = 64;
 override mode: u32 = 1;
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n) { return; }
+fn element_count() -> u32 { return p.n; }
+
+fn element(i: u32) {
   var v = q8_dequantize(a[i], p.a_scale, p.a_zp);
   if (mode == 1u) {
     v = v + p.alpha * q8_dequantize(b[i], p.b_scale, p.b_zp);

@@ -3,6 +3,7 @@
 //   dequantize (mode 1): x = (f32(q) - zp) * scale                         i32 word -> f32
 // round() is half-to-even, as torch.round. inv_scale is 1 / scale rounded to f32 on the host,
 // the value PyTorch multiplies by.
+//#include "per_element.inc.wgsl"
 struct Params {
   n: u32, zp: i32, qmin: i32, qmax: i32,
   scale: f32, inv_scale: f32, _p0: u32, _p1: u32,
@@ -12,13 +13,11 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
 override mode: u32 = 0u;
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * wg_size;
-  if (i >= p.n) { return; }
+fn element_count() -> u32 { return p.n; }
+
+fn element(i: u32) {
   if (mode == 0u) {
     let r = round(bitcast<f32>(src[i]) * p.inv_scale) + f32(p.zp);
     // Clamped in f32 first so that huge or infinite values do not overflow the i32 cast.

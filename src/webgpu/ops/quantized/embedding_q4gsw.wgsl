@@ -3,7 +3,7 @@
 // is_linear_weight (linear != 0) even d sits in the low nibble as in q4gsw, else in the high
 // one (embedding_4bit's order). A token outside [0, vocab) yields a zero row instead of
 // reading past the weights (the reference backend does not check). One thread per element.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "embedding_q4gsw_params.inc.wgsl"
 //#include "q4_bytes.inc.wgsl"
 @group(0) @binding(0) var<storage, read> w: array<u32>;
@@ -12,12 +12,9 @@
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
+fn element_count() -> u32 { return p.total; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.total) { return; }
+fn element(i: u32) {
   let d = i % p.dim;
   let token = indices[i / p.dim];
   if (token < 0 || u32(token) >= p.vocab) {

@@ -4,24 +4,17 @@
 // multiplied with the q4gsw weight (shared/spec/ops.md §5.1, even k in the low nibble,
 // scales [groups, n_pad]). The result is the model's own quantize-dequantize-linear, not
 // only an approximation of linear(x). weight_sums is not needed in f32. One thread per output.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "q4gsw_params.inc.wgsl"
 //#include "q4_bytes.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> w: array<u32>;
-@group(0) @binding(2) var<storage, read> scales: array<f32>;
-@group(0) @binding(3) var<storage, read> bias: array<f32>;
-@group(0) @binding(4) var<storage, read_write> y: array<f32>;
-@group(0) @binding(5) var<uniform> p: Params;
 @group(0) @binding(6) var<storage, read> in_scale: array<f32>;
 @group(0) @binding(7) var<storage, read> in_zp: array<i32>;
 
-override wg_size: u32 = 64;
+fn element_count() -> u32 { return p.m * p.n; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.m * p.n) { return; }
+fn element(i: u32) {
   let n = i % p.n;
   let m = i / p.n;
   let s = in_scale[m];

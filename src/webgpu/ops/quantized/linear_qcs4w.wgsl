@@ -2,7 +2,7 @@
 // §5.3): weight bytes [N, row_bytes] with even k in the HIGH nibble (fuse_quantized_ops.py's
 // pack_4bit_weight_tensor), one fp32 scale per output channel, no bias (a separate add).
 // One thread per output element; the scale is applied once after the K loop.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "linear_qcs4w_params.inc.wgsl"
 //#include "q4_bytes.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
@@ -11,12 +11,9 @@
 @group(0) @binding(3) var<storage, read_write> y: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
-override wg_size: u32 = 64;
+fn element_count() -> u32 { return p.m * p.n; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.m * p.n) { return; }
+fn element(i: u32) {
   let n = i % p.n;
   let row = (i / p.n) * p.k;
   let wrow = n * p.row_bytes;

@@ -7,12 +7,9 @@
 //#include "dispatch.inc.wgsl"
 //#include "q4gsw_params.inc.wgsl"
 //#include "q4_bytes.inc.wgsl"
+//#include "workgroup_reduce.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> w: array<u32>;
-@group(0) @binding(2) var<storage, read> scales: array<f32>;
-@group(0) @binding(3) var<storage, read> bias: array<f32>;
-@group(0) @binding(4) var<storage, read_write> y: array<f32>;
-@group(0) @binding(5) var<uniform> p: Params;
 
 const WG: u32 = 64u;
 var<workgroup> red: array<f32, 64>;
@@ -46,11 +43,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
   }
   red[tid] = sum;
-  workgroupBarrier();
-  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-    if (tid < st) { red[tid] = red[tid] + red[tid + st]; }
-    workgroupBarrier();
-  }
+  tree_sum(tid);
   if (tid == 0u) {
     var r = red[0];
     if (p.has_bias != 0u) { r = r + bias[n]; }

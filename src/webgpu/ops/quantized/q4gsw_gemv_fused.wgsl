@@ -8,7 +8,7 @@
 // Weight layout, threads and loads as q4gsw_gemv_rows.wgsl (4 rows per 64-thread workgroup,
 // 16-byte chunks of 32 nibbles, K % 32 == 0, k_packed % 16 == 0, group_size % 32 == 0,
 // checked on the host).
-//#include "dispatch.inc.wgsl"
+//#include "q4gsw_rows_entry.inc.wgsl"
 //#include "q4gsw_gemv_normed.inc.wgsl"
 struct Params {
   n: u32, k: u32, k_packed: u32, group_size: u32,
@@ -23,11 +23,7 @@ struct Params {
 
 const ROWS: u32 = 4u;  // output rows per workgroup, one accumulator each
 
-@compute @workgroup_size(64)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) tid: u32) {
-  let n0 = flat_workgroup(wid, nwg) * ROWS;
-  if (n0 >= p.n) { return; }  // uniform over the workgroup
+fn gemv(n0: u32, tid: u32) {
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;
   let norm = (p.flags & 1u) != 0u;

@@ -4,6 +4,7 @@
 // accumulators plus the running sum of x^2 that yields rstd without a separate pass.
 // Host checks as q4gsw_gemv_rows.wgsl (K % 32 == 0, k_packed % 16 == 0, group_size % 32 == 0).
 //#include "q4gsw_nibbles.inc.wgsl"
+//#include "workgroup_reduce.inc.wgsl"
 
 @group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> nw: array<vec4<f32>>;   // norm weight [K] (x if unused)
@@ -34,13 +35,7 @@ fn chunk_dot(q: vec4<u32>, xv: array<vec4<f32>, 8>) -> f32 {
 fn reduce_partials(tid: u32, acc: vec4<f32>, ss: f32) {
   for (var r = 0u; r < 4u; r = r + 1u) { red[r * WG + tid] = acc[r]; }
   red[4u * WG + tid] = ss;
-  workgroupBarrier();
-  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-    if (tid < st) {
-      for (var r = 0u; r < 5u; r = r + 1u) { red[r * WG + tid] = red[r * WG + tid] + red[r * WG + tid + st]; }
-    }
-    workgroupBarrier();
-  }
+  tree_sum_lanes(tid, 5u);
 }
 
 // After reduce_partials: RMSNorm's 1 / sqrt(mean(x^2) + eps) over the row of k activations.

@@ -9,25 +9,18 @@
 // k_packed % 16 == 0 (each row starts on a vec4<u32>), group_size % 32 == 0.
 // Weights: bytes [N, k_packed], even k in the low nibble. Scales: f32 [groups, n_pad],
 // scale(n, k) = scales[(k / group_size) * n_pad + n].
-//#include "dispatch.inc.wgsl"
+//#include "q4gsw_rows_entry.inc.wgsl"
 //#include "q4gsw_params.inc.wgsl"
 //#include "q4gsw_nibbles.inc.wgsl"
+//#include "workgroup_reduce.inc.wgsl"
 @group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> w: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read> scales: array<f32>;
-@group(0) @binding(3) var<storage, read> bias: array<f32>;
-@group(0) @binding(4) var<storage, read_write> y: array<f32>;
-@group(0) @binding(5) var<uniform> p: Params;
 
 const WG: u32 = 64u;
 const ROWS: u32 = 4u;
 var<workgroup> red: array<f32, 256>;  // ROWS * WG partial sums
 
-@compute @workgroup_size(64)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) tid: u32) {
-  let n0 = flat_workgroup(wid, nwg) * ROWS;
-  if (n0 >= p.n) { return; }  // uniform over the workgroup
+fn gemv(n0: u32, tid: u32) {
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;
   // Rows past N (last workgroup) re-read row N-1 and are not written.
@@ -47,13 +40,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
   }
   for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = acc[r]; }
-  workgroupBarrier();
-  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
-    if (tid < st) {
-      for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = red[r * WG + tid] + red[r * WG + tid + st]; }
-    }
-    workgroupBarrier();
-  }
+  tree_sum_lanes(tid, ROWS);
   if (tid < ROWS && n0 + tid < p.n) {
     var v = red[tid * WG];
     if (p.has_bias != 0u) { v = v + bias[n0 + tid]; }

@@ -4,7 +4,7 @@
 // One 64-thread workgroup computes 2 output rows: gate rows n0, n0+1 (w0, s0) and up rows
 // n0, n0+1 (w1, s1) share each loaded chunk of x. Loads and host checks as
 // q4gsw_gemv_rows.wgsl; both weights have the same K, k_packed, group size and N.
-//#include "dispatch.inc.wgsl"
+//#include "q4gsw_rows_entry.inc.wgsl"
 //#include "q4gsw_gemv_normed.inc.wgsl"
 struct Params {
   n: u32, k: u32, k_packed: u32, group_size: u32,
@@ -18,13 +18,9 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> y: array<f32>;
 @group(0) @binding(7) var<uniform> p: Params;
 
-const OUT: u32 = 2u;  // output rows per workgroup; accumulators: gate 0..1, up 2..3
+const ROWS: u32 = 2u;  // output rows per workgroup; accumulators: gate 0..1, up 2..3
 
-@compute @workgroup_size(64)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) tid: u32) {
-  let n0 = flat_workgroup(wid, nwg) * OUT;
-  if (n0 >= p.n) { return; }  // uniform over the workgroup
+fn gemv(n0: u32, tid: u32) {
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;
   let norm = (p.flags & 1u) != 0u;
@@ -41,7 +37,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     acc.w = acc.w + s1[g * p.n_pad1 + nb] * chunk_dot(w1[nb * row_stride + c], xv);
   }
   reduce_partials(tid, acc, ss);
-  if (tid < OUT && n0 + tid < p.n) {
+  if (tid < ROWS && n0 + tid < p.n) {
     var gate = red[tid * WG];
     var up = red[(2u + tid) * WG];
     if (norm) {

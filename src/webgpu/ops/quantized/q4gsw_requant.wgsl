@@ -4,14 +4,13 @@
 //   byte j of row n = code[n, 2j] | code[n, 2j + 1] << 4 (a lone last column: high nibble 0).
 // The uint8 output is not a constant, so one byte per i32 word (webgpu/graph.h).
 // One thread per output byte.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "q4gsw_requant_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> latent: array<f32>;
 @group(0) @binding(1) var<storage, read> scales: array<f32>;
 @group(0) @binding(2) var<storage, read_write> y: array<u32>;
 @group(0) @binding(3) var<uniform> p: RequantParams;
 
-override wg_size: u32 = 64;
 
 fn code(n: u32, k: u32) -> u32 {
   let s = scales[(k / p.group_size) * p.scale_row + n];
@@ -20,10 +19,9 @@ fn code(n: u32, k: u32) -> u32 {
   return u32(i32(q) + 8);
 }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n * p.k_packed) { return; }
+fn element_count() -> u32 { return p.n * p.k_packed; }
+
+fn element(i: u32) {
   let j = i % p.k_packed;
   let n = i / p.k_packed;
   var packed = code(n, 2u * j);

@@ -27,15 +27,7 @@ fn load(i: u32) -> f32 {
 fn red_offset(r: u32) -> u32 {
   // One reduced dim (softmax, most reductions): no div/mod per element.
   if (p.red_rank == 1u) { return r * p.red_strides[0][0]; }
-  var rem = r;
-  var off = 0u;
-  for (var d = i32(p.red_rank) - 1; d >= 0; d = d - 1) {
-    let du = u32(d);
-    let size = p.red_dims[du / 4u][du % 4u];
-    off = off + (rem % size) * p.red_strides[du / 4u][du % 4u];
-    rem = rem / size;
-  }
-  return off;
+  return strided_offset(r, true);
 }
 
 // mode: 0 sum, 1 max, 2 min. For max/min, ties keep the smaller index (first occurrence).

@@ -1,5 +1,5 @@
-// The uniform of reduce and softmax_rows (ReduceParams in register.cpp) and the offset
-// of a kept (non-reduced) row; the shader declares `p: Params`.
+// The uniform of reduce and softmax_rows (ReduceParams in register.cpp) and the offsets
+// of a kept (non-reduced) row and of a reduced element; the shader declares `p: Params`.
 struct Params {
   out_n: u32, red_n: u32, kept_rank: u32, red_rank: u32,
   op: u32, flags: u32, tpr: u32, _p0: u32,  // flags: 1 in_int, 4 out_int
@@ -10,14 +10,24 @@ struct Params {
   red_strides: array<vec4<u32>, 2>,
 }
 
-fn kept_offset(row: u32) -> u32 {
-  var rem = row;
+// Offset of index idx into the kept (non-reduced) dims, or (reduced) the reduced ones:
+// the row-major walk over kept_dims / kept_strides or red_dims / red_strides. `reduced` is a
+// constant at every call, so only one pair of fields is read.
+fn strided_offset(idx: u32, reduced: bool) -> u32 {
+  var rem = idx;
   var off = 0u;
-  for (var d = i32(p.kept_rank) - 1; d >= 0; d = d - 1) {
+  for (var d = i32(select(p.kept_rank, p.red_rank, reduced)) - 1; d >= 0; d = d - 1) {
     let du = u32(d);
-    let size = p.kept_dims[du / 4u][du % 4u];
-    off = off + (rem % size) * p.kept_strides[du / 4u][du % 4u];
+    var size = p.kept_dims[du / 4u][du % 4u];
+    var stride = p.kept_strides[du / 4u][du % 4u];
+    if (reduced) {
+      size = p.red_dims[du / 4u][du % 4u];
+      stride = p.red_strides[du / 4u][du % 4u];
+    }
+    off = off + (rem % size) * stride;
     rem = rem / size;
   }
   return off;
 }
+
+fn kept_offset(row: u32) -> u32 { return strided_offset(row, false); }

@@ -3,14 +3,14 @@
 // else ((g + 1) * size - 1) / 2), border padding clips the coordinate to [0, size - 1], and
 // taps outside the input read 0 (zeros padding). Bilinear (mode 0) or nearest (mode 1,
 // round half to even). One thread per output element.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
+//#include "nchw.inc.wgsl"
 //#include "grid_sampler_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> src: array<f32>;
 @group(0) @binding(1) var<storage, read> grid: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
 override mode: u32 = 0u;
 
 fn unnormalize(g: f32, size: u32) -> f32 {
@@ -30,18 +30,14 @@ fn tap(base: u32, y: i32, x: i32) -> f32 {
   return src[base + u32(y) * p.w_in + u32(x)];
 }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.total) { return; }
-  let w = i % p.w_out;
-  let h = (i / p.w_out) % p.h_out;
-  let c = (i / (p.w_out * p.h_out)) % p.c;
-  let n = i / (p.w_out * p.h_out * p.c);
-  let gi = ((n * p.h_out + h) * p.w_out + w) * 2u;
+fn element_count() -> u32 { return p.total; }
+
+fn element(i: u32) {
+  let o = nchw_coords(i, p.c, p.h_out, p.w_out);
+  let gi = ((o.n * p.h_out + o.y) * p.w_out + o.x) * 2u;
   let ix = unnormalize(grid[gi], p.w_in);
   let iy = unnormalize(grid[gi + 1u], p.h_in);
-  let base = (n * p.c + c) * p.h_in * p.w_in;
+  let base = (o.n * p.c + o.c) * p.h_in * p.w_in;
   if (mode == 1u) {
     out[i] = tap(base, i32(round(iy)), i32(round(ix)));
     return;

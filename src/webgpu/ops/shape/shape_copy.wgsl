@@ -4,7 +4,7 @@
 // dst[out_base + sum(c[d] * out_strides[d])]. mods/lims of 0 mean "none"; offs and
 // in_strides are i32 bit patterns (u32 arithmetic wraps, so negative strides work).
 // Words are moved raw unless `mode` converts: 1 f32->i32, 2 i32->f32, 3 f32->bool, 4 i32->bool.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 struct Params {
   n: u32, rank: u32, in_base: u32, out_base: u32,
   mode: u32, fill: u32, _p0: u32, _p1: u32,
@@ -20,7 +20,6 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<uniform> p: Params;
 
-override wg_size: u32 = 256;
 
 fn convert(w: u32) -> u32 {
   switch p.mode {
@@ -32,10 +31,9 @@ fn convert(w: u32) -> u32 {
   }
 }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n) { return; }
+fn element_count() -> u32 { return p.n; }
+
+fn element(i: u32) {
   var rem = i;
   var si = p.in_base;
   var di = p.out_base;

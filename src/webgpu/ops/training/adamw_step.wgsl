@@ -4,7 +4,7 @@
 //   p = p * (1 - lr * wd);  m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2
 //   p = p - lr * (m / bc1) / (sqrt(v / bc2) + eps)
 // bc1 / bc2 (= 1 - beta^t) come from the host, so the kernel keeps no step counter.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "training_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read_write> param: array<f32>;
 @group(0) @binding(1) var<storage, read_write> m: array<f32>;
@@ -12,12 +12,9 @@
 @group(0) @binding(3) var<storage, read> grad: array<f32>;
 @group(0) @binding(4) var<uniform> p: AdamwParams;
 
-override wg_size: u32 = 64;
+fn element_count() -> u32 { return p.numel; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.numel) { return; }
+fn element(i: u32) {
   let g = grad[i];
   let decayed = param[i] * (1.0 - p.lr * p.weight_decay);
   let m1 = p.beta1 * m[i] + (1.0 - p.beta1) * g;

@@ -1,19 +1,16 @@
 // et_vk.linear_dW: the weight gradient of a linear layer, d_W[n, k] = sum_m d_out[m, n] x[m, k]
 // (d_out [M, N] and x [M, K] with any leading dims flattened into M). One thread per
 // element of d_W, summing over M in order.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "training_params.inc.wgsl"
 @group(0) @binding(0) var<storage, read> d_out: array<f32>;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
 @group(0) @binding(2) var<storage, read_write> d_w: array<f32>;
 @group(0) @binding(3) var<uniform> p: GradParams;
 
-override wg_size: u32 = 64;
+fn element_count() -> u32 { return p.n * p.k; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n * p.k) { return; }
+fn element(i: u32) {
   let n = i / p.k;
   let k = i % p.k;
   var acc = 0.0;

@@ -2,7 +2,7 @@
 // d_x[m, k] = sum_n d_out[m, n] w[n, k] with w[n, k] = (q[n, k] - 8) * scales[k / gs][n]
 // (shared/spec/ops.md §5.1: even k in the low nibble, scales transposed [groups, padded_n]).
 // One thread per element of d_x, summing over N in order; K = 2 * row_bytes.
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
 //#include "training_params.inc.wgsl"
 //#include "../quantized/q4_bytes.inc.wgsl"
 @group(0) @binding(0) var<storage, read> d_out: array<f32>;
@@ -11,12 +11,9 @@
 @group(0) @binding(3) var<storage, read_write> d_x: array<f32>;
 @group(0) @binding(4) var<uniform> p: GradParams;
 
-override wg_size: u32 = 64;
+fn element_count() -> u32 { return p.m * p.k; }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.m * p.k) { return; }
+fn element(i: u32) {
   let r = i / p.k;
   let k = i % p.k;
   let srow = (k / p.group_size) * p.padded_n;

@@ -1,35 +1,26 @@
 // Bilinear 2-D upsampling of NCHW with PyTorch's source-index rules: align_corners maps
 // dst * (in-1)/(out-1); otherwise half-pixel (dst + 0.5) * scale - 0.5 clamped at 0,
 // scale = 1/scale_factor when given, else in/out (the host passes the scale to use).
-//#include "dispatch.inc.wgsl"
+//#include "per_element.inc.wgsl"
+//#include "nchw.inc.wgsl"
 //#include "upsample_params.inc.wgsl"
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read_write> y: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
-
-override wg_size: u32 = 256;
 
 fn source(o: u32, scale: f32) -> f32 {
   if (p.align_corners != 0u) { return scale * f32(o); }
   return max(scale * (f32(o) + 0.5) - 0.5, 0.0);
 }
 
-@compute @workgroup_size(wg_size)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = flat_invocation(gid, nwg, wg_size);
-  if (i >= p.n) { return; }
-  let ox = i % p.out_w;
-  let oy = (i / p.out_w) % p.out_h;
-  let plane = i / (p.out_w * p.out_h);
-  let sy = source(oy, p.scale_h);
-  let sx = source(ox, p.scale_w);
+fn element(i: u32) {
+  let o = plane_coords(i, p.out_h, p.out_w);
+  let sy = source(o.y, p.scale_h);
+  let sx = source(o.x, p.scale_w);
   let y0 = min(u32(sy), p.in_h - 1u);
   let x0 = min(u32(sx), p.in_w - 1u);
   let y1 = select(y0, y0 + 1u, y0 < p.in_h - 1u);
   let x1 = select(x0, x0 + 1u, x0 < p.in_w - 1u);
   let ly = clamp(sy - f32(y0), 0.0, 1.0);
   let lx = clamp(sx - f32(x0), 0.0, 1.0);
-  let base = plane * p.in_h * p.in_w;
+  let base = o.plane * p.in_h * p.in_w;
   let v00 = x[base + y0 * p.in_w + x0];
   let v01 = x[base + y0 * p.in_w + x1];
   let v10 = x[base + y1 * p.in_w + x0];

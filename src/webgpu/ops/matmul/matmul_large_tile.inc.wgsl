@@ -1,0 +1,86 @@
+// The tiling of matmul_large.wgsl and matmul_large_vec4.wgsl, which differ only in the width
+// of their global loads and stores (bench/kernels/matmul/ v8 and v13; measurements in its
+// README). A BM x BN output tile per workgroup of (BN / RN) x (BM / RM) threads; each thread
+// holds RM x RN outputs (RM, RN in {4, 8}) as 4x4 blocks spaced BM / (RM / 4) rows and
+// BN / (RN / 4) columns apart, so a warp's shared-memory reads are consecutive vec4s and its
+// stores to c are coalesced. K advances BK at a time through two shared-memory buffers: the
+// next tile's global loads are issued into registers before the current tile's FMAs and
+// stored to the other buffer after them, so one barrier per K step suffices.
+// Shared tiles hold K-major rows: as_[kk][m] and bs_[kk][n], each read as vec4 along M / N.
+// Workgroups: x over N tiles, y over M tiles, z over the batch.
+//
+// The includer defines the global side: `load_tile(li, bi, row0, col0, k0)` (K tile k0 of
+// rows row0.. of a and columns col0.. of op(b) into registers), `store_tile(li, buf)` (those
+// registers into shared buffer buf) and `store_block(bi, gm, gn, v)` (columns gn..gn+3 of
+// row gm, gm < M and gn < N checked, v = a @ op(b) before the epilogue).
+//#include "matmul_params.inc.wgsl"
+override trans_b: u32 = 0u;
+override BM: u32 = 128u;
+override BN: u32 = 128u;
+override BK: u32 = 16u;
+override RM: u32 = 8u;
+override RN: u32 = 8u;
+
+override TX: u32 = BN / RN;
+override TY: u32 = BM / RM;
+override NT: u32 = TX * TY;
+// vec4s per shared tile (one buffer).
+override A_V4: u32 = BM * BK / 4u;
+override B_V4: u32 = BN * BK / 4u;
+
+var<workgroup> as_: array<vec4<f32>, 2u * A_V4>;
+var<workgroup> bs_: array<vec4<f32>, 2u * B_V4>;
+
+@compute @workgroup_size(TX, TY, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let row0 = wid.y * BM;
+  let col0 = wid.x * BN;
+  let bi = wid.z;
+  let tx = lid.x;
+  let ty = lid.y;
+  let GM = RM / 4u;  // 4-row blocks per thread
+  let GN = RN / 4u;  // 4-column blocks per thread
+  // acc[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, columns of column block h.
+  var acc: array<vec4<f32>, 16>;
+  for (var i = 0u; i < 16u; i++) { acc[i] = vec4<f32>(0.0); }
+
+  let nt = (p.k + BK - 1u) / BK;
+  load_tile(li, bi, row0, col0, 0u);
+  store_tile(li, 0u);
+  workgroupBarrier();
+  for (var t = 0u; t < nt; t++) {
+    let cur = t & 1u;
+    if (t + 1u < nt) { load_tile(li, bi, row0, col0, (t + 1u) * BK); }
+    let abase = cur * A_V4;
+    let bbase = cur * B_V4;
+    for (var kk = 0u; kk < BK; kk++) {
+      var av: array<vec4<f32>, 2>;
+      var bv: array<vec4<f32>, 2>;
+      for (var g = 0u; g < GM; g++) { av[g] = as_[abase + kk * (BM / 4u) + g * (BM / 4u / GM) + ty]; }
+      for (var h = 0u; h < GN; h++) { bv[h] = bs_[bbase + kk * (BN / 4u) + h * (BN / 4u / GN) + tx]; }
+      for (var g = 0u; g < GM; g++) {
+        for (var h = 0u; h < GN; h++) {
+          acc[(g * 4u + 0u) * 2u + h] = fma(vec4<f32>(av[g].x), bv[h], acc[(g * 4u + 0u) * 2u + h]);
+          acc[(g * 4u + 1u) * 2u + h] = fma(vec4<f32>(av[g].y), bv[h], acc[(g * 4u + 1u) * 2u + h]);
+          acc[(g * 4u + 2u) * 2u + h] = fma(vec4<f32>(av[g].z), bv[h], acc[(g * 4u + 2u) * 2u + h]);
+          acc[(g * 4u + 3u) * 2u + h] = fma(vec4<f32>(av[g].w), bv[h], acc[(g * 4u + 3u) * 2u + h]);
+        }
+      }
+    }
+    if (t + 1u < nt) { store_tile(li, cur ^ 1u); }
+    workgroupBarrier();
+  }
+
+  for (var g = 0u; g < GM; g++) {
+    for (var i = 0u; i < 4u; i++) {
+      let gm = row0 + g * (BM / GM) + ty * 4u + i;
+      if (gm >= p.m) { continue; }
+      for (var h = 0u; h < GN; h++) {
+        let gn = col0 + h * (BN / GN) + tx * 4u;
+        if (gn >= p.n) { continue; }
+        store_block(bi, gm, gn, acc[(g * 4u + i) * 2u + h]);
+      }
+    }
+  }
+}
