@@ -7,8 +7,8 @@
 #   e2e         build/wick_upscale on the bundled photo, checked against reference_output.png
 #   asan        build-asan/ (clang, -DWICK_SANITIZE=address,undefined -DWICK_FUZZ=ON
 #               -DWICK_WEBGPU=OFF), the one sanitizer build: wick_tests, every test that
-#               needs no GPU (the GPU ones are wick_gpu_tests, not built there), in two
-#               shards side by side
+#               needs no GPU (the GPU ones are wick_gpu_tests, not built there), in four
+#               shards, $WICK_JOBS at a time
 #   fuzz        the same build-asan/: pte_reader_fuzzer and c_api_fuzzer side by side,
 #               WICK_FUZZ_SECONDS each, on seeds copied from the fixtures' small .pte files
 #   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundle in package/dist/
@@ -99,36 +99,40 @@ build_asan() {
   cmake --build build-asan -j "$WICK_JOBS" --target wick_tests pte_reader_fuzzer c_api_fuzzer
 }
 
-# asan_shard INDEX: one of two halves of wick_tests (GoogleTest sharding), its output in
-# build-asan/asan_shard_INDEX.log.
+# asan_shard INDEX: one of ASAN_SHARDS parts of wick_tests (GoogleTest sharding), its output
+# in build-asan/asan_shard_INDEX.log and its exit status in build-asan/asan_shard_INDEX.rc.
+ASAN_SHARDS=4
 asan_shard() {
-  GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX="$1" \
-    build-asan/tests/wick_tests --gtest_filter="$ASAN_FILTER" >"build-asan/asan_shard_$1.log" 2>&1
+  local rc=0
+  GTEST_TOTAL_SHARDS="$ASAN_SHARDS" GTEST_SHARD_INDEX="$1" \
+    build-asan/tests/wick_tests --gtest_filter="$ASAN_FILTER" >"build-asan/asan_shard_$1.log" 2>&1 || rc=$?
+  echo "$rc" >"build-asan/asan_shard_$1.rc"
 }
 
 run_asan() {
   echo "gtest filter: $ASAN_FILTER"
-  # Two shards side by side: the run is one thread, CI has two cores. Not --gtest_brief: a
-  # sanitizer stops the run mid-test, and only the "[ RUN ]" line before its report says
-  # which test (and which fixture) it was; so a failed shard's whole log is printed.
-  local rc0=0 rc1=0 pid
-  asan_shard 0 &
-  pid=$!
-  asan_shard 1 || rc1=$?
-  wait "$pid" || rc0=$?
-  local i rc
-  for i in 0 1; do
-    rc=$rc0
-    [[ $i -eq 1 ]] && rc=$rc1
-    if [[ $rc -eq 0 ]]; then
-      echo "--- shard $i of 2: passed"
+  # The run is one thread: $WICK_JOBS shards at a time, four in all, so that the few slow
+  # tests (fixtures of whole models, the real tokenizers) spread over the cores. Not
+  # --gtest_brief: a sanitizer stops the run mid-test, and only the "[ RUN ]" line before
+  # its report says which test (and which fixture) it was; so a failed shard's whole log
+  # is printed.
+  export -f asan_shard
+  export ASAN_SHARDS ASAN_FILTER
+  rm -f build-asan/asan_shard_*.rc
+  seq 0 $((ASAN_SHARDS - 1)) | xargs -P "$WICK_JOBS" -I{} bash -c 'asan_shard {}'
+  local i rc failed=0
+  for ((i = 0; i < ASAN_SHARDS; i++)); do
+    rc="$(cat "build-asan/asan_shard_$i.rc" 2>/dev/null || echo missing)"
+    if [[ "$rc" == 0 ]]; then
+      echo "--- shard $i of $ASAN_SHARDS: passed"
       grep -E '^\[(==========|  PASSED  |  SKIPPED )\]' "build-asan/asan_shard_$i.log" || true
     else
-      echo "--- shard $i of 2: FAILED (exit $rc)"
+      echo "--- shard $i of $ASAN_SHARDS: FAILED (exit $rc)"
       cat "build-asan/asan_shard_$i.log"
+      failed=1
     fi
   done
-  [[ $rc0 -eq 0 && $rc1 -eq 0 ]]
+  [[ $failed -eq 0 ]]
 }
 
 # fuzz_target NAME SECONDS CORPUS: runs build-asan/fuzz/NAME on a copy of CORPUS; the end
