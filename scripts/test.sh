@@ -5,14 +5,16 @@
 #   build       build/ (RelWithDebInfo): runtime, CLI, examples, tests
 #   unit        the GoogleTest suite of build/, through ctest
 #   e2e         build/wick_upscale on the bundled photo, checked against reference_output.png
-#   asan        build-asan/ (-DWICK_SANITIZE=address,undefined,... -DWICK_WEBGPU=OFF): wick_tests,
-#               every test that needs no GPU (the GPU ones are wick_gpu_tests, not built there)
-#   fuzz        build-fuzz/ (clang, -DWICK_FUZZ=ON, ASan+UBSan): pte_reader_fuzzer and
-#               c_api_fuzzer, WICK_FUZZ_SECONDS between them, on seeds copied from the
-#               fixtures' small .pte files
+#   asan        build-asan/ (clang, -DWICK_SANITIZE=address,undefined -DWICK_FUZZ=ON
+#               -DWICK_WEBGPU=OFF), the one sanitizer build: wick_tests, every test that
+#               needs no GPU (the GPU ones are wick_gpu_tests, not built there), in four
+#               shards, $WICK_JOBS at a time
+#   fuzz        the same build-asan/: pte_reader_fuzzer and c_api_fuzzer side by side,
+#               WICK_FUZZ_SECONDS each, on seeds copied from the fixtures' small .pte files
 #   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundle in package/dist/
 #               that the node tests load
-#   node        node --test tests/js/*.test.mjs (skipped when there are none)
+#   node        node --test tests/js/*.test.mjs, $WICK_JOBS files at a time (skipped when
+#               there are none)
 #
 # Every stage runs even when an earlier one failed (stages that need a failed build are
 # skipped); the exit status is 0 only when all passed.
@@ -78,46 +80,77 @@ e2e() {
 }
 
 build_asan() {
+  # One sanitizer build for the tests and the fuzzers, so the library is compiled once:
+  # clang, since libFuzzer is clang's (its -fsanitize=undefined has float-cast-overflow,
+  # the double -> int conversions out of range that a hostile file's doubles reach).
   # Without WebGPU: the prebuilt Dawn and SwiftShader are not instrumented, so the GPU code
-  # and its tests (wick_gpu_tests) are left out rather than built and filtered out.
-  # -O1: asserts stay on (no NDEBUG) and the fixture tests stay fast enough. -g1 (line
-  # tables) is all a sanitizer report needs, and compiles a third faster than -g.
-  # float-cast-overflow: GCC's "undefined" leaves out double -> int conversions out of
-  # range, which a hostile file's doubles reach (clang's, in the fuzz build, has them).
-  wick_configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-    -DWICK_SANITIZE=address,undefined,float-cast-overflow -DWICK_WEBGPU=OFF -DWICK_BUILD_EXAMPLES=OFF
-  cmake --build build-asan -j "$WICK_JOBS" --target wick_tests
+  # and its tests (wick_gpu_tests) are left out rather than built and filtered out; the
+  # C API fuzzer then runs the Vulkan delegates on the CPU executor.
+  # -O1: asserts stay on (no NDEBUG, in the fuzzers too) and the fixture tests stay fast
+  # enough. -g1 (line tables) is all a sanitizer report needs, and compiles a third faster
+  # than -g. A build-asan/ left by GCC (before the fuzzers moved here) starts afresh.
+  if [[ -f build-asan/CMakeCache.txt ]] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++$' build-asan/CMakeCache.txt; then
+    echo "build-asan/ was configured with another compiler; starting it afresh"
+    rm -rf build-asan
+  fi
+  wick_configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DWICK_SANITIZE=address,undefined \
+    -DWICK_FUZZ=ON -DWICK_WEBGPU=OFF -DWICK_BUILD_EXAMPLES=OFF
+  cmake --build build-asan -j "$WICK_JOBS" --target wick_tests pte_reader_fuzzer c_api_fuzzer
+}
+
+# asan_shard INDEX: one of ASAN_SHARDS parts of wick_tests (GoogleTest sharding), its output
+# in build-asan/asan_shard_INDEX.log and its exit status in build-asan/asan_shard_INDEX.rc.
+ASAN_SHARDS=4
+asan_shard() {
+  local rc=0
+  GTEST_TOTAL_SHARDS="$ASAN_SHARDS" GTEST_SHARD_INDEX="$1" \
+    build-asan/tests/wick_tests --gtest_filter="$ASAN_FILTER" >"build-asan/asan_shard_$1.log" 2>&1 || rc=$?
+  echo "$rc" >"build-asan/asan_shard_$1.rc"
 }
 
 run_asan() {
   echo "gtest filter: $ASAN_FILTER"
-  # Not --gtest_brief: a sanitizer stops the run mid-test, and only the "[ RUN ]" line
-  # before its report says which test (and which fixture) it was.
-  build-asan/tests/wick_tests --gtest_filter="$ASAN_FILTER"
+  # The run is one thread: $WICK_JOBS shards at a time, four in all, so that the few slow
+  # tests (fixtures of whole models, the real tokenizers) spread over the cores. Not
+  # --gtest_brief: a sanitizer stops the run mid-test, and only the "[ RUN ]" line before
+  # its report says which test (and which fixture) it was; so a failed shard's whole log
+  # is printed.
+  export -f asan_shard
+  export ASAN_SHARDS ASAN_FILTER
+  rm -f build-asan/asan_shard_*.rc
+  seq 0 $((ASAN_SHARDS - 1)) | xargs -P "$WICK_JOBS" -I{} bash -c 'asan_shard {}'
+  local i rc failed=0
+  for ((i = 0; i < ASAN_SHARDS; i++)); do
+    rc="$(cat "build-asan/asan_shard_$i.rc" 2>/dev/null || echo missing)"
+    if [[ "$rc" == 0 ]]; then
+      echo "--- shard $i of $ASAN_SHARDS: passed"
+      grep -E '^\[(==========|  PASSED  |  SKIPPED )\]' "build-asan/asan_shard_$i.log" || true
+    else
+      echo "--- shard $i of $ASAN_SHARDS: FAILED (exit $rc)"
+      cat "build-asan/asan_shard_$i.log"
+      failed=1
+    fi
+  done
+  [[ $failed -eq 0 ]]
 }
 
-build_fuzz() {
-  # -O2 for executions per second; -g1 (line tables) is all a crash report needs.
-  wick_configure build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-    -DWICK_FUZZ=ON -DWICK_SANITIZE=address,undefined -DWICK_BUILD_TESTS=OFF -DWICK_BUILD_EXAMPLES=OFF
-  cmake --build build-fuzz -j "$WICK_JOBS" --target pte_reader_fuzzer c_api_fuzzer
-}
-
-# fuzz_target NAME SECONDS CORPUS: runs build-fuzz/fuzz/NAME on a copy of CORPUS.
+# fuzz_target NAME SECONDS CORPUS: runs build-asan/fuzz/NAME on a copy of CORPUS; the end
+# of its output goes to build-asan/fuzz_NAME.log.
 fuzz_target() {
-  local name="$1" seconds="$2" seeds="$3" corpus artifacts rc=0
+  local name="$1" seconds="$2" seeds="$3" corpus artifacts log rc=0
   corpus="$(mktemp -d "${TMPDIR:-/tmp}/wick-fuzz-corpus.XXXXXX")"
   cp "$seeds"/* "$corpus"/
-  artifacts="build-fuzz/artifacts/$name"
+  artifacts="build-asan/artifacts/$name"
+  log="build-asan/fuzz_$name.log"
   rm -rf "$artifacts" && mkdir -p "$artifacts"
-  echo "--- $name: ${seconds} s"
-  build-fuzz/fuzz/"$name" "$corpus" -dict=build-fuzz/kernels.dict -max_total_time="$seconds" \
-    -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 | tail -80 || rc=$?
+  echo "--- $name: ${seconds} s" >"$log"
+  build-asan/fuzz/"$name" "$corpus" -dict=build-asan/kernels.dict -max_total_time="$seconds" \
+    -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" 2>&1 | tail -80 >>"$log" || rc=$?
   rm -rf "$corpus"
   if [[ $rc -ne 0 ]] || [[ -n "$(ls -A "$artifacts")" ]]; then
-    echo "$name found a problem (exit $rc); reproduce with:" >&2
-    for f in "$artifacts"/*; do [[ -e "$f" ]] && echo "  build-fuzz/fuzz/$name $f" >&2; done
+    echo "$name found a problem (exit $rc); reproduce with:" >>"$log"
+    for f in "$artifacts"/*; do [[ -e "$f" ]] && echo "  build-asan/fuzz/$name $f" >>"$log"; done
     return 1
   fi
 }
@@ -137,13 +170,16 @@ run_fuzz() {
   echo "seed corpus: $n files"
   [[ "$n" -gt 0 ]] || { echo "no seeds found under $WICK_FIXTURES_DIR" >&2; rm -rf "$seeds"; return 1; }
   # A dictionary of every kernel name, so that mutations can turn one operator into another.
-  grep -o '{"[^"]*::[^"]*"' src/kernels/cpu/registry.cpp | cut -c2- >build-fuzz/kernels.dict
-  # The stage's time is split: the reader and method builder, then the C API of the
-  # JavaScript API (c_api.cpp) on the same seeds.
-  local reader_s=$(((FUZZ_SECONDS + 1) / 2)) c_api_s=$((FUZZ_SECONDS / 2))
-  [[ $c_api_s -gt 0 ]] || c_api_s=1
-  fuzz_target pte_reader_fuzzer "$reader_s" "$seeds" || rc=1
-  fuzz_target c_api_fuzzer "$c_api_s" "$seeds" || rc=1
+  grep -o '{"[^"]*::[^"]*"' src/kernels/cpu/registry.cpp | cut -c2- >build-asan/kernels.dict
+  # Side by side, each for the whole time (a fuzzer is one thread, CI has two cores): the
+  # reader and method builder, and the C API of the JavaScript API (c_api.cpp), on the same
+  # seeds. Their logs are printed after both ended.
+  local pid
+  fuzz_target pte_reader_fuzzer "$FUZZ_SECONDS" "$seeds" &
+  pid=$!
+  fuzz_target c_api_fuzzer "$FUZZ_SECONDS" "$seeds" || rc=1
+  wait "$pid" || rc=1
+  cat build-asan/fuzz_pte_reader_fuzzer.log build-asan/fuzz_c_api_fuzzer.log
   rm -rf "$seeds"
   return $rc
 }
@@ -156,7 +192,10 @@ node_tests() {
     echo "no tests/js/*.test.mjs yet"
     return 0
   fi
-  node --test "${files[@]}"
+  # As many files at once as there are cores ($WICK_JOBS; node's own default is one fewer,
+  # so one at a time on CI's two): a file spends much of its time starting Chromium or a
+  # runtime and waiting on the GPU process, which the other file's work fills.
+  node --test --test-concurrency="$WICK_JOBS" "${files[@]}"
 }
 
 trap wick_stage_summary EXIT
@@ -165,10 +204,9 @@ stage build - "build/: configure + build" build_main
 stage unit build "build/: unit tests (ctest)" unit
 stage e2e build "build/: upscale the bundled photo" e2e
 stage py - "scripts/convert: model converter tests (python3 unittest)" python3 -m unittest discover -s scripts/convert -p 'test_*.py'
-stage asan-build - "build-asan/: configure + build wick_tests" build_asan
+stage asan-build - "build-asan/: configure + build wick_tests and the fuzzers" build_asan
 stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
-stage fuzz-build - "build-fuzz/: configure + build the fuzzers" build_fuzz
-stage fuzz fuzz-build "build-fuzz/: fuzz the .pte reader and the C API (${FUZZ_SECONDS} s)" run_fuzz
+stage fuzz asan-build "build-asan/: fuzz the .pte reader and the C API (${FUZZ_SECONDS} s)" run_fuzz
 # The node tests load package/dist/wick.js, which only the wasm stage writes (it is not
 # checked in): a fresh clone has none.
 stage wasm - "build-wasm/: wasm bundle (scripts/build_wasm.sh)" scripts/build_wasm.sh

@@ -43,7 +43,11 @@ async function cached(args, files, produce) {
   const file = path.join(os.tmpdir(), `wick-llm-native-${key}.json`);
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
   const value = await produce();
-  fs.writeFileSync(file, JSON.stringify(value));
+  // Written aside, then renamed: test files run side by side (node --test concurrency), and
+  // one must never read another's half-written answer.
+  const part = `${file}.${process.pid}.part`;
+  fs.writeFileSync(part, JSON.stringify(value));
+  fs.renameSync(part, file);
   return value;
 }
 
