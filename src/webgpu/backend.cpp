@@ -98,6 +98,7 @@ class WebGpuBackend : public Backend {
     WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob blob, vkgraph::parse_vk_blob(ctx.processed));
     GraphOptions go;
     go.profile = options_.profile;
+    go.alias_views = options_.alias_views;
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));
     return wrap(std::move(graph));
   }
@@ -118,6 +119,7 @@ class WebGpuBackend : public Backend {
     WICK_ASSIGN_OR_RETURN(vkgraph::MergedPlan merged, vkgraph::merge_plans(run, plans));
     GraphOptions go;
     go.profile = options_.profile;
+    go.alias_views = options_.alias_views;
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), merged.plan, go));
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<DelegateInstance> instance, wrap(std::move(graph)));
     return FusedDelegate{std::move(instance), std::move(merged.args)};
@@ -174,7 +176,8 @@ std::shared_ptr<gpu::Device> backend_device() {
 Status register_webgpu_backend(const BackendOptions& options) {
   // Reuse the registered backend (its device and compiled pipelines) when it fits.
   if (auto existing = registered().lock();
-      existing && existing->options_.profile == options.profile && find_backend("VulkanBackend") == existing) {
+      existing && existing->options_.profile == options.profile &&
+      existing->options_.alias_views == options.alias_views && find_backend("VulkanBackend") == existing) {
     return existing->ensure_device();
   }
   auto backend = std::make_shared<WebGpuBackend>(options);
