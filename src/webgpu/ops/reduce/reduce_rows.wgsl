@@ -19,7 +19,7 @@ struct RowParams {
 
 override wg_size: u32 = 256;  // a power of two, at most 256
 const kCache: u32 = 8u;
-const kNegInf: f32 = -3.40282347e38;  // below it, a value is -inf
+const kNegInf: f32 = -3.4028234e38;  // below it, a value is -inf
 
 var<workgroup> red: array<f32, 256>;
 
@@ -44,8 +44,8 @@ fn wg_reduce(op: u32, lid: u32, v: f32) -> f32 {
 
 fn identity(op: u32) -> f32 {
   if (op == 0u) { return 0.0; }
-  if (op == 2u) { return 3.40282347e38; }
-  return -3.40282347e38;  // WGSL has no inf literal; a row of -inf still gives -inf (max keeps it)
+  if (op == 2u) { return 3.4028234e38; }
+  return -3.4028234e38;  // WGSL has no inf literal; a row of -inf still gives -inf (max keeps it)
 }
 
 @compute @workgroup_size(wg_size)
