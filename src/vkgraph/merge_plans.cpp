@@ -24,6 +24,14 @@ constexpr HostOp kHostOps[] = {
     // self, kernel_size, stride, padding, dilation, ceil_mode | out, indices: the Vulkan
     // partitioner leaves it out where a texture could not hold it (SAM 2.1's Hiera).
     {"aten::max_pool2d_with_indices.out", "aten.max_pool2d_with_indices.default", 6, 2},
+    // D-FINE's deformable attention (zeros padding: "op args not supported"), its query
+    // selection (max over classes, top 300 anchors, a log) and box head (top 4 bins).
+    {"aten::grid_sampler_2d.out", "aten.grid_sampler_2d.default", 5, 1},  // input, grid, modes, align | out
+    {"aten::max.dim_max", "aten.max.dim", 3, 2},                          // self, dim, keepdim | values, indices
+    {"aten::topk.values", "aten.topk.default", 5, 2},                     // self, k, dim, largest, sorted | values, indices
+    {"aten::log.out", "aten.log.default", 1, 1},
+    // nn.InstanceNorm2d: input, weight, bias, training, momentum, eps | out, mean, invstd.
+    {"aten::_native_batch_norm_legit.no_stats_out", "aten._native_batch_norm_legit.no_stats", 6, 3},
 };
 
 const HostOp* find_host_op(std::string_view host_op) {
@@ -72,10 +80,18 @@ class Merger {
         id[v] = next_id_++;
         copied.push_back(v);
       }
+    // The part's own inputs get buffers of their own: its exporter may have planned an
+    // input's memory object for an intermediate once the input is dead, which is safe
+    // when the input is uploaded before each call, not when a later part reads the same
+    // value (MODNet's image, read by three branches, was overwritten that way).
+    std::vector<bool> is_input(q.values.size(), false);
+    for (int32_t in : q.input_ids) is_input[static_cast<size_t>(in)] = true;
     int max_mem = -1;
     for (size_t v : copied) {
       ValueDecl d = q.values[v];
-      if (d.kind == ValueKind::kTensor && d.tensor.mem_obj_id >= 0) {
+      if (d.kind == ValueKind::kTensor && is_input[v]) {
+        d.tensor.mem_obj_id = -1;
+      } else if (d.kind == ValueKind::kTensor && d.tensor.mem_obj_id >= 0) {
         max_mem = std::max(max_mem, d.tensor.mem_obj_id);
         d.tensor.mem_obj_id += mem_base_;
       }

@@ -44,6 +44,24 @@ TEST(FusedRuns, WhisperSdpaEncoderIsOneDelegate) {
   unsetenv("WICK_FUSE_DELEGATES");
 }
 
+// Real programs with the host ops of D-FINE and MODNet between delegates (made on the
+// device by scripts/export_ops/export_fused_runs.py, tests/fixtures/ops/fused_*): fused, one
+// delegate call; unfused, several. OpFixture (op_fixtures_test.cpp) checks the fused run
+// against PyTorch; here the unfused one (host ops on Wick's CPU kernels) is checked too.
+TEST(FusedRuns, HostOpFixturesFuseIntoOneCall) {
+  require_backend();
+  for (const char* name : {"fused_grid_sampler_2d", "fused_query_select", "fused_instance_norm"}) {
+    SCOPED_TRACE(name);
+    test::Fixture f;
+    ASSERT_TRUE(test::load_fixture_at(test::source_dir() + "/tests/fixtures/ops/" + name, std::string("ops/") + name, &f));
+    EXPECT_EQ(delegate_calls(f), 1u);
+    ASSERT_EQ(setenv("WICK_FUSE_DELEGATES", "0", 1), 0);
+    EXPECT_GT(delegate_calls(f), 1u);
+    test::expect_fixture_matches(f);
+    unsetenv("WICK_FUSE_DELEGATES");
+  }
+}
+
 // A run built here: delegate A (relu), the host max_pool2d_with_indices.out (two outputs,
 // int-list arguments, then its return as one TensorList value, as ExecuTorch's emitter
 // writes a call with several outputs), delegate B (y + scale * x,
@@ -112,7 +130,8 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
   std::shared_ptr<Backend> backend = find_backend("VulkanBackend");
   ASSERT_NE(backend, nullptr);
   EXPECT_TRUE(backend->runs_operator("aten::max_pool2d_with_indices.out"));
-  EXPECT_FALSE(backend->runs_operator("aten::grid_sampler_2d.out"));
+  EXPECT_TRUE(backend->runs_operator("aten::grid_sampler_2d.out"));
+  EXPECT_FALSE(backend->runs_operator("aten::sin.out"));
   auto fused = backend->init_fused(run);
   ASSERT_TRUE(fused.ok()) << fused.status().to_string();
   // Inputs x and x2, then the one output z: relu(x), the pool and its indices stay inside.
@@ -131,6 +150,69 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
         const int64_t o = (c * 4 + i) * 5 + j;
         ASSERT_NEAR(z.data_as<float>()[o], m + 0.5f * x2.data_as<float>()[o], 1e-6) << o;
       }
+}
+
+// A graph input that two parts read: delegate A reads x, and its exporter planned x's
+// memory object for A's result once x is dead (u = (W x)^2 written over x; a graph with a
+// convolution keeps the exporter's plan); delegate B reads x again after the host op. The
+// fused graph must keep x in a buffer of its own (MODNet's image, read by several
+// branches, came out wrong before it did).
+TEST(FusedRuns, InputReadByTwoPartsKeepsItsValue) {
+  require_backend();
+  const std::vector<int64_t> shape{1, 3, 4, 5};
+  std::mt19937 rng(12);
+  test::VkGraphBuilder a;
+  const int ax = a.input(ScalarType::kFloat, shape, 0), at = a.tensor(ScalarType::kFloat, shape, 1);
+  const int au = a.tensor(ScalarType::kFloat, shape, 0);  // x's memory object, x being dead
+  Tensor w = test::random_tensor(ScalarType::kFloat, {3, 3, 1, 1}, rng);
+  a.op("aten.convolution.default", {ax, a.constant(w), a.none(), a.int_list({1, 1}), a.int_list({0, 0}), a.int_list({1, 1}),
+                                    a.bool_value(false), a.int_list({0, 0}), a.int_value(1), at});
+  a.op("aten.mul.Tensor", {at, at, au});
+  a.output(au);
+  test::VkGraphBuilder b;
+  const int bp = b.input(ScalarType::kFloat, shape), bq = b.input(ScalarType::kFloat, shape);
+  const int bz = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.add.Tensor", {bp, bq, b.double_value(1.0), bz});
+  b.output(bz);
+  const std::vector<uint8_t> blob_a = a.blob(), blob_b = b.blob();
+
+  // Method values: 0 x, 1 u, 2 the scalar 0.5, 3 v = 0.5 u (host mul.Scalar), 4 z = v + x.
+  ValueTable t;
+  Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng);
+  auto tensor = [&]() {
+    Tensor u = Tensor::make_owned(ScalarType::kFloat, shape);
+    u.dynamism = ShapeDynamism::kDynamicBound;
+    return Value::make_tensor(std::move(u));
+  };
+  t.values = {Value::make_tensor(x), tensor(), Value::make_double(0.5), tensor(), tensor()};
+  FusedRun run;
+  run.values = &t;
+  const std::unique_ptr<NamedDataMap> named = a.named_data();  // W (b has no constants)
+  for (const auto* blob : {&blob_a, &blob_b}) {
+    DelegateInitContext ctx;
+    ctx.processed = *blob;
+    ctx.named_data = named.get();
+    run.delegates.push_back(ctx);
+  }
+  const std::vector<int32_t> args_a{0, 1}, args_mul{1, 2, 3}, args_b{3, 0, 4};
+  run.parts = {{0, "", args_a}, {-1, "aten::mul.Scalar_out", args_mul}, {1, "", args_b}};
+  run.read_after.assign(t.values.size(), false);
+  run.read_after[4] = true;
+  auto fused = find_backend("VulkanBackend")->init_fused(run);
+  ASSERT_TRUE(fused.ok()) << fused.status().to_string();
+  Status s = fused->instance->execute(t, fused->args);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  const Tensor& z = t.values[4].tensor;
+  const float* xp = x.data_as<float>();
+  const float* wp = w.data_as<float>();
+  const int64_t hw = 4 * 5;
+  for (int64_t c = 0; c < 3; ++c)
+    for (int64_t i = 0; i < hw; ++i) {
+      double y = 0;
+      for (int64_t k = 0; k < 3; ++k) y += static_cast<double>(wp[c * 3 + k]) * xp[k * hw + i];
+      const double want = 0.5 * y * y + xp[c * hw + i];
+      ASSERT_NEAR(z.data_as<float>()[c * hw + i], want, 1e-5 * (1 + std::abs(want))) << c << "," << i;
+    }
 }
 
 // A run with an operator the backend does not take is declined with a message, and the

@@ -111,6 +111,8 @@ int VkGraphBuilder::symint(int64_t x) { auto v = std::make_shared<V>(); v->kind 
 void VkGraphBuilder::op(const std::string& name, std::vector<int> args) { ops_.emplace_back(name, std::move(args)); }
 void VkGraphBuilder::output(int id) { outputs_.push_back(id); }
 
+std::unique_ptr<NamedDataMap> VkGraphBuilder::named_data() const { return std::make_unique<MapData>(named_); }
+
 std::vector<uint8_t> VkGraphBuilder::blob() const {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<vk::VkValue>> values;

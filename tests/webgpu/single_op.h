@@ -13,11 +13,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/tensor.h"
+#include "format/named_data.h"
 #include "runtime/value.h"
 
 namespace wick::test {
@@ -44,6 +46,8 @@ class VkGraphBuilder {
 
   // The VH00 blob, as a delegate's `processed` bytes (constants stay in named data).
   std::vector<uint8_t> blob() const;
+  // The constants' named data, for a DelegateInitContext of blob() (it reads this builder).
+  std::unique_ptr<NamedDataMap> named_data() const;
   // Builds the blob, runs the graph once on the delegate with `inputs` (in input() order),
   // and returns the outputs resized to their live shapes.
   Result<std::vector<Value>> run(const std::vector<Value>& inputs);

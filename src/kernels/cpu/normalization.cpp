@@ -1,4 +1,4 @@
-// Normalisations: batch norm (inference), layer norm, group norm.
+// Normalisations: batch norm (inference, and with batch statistics), layer norm, group norm.
 #include <cmath>
 
 #include "kernels/cpu/kernel_util.h"
@@ -106,6 +106,62 @@ Status native_batch_norm_legit_no_training_out(ValueTable& values, std::span<con
   }
   const int64_t outer = input->size(0);
   const int64_t inner = channels * outer == 0 ? 0 : input->numel() / (channels * outer);
+  return compute_in_out(*input, *out0, [&](const auto* x, auto* y) {
+    affine_per_channel(x, y, outer, channels, inner, scale, shift);
+  });
+}
+
+// _native_batch_norm_legit.no_stats_out(Tensor input, Tensor? weight, Tensor? bias,
+//   bool training, float momentum, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
+// Batch norm with the batch's own statistics (no running ones to read or update): per channel,
+// mean and biased variance over N and the spatial dims; out1 / out2 are the mean and
+// 1/sqrt(var + eps) shaped [C], as PyTorch returns them. nn.InstanceNorm2d exports as this op
+// on its input viewed as [1, N*C, H, W].
+Status native_batch_norm_legit_no_stats_out(ValueTable& values, std::span<const int32_t> args) {
+  const char* op = "aten::_native_batch_norm_legit.no_stats_out";
+  Tensor *input{}, *weight{}, *bias{}, *out0{}, *out1{}, *out2{};
+  bool training = true;  // no running statistics: batch statistics either way
+  double momentum = 0, eps = 0;
+  // 9 arguments and the returned (out0, out1, out2) list.
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 10, floating_arg(input, "input"), optional_arg(weight, "weight"),
+                                 optional_arg(bias, "bias"), arg(training, "training"), arg(momentum, "momentum"),
+                                 arg(eps, "eps"), arg(out0, "out0"), arg(out1, "out1"), arg(out2, "out2")));
+  WICK_RETURN_IF_ERROR(check_same_dtype(op, *input, "input", *out0, "out0"));
+  if (input->dim() < 2) return invalid_arg(op, "input rank " + std::to_string(input->dim()) + ", expected at least 2");
+  const int64_t outer = input->size(0), channels = input->size(1);
+  const int64_t inner = outer * channels == 0 ? 0 : input->numel() / (outer * channels);
+  WICK_RETURN_IF_ERROR(check_param(op, weight, *input, channels, "weight"));
+  WICK_RETURN_IF_ERROR(check_param(op, bias, *input, channels, "bias"));
+  WICK_RETURN_IF_ERROR(prepare_output(op, *out0, input->sizes, "out0"));
+  std::vector<double> mean(static_cast<size_t>(channels), 0.0), rstd(static_cast<size_t>(channels), 0.0);
+  const double count = static_cast<double>(outer * inner);
+  visit_dtype(input->dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* x = input->data_as<T>();
+    for (int64_t c = 0; c < channels; ++c) {
+      double sum = 0;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) sum += convert<double>(x[(o * channels + c) * inner + i]);
+      const double m = count > 0 ? sum / count : 0.0;
+      double sq = 0;  // two passes: accurate for large means
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+          const double d = convert<double>(x[(o * channels + c) * inner + i]) - m;
+          sq += d * d;
+        }
+      mean[static_cast<size_t>(c)] = m;
+      rstd[static_cast<size_t>(c)] = 1.0 / std::sqrt((count > 0 ? sq / count : 0.0) + eps);
+    }
+  });
+  const std::vector<int64_t> stat_shape = {channels};
+  WICK_RETURN_IF_ERROR(write_stats(op, *out1, stat_shape, mean, "out1"));
+  WICK_RETURN_IF_ERROR(write_stats(op, *out2, stat_shape, rstd, "out2"));
+  std::vector<double> w = param_values(weight, channels, 1.0), b = param_values(bias, channels, 0.0);
+  std::vector<double> scale(static_cast<size_t>(channels)), shift(static_cast<size_t>(channels));
+  for (size_t c = 0; c < scale.size(); ++c) {
+    scale[c] = rstd[c] * w[c];
+    shift[c] = b[c] - mean[c] * scale[c];
+  }
   return compute_in_out(*input, *out0, [&](const auto* x, auto* y) {
     affine_per_channel(x, y, outer, channels, inner, scale, shift);
   });

@@ -104,6 +104,7 @@ Status llama_sdpa_with_kv_cache_out(ValueTable& values, std::span<const int32_t>
 Status llama_update_cache_out(ValueTable& values, std::span<const int32_t> args);
 
 // normalization.cpp
+Status native_batch_norm_legit_no_stats_out(ValueTable& values, std::span<const int32_t> args);
 Status native_batch_norm_legit_no_training_out(ValueTable& values, std::span<const int32_t> args);
 Status native_layer_norm_out(ValueTable& values, std::span<const int32_t> args);
 Status native_group_norm_out(ValueTable& values, std::span<const int32_t> args);

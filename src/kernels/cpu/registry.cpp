@@ -10,6 +10,7 @@ namespace {
 constexpr KernelEntry kKernels[] = {
     {"aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out},
     {"aten::_log_softmax.out", log_softmax_out},
+    {"aten::_native_batch_norm_legit.no_stats_out", native_batch_norm_legit_no_stats_out},
     {"aten::_native_batch_norm_legit_no_training.out", native_batch_norm_legit_no_training_out},
     {"aten::_softmax.out", softmax_out},
     {"aten::_to_copy.out", to_copy_out},

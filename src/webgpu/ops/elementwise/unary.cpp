@@ -17,7 +17,7 @@ namespace {
 enum class UnaryOp : uint32_t {
   kRelu = 0, kSigmoid = 1, kTanh = 2, kExp = 3, kSqrt = 4, kRsqrt = 5, kNeg = 6, kAbs = 7, kSin = 8, kCos = 9,
   kGeluErf = 10, kGeluTanh = 11, kHardswish = 12, kClamp = 13, kLeakyRelu = 14, kPowScalar = 15,
-  kLogicalNot = 16, kRound = 17, kSilu = 18,
+  kLogicalNot = 16, kRound = 17, kSilu = 18, kLog = 19,
 };
 
 struct UnaryParams {
@@ -139,6 +139,7 @@ void append_unary_ops(std::vector<OpEntry>& ops) {
       {"aten.sigmoid.default", "T -> T", unary, UnaryOp::kSigmoid},
       {"aten.tanh.default", "T -> T", unary, UnaryOp::kTanh},
       {"aten.exp.default", "T -> T", unary, UnaryOp::kExp},
+      {"aten.log.default", "T -> T", unary, UnaryOp::kLog},
       {"aten.sqrt.default", "T -> T", unary, UnaryOp::kSqrt},
       {"aten.rsqrt.default", "T -> T", unary, UnaryOp::kRsqrt},
       {"aten.neg.default", "T -> T", unary, UnaryOp::kNeg},

@@ -68,6 +68,15 @@ fn pow_scalar(x: f32, e: f32) -> f32 {
   return pow(x, e);
 }
 
+// WGSL leaves log of 0 and of negatives undefined; PyTorch gives -inf and NaN (and NaN
+// for NaN). Built from bits at run time (a NaN or infinite constant is a WGSL error);
+// _p0 is always 0.
+fn log_f(x: f32) -> f32 {
+  if (x == 0.0) { return bitcast<f32>(0xff800000u | p._p0); }
+  if (!(x > 0.0)) { return bitcast<f32>(0x7fc00000u | p._p0); }
+  return log(x);
+}
+
 fn apply(op: u32, x: f32) -> f32 {
   switch op {
     case 0u: { return max(x, 0.0); }                          // relu
@@ -96,6 +105,7 @@ fn apply(op: u32, x: f32) -> f32 {
     case 16u: { return select(0.0, 1.0, x == 0.0); }          // logical_not
     case 17u: { return round(x); }                             // half to even, as torch
     case 18u: { return x * (1.0 / (1.0 + exp(-x))); }         // silu
+    case 19u: { return log_f(x); }
     default: { return x; }
   }
 }

@@ -1,5 +1,7 @@
 // Normalization: native_layer_norm, native_group_norm and et_vk.rms_norm -> row_norm.wgsl
-// (one workgroup per row); _native_batch_norm_legit_no_training -> batch_norm.wgsl.
+// (one workgroup per row); _native_batch_norm_legit_no_training -> batch_norm.wgsl;
+// _native_batch_norm_legit.no_stats (nn.InstanceNorm2d's export) -> row_norm.wgsl as a
+// group norm of one channel per group.
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 #include "webgpu/ops/op_kit.h"
@@ -52,7 +54,7 @@ struct RowNormSpec {
   GpuTensor *x, *weight, *bias, *out, *mean, *rstd;
   Mode mode;
   size_t norm_rank = 1;  // layer norm: trailing dims normalized
-  int64_t groups = 1;    // group norm
+  int64_t groups = 1;    // group norm; 0: one group per channel, statistics shaped [C] (batch 1)
   float eps;
 };
 
@@ -110,17 +112,22 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     if (spec.mode == kGroup) {
       if (dims.size() < 2) return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input must be [N, C, *]");
       const int64_t n = dims[0], c = dims[1];
-      if (spec.groups <= 0 || c % spec.groups != 0)
-        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + std::to_string(spec.groups) +
+      const bool per_channel = spec.groups == 0;
+      // Per channel, the statistics are over N, H, W: one row per channel only when N is 1.
+      if (per_channel && n != 1)
+        return Status(ErrorCode::kNotSupported, std::string(name) + ": batch " + std::to_string(n) + " (only 1)");
+      const int64_t groups = per_channel ? c : spec.groups;
+      if (groups <= 0 || c % groups != 0)
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + std::to_string(groups) +
                                                        " groups do not divide " + std::to_string(c) + " channels");
       int64_t hw = 1;
       for (size_t i = 2; i < dims.size(); ++i) hw *= dims[i];
-      rows = n * spec.groups;
-      inner = (c / spec.groups) * hw;
-      p.groups = static_cast<uint32_t>(spec.groups);
-      p.cpg = static_cast<uint32_t>(c / spec.groups);
+      rows = n * groups;
+      inner = (c / groups) * hw;
+      p.groups = static_cast<uint32_t>(groups);
+      p.cpg = static_cast<uint32_t>(c / groups);
       p.hw = static_cast<uint32_t>(std::max<int64_t>(hw, 1));
-      stat_shape = {n, spec.groups};
+      stat_shape = per_channel ? std::vector<int64_t>{c} : std::vector<int64_t>{n, groups};
       if (spec.weight && spec.weight->numel() < c)
         return Status(ErrorCode::kInvalidArgument, std::string(name) + ": weight shorter than C");
       if (spec.bias && spec.bias->numel() < c)
@@ -177,6 +184,23 @@ Status group_norm(Graph& g, const OpArgs& a) {
   return build_row_norm(g, a.name(), s);
 }
 
+// _native_batch_norm_legit.no_stats: [input, weight?, bias?, training, momentum, eps,
+// (out, save_mean, save_invstd)]. Batch statistics over N and the spatial dims, biased
+// variance; nn.InstanceNorm2d exports as this op on its input viewed as [1, N*C, H, W].
+Status batch_norm_no_stats(Graph& g, const OpArgs& a) {
+  RowNormSpec s{};
+  s.mode = kGroup;
+  s.groups = 0;
+  s.x = a.tensor(0);
+  s.weight = a.tensor(1);
+  s.bias = a.tensor(2);
+  s.eps = static_cast<float>(a.scalar(5));
+  WICK_RETURN_IF_ERROR(outputs3(a, 6, s.out, s.mean, s.rstd));
+  if (s.x->rank() < 2) return a.invalid("input must be [N, C, *]");
+  if (s.x->max_dims[0] != 1) return a.unsupported("batch " + std::to_string(s.x->max_dims[0]) + " (only 1)");
+  return build_row_norm(g, a.name(), s);
+}
+
 // [x, weight, eps, out]
 Status rms_norm(Graph& g, const OpArgs& a) {
   RowNormSpec s{};
@@ -229,6 +253,7 @@ void append_norm_ops(std::vector<OpEntry>& ops) {
       {"aten.native_layer_norm.default", "T L T? T? F -> O", layer_norm},
       {"aten.native_group_norm.default", "T T? T? I I I I F -> O", group_norm},
       {"aten._native_batch_norm_legit_no_training.default", "T T? T? T T * F -> O", batch_norm},
+      {"aten._native_batch_norm_legit.no_stats", "T T? T? B F F -> O", batch_norm_no_stats},
       {"et_vk.rms_norm.default", "T T? F -> T", rms_norm},
   });
 }

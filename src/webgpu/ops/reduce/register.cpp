@@ -1,8 +1,8 @@
-// Reductions (sum, mean, amax, amin, argmax, argmin over any set of dims) and softmax /
-// log_softmax (numerically stable, along one dim) -> reduce.wgsl; float ones over the
-// innermost dims on GPU kernel choices -> reduce_rows.wgsl (a workgroup per row or row
-// chunk); softmax on CPU adapters (SwiftShader) -> softmax_rows.wgsl, one barrier-free
-// thread per row.
+// Reductions (sum, mean, amax, amin, argmax, argmin over any set of dims, max.dim as amax +
+// argmax) and softmax / log_softmax (numerically stable, along one dim) -> reduce.wgsl;
+// float ones over the innermost dims on GPU kernel choices -> reduce_rows.wgsl (a workgroup
+// per row or row chunk); softmax on CPU adapters (SwiftShader) -> softmax_rows.wgsl, one
+// barrier-free thread per row; topk -> topk_rank.wgsl.
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -259,6 +259,80 @@ Status any_dim(Graph& g, const OpArgs& a) {
   return build_reduce(g, a.tensor(0), a.out(), {a.integer(1)}, a.flag(2), ReduceOp::kAmax, a.name());
 }
 
+// max.dim: [self, dim, keepdim, (values, indices)] as two reductions over the same rows:
+// amax, and argmax (first index of the maximum, as PyTorch's CPU kernel).
+Status max_dim(Graph& g, const OpArgs& a) {
+  WICK_ASSIGN_OR_RETURN(std::vector<GpuTensor*> outs, a.outputs(3));
+  if (outs.size() != 2 || outs[0] == nullptr || outs[1] == nullptr) return a.invalid("expected (values, indices) outputs");
+  if (outs[1]->elem != Elem::kI32) return a.unsupported("indices must be an integer tensor");
+  if (outs[0]->buffer == outs[1]->buffer) return a.unsupported("values and indices share a buffer");
+  const std::vector<int64_t> dims{a.integer(1)};
+  WICK_RETURN_IF_ERROR(build_reduce(g, a.tensor(0), outs[0], dims, a.flag(2), ReduceOp::kAmax, a.name()));
+  return build_reduce(g, a.tensor(0), outs[1], dims, a.flag(2), ReduceOp::kArgmax, a.name());
+}
+
+struct TopkParams {
+  uint32_t lines, size, inner, k;
+  uint32_t largest, per_line, pad0, pad1;
+};
+static_assert(sizeof(TopkParams) == 32);
+
+// topk: [self, k, dim, largest, sorted, (values, indices)]. The result is always sorted
+// (for sorted=False PyTorch leaves the order unspecified).
+Status topk(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor* x = a.tensor(0);
+  WICK_ASSIGN_OR_RETURN(std::vector<GpuTensor*> outs, a.outputs(5));
+  if (outs.size() != 2 || outs[0] == nullptr || outs[1] == nullptr) return a.invalid("expected (values, indices) outputs");
+  GpuTensor *values = outs[0], *indices = outs[1];
+  if (!x->is_float() || !values->is_float()) return a.unsupported("float tensors only");
+  if (indices->elem != Elem::kI32) return a.unsupported("indices must be an integer tensor");
+  if (values->buffer == x->buffer || indices->buffer == x->buffer || values->buffer == indices->buffer)
+    return a.unsupported("an output aliases another operand");
+  const int32_t k_id = a.id(1);
+  const int64_t dim_arg = a.integer(2);
+  const bool largest = a.flag(3);
+  const int64_t rank = static_cast<int64_t>(x->max_dims.size());
+  const int64_t bound = std::max<int64_t>(rank, 1);
+  if (dim_arg < -bound || dim_arg >= bound)
+    return a.invalid("dim " + std::to_string(dim_arg) + " out of range for rank " + std::to_string(rank));
+  const size_t dim = static_cast<size_t>(dim_arg < 0 ? dim_arg + bound : dim_arg);
+  // Threads per workgroup: the longest line rounded up to a power of two, 32..256 (a
+  // workgroup serves one line: short lines would otherwise idle most of 256 threads).
+  const int64_t max_size = x->max_dims.empty() ? 1 : x->max_dims[dim];
+  uint32_t wg = 32;
+  while (wg < max_size && wg < kWorkgroup) wg *= 2;
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kd, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::topk_rank).set("wg_size", wg), sizeof(TopkParams),
+      {x->buffer.get(), values->buffer.get(), indices->buffer.get(), kParamsSlot}));
+  ParamsBlock* params = kd.params;
+  const size_t index = kd.index;
+  return g.add_step([=, &g]() -> Status {
+    WICK_ASSIGN_OR_RETURN(int64_t k, g.int_arg(k_id, name));  // a SymInt's value now
+    const std::vector<int64_t>& shape = x->dims;
+    const int64_t size = shape.empty() ? 1 : shape[dim];
+    if (k < 0 || k > size)
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": k " + std::to_string(k) + " out of range for a dim of " +
+                                                     std::to_string(size));
+    std::vector<int64_t> out_shape = shape;
+    if (!out_shape.empty()) out_shape[dim] = k;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, values, out_shape));
+    WICK_RETURN_IF_ERROR(set_output_dims(name, indices, out_shape));
+    int64_t inner = 1;
+    for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+    const int64_t lines = size == 0 ? 0 : shape_numel(shape) / size;
+    TopkParams p{};
+    p.lines = static_cast<uint32_t>(lines);
+    p.size = static_cast<uint32_t>(size);
+    p.inner = static_cast<uint32_t>(std::max<int64_t>(inner, 1));
+    p.k = static_cast<uint32_t>(k);
+    p.largest = largest ? 1u : 0u;
+    p.per_line = static_cast<uint32_t>((size + wg - 1) / wg);
+    WICK_RETURN_IF_ERROR(params->write(p));
+    const uint64_t groups = k == 0 ? 0 : uint64_t{p.lines} * p.per_line;
+    return g.set_grid(index, groups * wg, wg);
+  });
+}
+
 }  // namespace
 
 void append_reduce_ops(std::vector<OpEntry>& ops) {
@@ -270,6 +344,8 @@ void append_reduce_ops(std::vector<OpEntry>& ops) {
       {"aten.argmax.default", "T I? B -> T", reduce, ReduceOp::kArgmax},
       {"aten.any.dim", "T I B -> T", any_dim},
       {"aten.argmin.default", "T I? B -> T", reduce, ReduceOp::kArgmin},
+      {"aten.max.dim", "T I B -> O", max_dim},
+      {"aten.topk.default", "T I I B B -> O", topk},
       {"aten._softmax.default", "T I B -> T", reduce, ReduceOp::kSoftmax},
       {"aten._log_softmax.default", "T I B -> T", reduce, ReduceOp::kLogSoftmax},
   });
