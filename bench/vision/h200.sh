@@ -12,9 +12,11 @@
 # table.md (medians, Wick/ORT ratio, correctness), h200.log and logs.tar.gz (every step).
 # Knobs (environment): DEADLINE (s), FIRST (models benchmarked, and timed by PyTorch, before
 # the rest), EXPORT_THREADS, WICK_SECONDS / ORT_SECONDS / TORCH_SECONDS (time cap of each
-# timing loop), SKIP_FIXTURE=1 (leave out the Whisper tiny fixture step), SKIP_TORCH=1 (no
-# PyTorch timings), PROBE=1 (print the
-# transformers version and which model classes it has, first).
+# timing loop), SKIP_FIXTURE=1 (leave out the Whisper tiny fixture step), PROBE=1 (print the
+# transformers version and which model classes it has, first), SKIP_TORCH=1 (no PyTorch
+# timings), BEFORE_MODELS=1 (every model also profiled and timed on wick_before, staged by
+# prepare.sh's BEFORE=...: before/after in one call), KERNEL_BENCH="NAME..." (run
+# wick_kernel_bench_NAME from the staged kbench/ while the models export).
 set -u
 VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # these scripts
 STAGE=$(dirname "$VISION")                           # node.xz, ort.tar.xz, et.tar.xz, wick.tar.xz
@@ -51,6 +53,14 @@ if [[ -z ${DRY_RUN:-} ]]; then
 fi
 RES=$R/results.jsonl
 : > "$RES"
+# Kernel benches (prepare.sh's KBENCH=...): on the GPU while the exports below keep the CPU busy.
+KB_PID=
+if [[ -n ${KERNEL_BENCH:-} && -d $W/wick/kbench ]]; then
+  (for k in $KERNEL_BENCH; do
+     WICK_KERNEL_BENCH_DIR=$W/wick/kbench timeout 60 "$W/wick/kbench/wick_kernel_bench_$k" > "$R/kernel_bench_$k.txt" 2>&1
+   done) &
+  KB_PID=$!
+fi
 log "tools: node $("$NODE" --version), wick $(du -h "$WICK" | cut -f1)"
 
 # 1. Exports, all models at once, each format in its own process on one thread (lowering is
@@ -95,6 +105,15 @@ bench_model() {
       --max-seconds "${WICK_SECONDS:-8}" "${inargs[@]}" > "$LOGS/wick_bench_$m.txt" 2>&1
     echo "exit $?" >> "$LOGS/wick_bench_$m.txt"
     python3 "$VISION/parse_wick.py" "$m" "$LOGS/wick_bench_$m.txt" "$LOGS/wick_profile_$m.txt" >> "$RES"
+    if [[ -n ${BEFORE_MODELS:-} && -x $W/wick/wick_before && $(left) -gt 20 ]]; then
+      log "$m: wick_before run --profile, bench"  # the wick this branch started from, same program
+      timeout $(tmo 60) "$W/wick/wick_before" run "$D/model.pte" --backend webgpu --profile "${inargs[@]}" \
+        > "$LOGS/wick_before_profile_$m.txt" 2>&1
+      timeout $(tmo 60) "$W/wick/wick_before" bench "$D/model.pte" --backend webgpu --runs "${WICK_RUNS:-200}" --warmup 3 \
+        --max-seconds "${WICK_SECONDS:-8}" "${inargs[@]}" > "$LOGS/wick_before_bench_$m.txt" 2>&1
+      echo "exit $?" >> "$LOGS/wick_before_bench_$m.txt"
+      python3 "$VISION/parse_wick.py" "$m" "$LOGS/wick_before_bench_$m.txt" "$LOGS/wick_before_profile_$m.txt" wick_before >> "$RES"
+    fi
   fi
   if [[ -z ${DRY_RUN:-} ]]; then
     wait_export "$LOGS/export_onnx_$m.log"
@@ -119,7 +138,7 @@ print(json.dumps(m))" >> "$RES"
 FIRST=${FIRST:-mobilenet_v3_small esrgan_slim_x4_64 esrgan_slim_x4_128 depth_anything_v2_small_518}
 # PyTorch CUDA for a group of models, in one process (imports once).
 torch_group() {
-  [[ -z ${SKIP_TORCH:-} && $# -gt 0 && $(left) -gt 20 ]] || return
+  [[ $# -gt 0 && $(left) -gt 20 && -z ${SKIP_TORCH:-} ]] || return
   log "torch: $*"
   timeout $(tmo 120) python3 "$VISION/torch_bench.py" "$W/models" "$@" --runs 200 --max-seconds "${TORCH_SECONDS:-4}" \
     > "$LOGS/torch_$1.txt" 2>&1
@@ -129,7 +148,7 @@ torch_group() {
 
 G1=() G2=()
 for m in $MODELS; do if [[ " $FIRST " == *" $m "* ]]; then G1+=("$m"); else G2+=("$m"); fi; done
-for m in "${G1[@]}"; do bench_model "$m"; done
+for m in "${G1[@]}"; do [[ -n $KB_PID ]] && wait $KB_PID; KB_PID=; bench_model "$m"; done
 torch_group "${G1[@]}"
 
 # 3. The tiny Whisper encoder fixture (5 delegates, CPU ops between): host rows of the
@@ -151,7 +170,7 @@ if [[ -z ${SKIP_FIXTURE:-} && -f $F/model.pte && $(left) -gt 15 ]]; then
   tail -n 4 "$LOGS"/wick*_bench_whisper_tiny_encoder_fixture.txt "$LOGS/whisper_tiny_check.txt"
 fi
 
-for m in "${G2[@]}"; do bench_model "$m"; done
+for m in "${G2[@]}"; do [[ -n $KB_PID ]] && wait $KB_PID; KB_PID=; bench_model "$m"; done
 torch_group "${G2[@]}"
 
 log "table"

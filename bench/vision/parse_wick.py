@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One JSON line from `wick bench` and `wick run --profile` logs of one model:
 
-  python3 bench/vision/parse_wick.py MODEL BENCH_LOG PROFILE_LOG
+  python3 bench/vision/parse_wick.py MODEL BENCH_LOG PROFILE_LOG [TOOL]   (TOOL: "wick", or e.g. "wick_before")
 """
 
 import json
@@ -11,7 +11,7 @@ import sys
 
 def main():
     model, bench_log, profile_log = sys.argv[1:4]
-    res = {"model": model, "tool": "wick"}
+    res = {"model": model, "tool": sys.argv[4] if len(sys.argv) > 4 else "wick"}
     bench = open(bench_log).read()
     m = re.search(r"median ([\d.]+) ms, min ([\d.]+) ms, max ([\d.]+) ms over (\d+) runs", bench)
     if m:

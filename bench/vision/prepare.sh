@@ -6,7 +6,7 @@
 # a stripped `wick` from BUILD (default build/), Dawn's libwebgpu_wrapper.so and the tiny
 # Whisper encoder fixture.
 #
-#   [BEFORE=other/wick] bash bench/vision/prepare.sh [STAGE] [BUILD]
+#   [BEFORE=other/wick] [KBENCH="reduce softmax"] bash bench/vision/prepare.sh [STAGE] [BUILD]
 #
 # Then: run `bash .dev/bench/vision/h200.sh` on the device, carrying .gl and .dev/bench.
 set -euo pipefail
@@ -50,6 +50,12 @@ cp "$BUILD/wick" "$T/wick/wick" && strip "$T/wick/wick"
 cp third_party/npm/dawn/lib/libwebgpu_wrapper.so "$T/wick/"
 F=../shared/fixtures/demos/whisper_tiny_encoder
 cp "$F/model.pte" "$F/case0_input0.bin" "$F/case0_output0.bin" "$T/wick/whisper_tiny_encoder/"
+# Kernel benches, when named (KBENCH="reduce softmax"): their binaries and WGSL variants.
+for k in ${KBENCH:-}; do
+  mkdir -p "$T/wick/kbench/$k"
+  cp "$BUILD/wick_kernel_bench_$k" "$T/wick/kbench/" && strip "$T/wick/kbench/wick_kernel_bench_$k"
+  cp bench/kernels/$k/*.wgsl "$T/wick/kbench/$k/"
+done
 git log -1 --format='%H %s' > "$T/wick/COMMIT"
 git status --porcelain --untracked-files=no >> "$T/wick/COMMIT"
 tar -C "$T" -cf - wick | nice xz -6 -T2 > "$STAGE/wick.tar.xz"

@@ -21,9 +21,10 @@ namespace {
 
 // The graph options every delegate of this backend gets; the environment can override the
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer).
-GraphOptions graph_options(bool profile) {
+GraphOptions graph_options(bool profile, bool alias_views) {
   GraphOptions go;
   go.profile = profile;
+  go.alias_views = alias_views;
   if (const char* v = std::getenv("WICK_SUBMIT_CHUNK")) {
     char* end = nullptr;
     const unsigned long n = std::strtoul(v, &end, 10);
@@ -129,7 +130,7 @@ class WebGpuBackend : public Backend {
   Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) override {
     WICK_RETURN_IF_ERROR(ensure_device());
     WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob blob, vkgraph::parse_vk_blob(ctx.processed));
-    GraphOptions go = graph_options(options_.profile);
+    GraphOptions go = graph_options(options_.profile, options_.alias_views);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));
     GraphBuilder rebuild = [device = device_, cache = cache_, processed = ctx.processed,
                             named = ctx.named_data](const GraphOptions& o) -> Result<std::unique_ptr<Graph>> {
@@ -153,7 +154,7 @@ class WebGpuBackend : public Backend {
       plans.push_back(std::move(plan));
     }
     WICK_ASSIGN_OR_RETURN(vkgraph::MergedPlan merged, vkgraph::merge_plans(run, plans));
-    GraphOptions go = graph_options(options_.profile);
+    GraphOptions go = graph_options(options_.profile, options_.alias_views);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), merged.plan, go));
     auto plan = std::make_shared<vkgraph::Plan>(std::move(merged.plan));
     GraphBuilder rebuild = [device = device_, cache = cache_, plan](const GraphOptions& o) {
@@ -217,7 +218,8 @@ std::shared_ptr<gpu::Device> backend_device() {
 Status register_webgpu_backend(const BackendOptions& options) {
   // Reuse the registered backend (its device and compiled pipelines) when it fits.
   if (auto existing = registered().lock();
-      existing && existing->options_.profile == options.profile && find_backend("VulkanBackend") == existing) {
+      existing && existing->options_.profile == options.profile &&
+      existing->options_.alias_views == options.alias_views && find_backend("VulkanBackend") == existing) {
     return existing->ensure_device();
   }
   auto backend = std::make_shared<WebGpuBackend>(options);

@@ -16,6 +16,7 @@ namespace wick::webgpu {
 
 struct BackendOptions {
   bool profile = false;  // record per-dispatch GPU times (timestamp queries)
+  bool alias_views = true;  // GraphOptions::alias_views (off: every view is a copy; for tests)
 };
 
 // Creates the device (or reuses a healthy one) and registers the backend. Fails with a

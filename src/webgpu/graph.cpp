@@ -311,32 +311,41 @@ Status Graph::create_values(const vkgraph::Plan& plan) {
   return {};
 }
 
-// memory_plan.h: Wick's own plan for the exporter's shareable intermediates, so flat
-// copies alias their inputs. Graphs with convolutions keep the exporter's plan (fusion.cpp
-// moves fused convs' outputs between buffers with that plan in mind).
+// memory_plan.h: Wick's own plan for the exporter's shareable tensors (graph inputs and
+// outputs included), so flat copies alias their inputs with no dispatch.
 Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes) {
   if (!options_.alias_views) return {};
+  bool has_conv = false;
   for (const vkgraph::OpCall& call : plan.ops)
-    if (call.name.find("conv") != std::string::npos) return {};
-  if (options_.fuse)
+    if (call.name.find("conv") != std::string::npos) has_conv = true;
+  // The LLM fusions are planned for graphs without convolutions only: fusion.cpp's conv
+  // fusions skip ops of their own, and the two passes do not know each other's.
+  if (options_.fuse && !has_conv)
     llm_fusions_ = plan_llm_fusions(plan, std::vector<bool>(plan.ops.size(), false),
                                     device_->limits().max_storage_buffers_per_shader_stage);
-  const size_t n = values_.size();
+  const size_t n = values_.size(), n_ops = plan.ops.size();
+  std::vector<bool> is_input(n, false), is_output(n, false);
+  for (int32_t id : input_ids_)
+    if (id >= 0 && static_cast<size_t>(id) < n) is_input[static_cast<size_t>(id)] = true;
+  for (int32_t id : output_ids_)
+    if (id >= 0 && static_cast<size_t>(id) < n) is_output[static_cast<size_t>(id)] = true;
   std::vector<int> index(n, -1);  // value id -> planned tensor
   std::vector<size_t> ids;
   std::vector<PlannedTensor> tensors;
-  auto is_io = [&](size_t id) {
-    return std::find(input_ids_.begin(), input_ids_.end(), static_cast<int32_t>(id)) != input_ids_.end() ||
-           std::find(output_ids_.begin(), output_ids_.end(), static_cast<int32_t>(id)) != output_ids_.end();
-  };
   for (size_t id = 0; id < n; ++id) {
     const GValue& v = values_[id];
-    if (v.kind != GValue::kTensor || v.tensor.constant_id >= 0 || v.tensor.mem_obj_id < 0 || is_io(id)) continue;
+    // Dedicated tensors (mem_obj_id < 0: state that persists across executions, such as
+    // KV caches) keep their own buffers.
+    if (v.kind != GValue::kTensor || v.tensor.constant_id >= 0 || v.tensor.mem_obj_id < 0) continue;
     index[id] = static_cast<int>(tensors.size());
     ids.push_back(id);
     PlannedTensor t;
     t.bytes = static_cast<uint64_t>(std::max<int64_t>(v.tensor.max_numel(), 1)) * 4;
     t.first = SIZE_MAX;
+    // Inputs are written before the first op (the upload), outputs read after the last (the
+    // readback copies).
+    if (is_input[id]) t.first = 0;
+    if (is_output[id]) t.last = n_ops;
     tensors.push_back(t);
   }
   if (tensors.empty()) return {};
@@ -351,24 +360,33 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
   // Fusions that move a read later (llm_fusion.h) are known before lifetimes are.
   for (const auto& [at, ids_read] : llm_fusions_.extra_uses)
     for (int32_t id : ids_read) touch(id, at);
+  // Tensors an op writes in place (not as its last argument): a view of one taken before the
+  // write must not see it, so they alias nothing.
+  std::vector<bool> written_in_place(n, false);
+  for (const vkgraph::OpCall& call : plan.ops)
+    for (size_t pos : in_place_args(call.name))
+      if (pos < call.args.size() && call.args[pos] >= 0 && static_cast<size_t>(call.args[pos]) < n)
+        written_in_place[static_cast<size_t>(call.args[pos])] = true;
   std::vector<std::pair<size_t, size_t>> aliases;
-  for (size_t i = 0; i < plan.ops.size(); ++i) {
+  for (size_t i = 0; i < n_ops; ++i) {
     const vkgraph::OpCall& call = plan.ops[i];
     for (int32_t id : call.args) {
       touch(id, i);
       if (id >= 0 && static_cast<size_t>(id) < n && values_[static_cast<size_t>(id)].kind == GValue::kValueList)
         for (int32_t item : values_[static_cast<size_t>(id)].items) touch(item, i);
     }
-    if (auto io = flat_copy_args(call.name, call.args.size())) {
+    if (auto io = alias_args(*this, call.name, call.args)) {
       const int32_t src = call.args[io->first], dst = call.args[io->second];
-      if (src < 0 || dst < 0 || static_cast<size_t>(src) >= n || static_cast<size_t>(dst) >= n) continue;
-      const int a = index[static_cast<size_t>(src)], b = index[static_cast<size_t>(dst)];
-      if (a >= 0 && b >= 0 && values_[static_cast<size_t>(src)].tensor.elem == values_[static_cast<size_t>(dst)].tensor.elem)
-        aliases.emplace_back(static_cast<size_t>(a), static_cast<size_t>(b));
+      if (src < 0 || dst < 0 || static_cast<size_t>(src) >= n || static_cast<size_t>(dst) >= n || src == dst) continue;
+      const size_t s = static_cast<size_t>(src), d = static_cast<size_t>(dst);
+      const int a = index[s], b = index[d];
+      if (a < 0 || b < 0 || written_in_place[s] || written_in_place[d] || is_input[d]) continue;
+      if (copy_converts(&values_[s].tensor, &values_[d].tensor)) continue;
+      aliases.emplace_back(static_cast<size_t>(a), static_cast<size_t>(b));
     }
   }
   for (PlannedTensor& t : tensors)
-    if (t.first == SIZE_MAX) t.first = t.last = 0;  // never used: any buffer will do
+    if (t.first == SIZE_MAX) t.first = std::min(t.last, n_ops);  // never used: any buffer free then will do
   const MemoryPlan mp = plan_memory(tensors, aliases);
   aliased_ops_ = mp.aliased;
   std::vector<std::shared_ptr<gpu::Buffer>> slots;
@@ -379,16 +397,7 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
     planned_bytes_ += mp.slot_bytes[s];
   }
   for (size_t k = 0; k < ids.size(); ++k) values_[ids[k]].tensor.buffer = slots[static_cast<size_t>(mp.slot[k])];
-  // The exporter's shared objects now hold only the I/O tensors that were planned into them.
-  std::map<int, uint64_t> io_sizes;
-  for (size_t id = 0; id < n; ++id) {
-    const GValue& v = values_[id];
-    if (v.kind == GValue::kTensor && v.tensor.constant_id < 0 && v.tensor.mem_obj_id >= 0 && !v.tensor.buffer) {
-      uint64_t& b = io_sizes[v.tensor.mem_obj_id];
-      b = std::max(b, static_cast<uint64_t>(std::max<int64_t>(v.tensor.max_numel(), 1)) * 4);
-    }
-  }
-  shared_sizes = std::move(io_sizes);
+  shared_sizes.clear();  // every shareable tensor is in a planned buffer now
   return {};
 }
 
@@ -445,7 +454,8 @@ Status Graph::add_output_copies() {
       staging_.push_back(nullptr);
       continue;
     }
-    const uint64_t bytes = v.tensor.buffer->size();
+    // The tensor's own words, not its buffer's (a planned buffer may serve larger tensors).
+    const uint64_t bytes = std::min<uint64_t>(v.tensor.buffer->size(), static_cast<uint64_t>(std::max<int64_t>(v.tensor.max_numel(), 1)) * 4);
     WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create(device_, bytes, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
                                                                "output staging"));
     staging_.push_back(std::make_unique<gpu::Buffer>(std::move(buf)));

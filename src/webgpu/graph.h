@@ -3,8 +3,11 @@
 // Every tensor lives in a storage buffer sized for its maximum (serialized) shape, one
 // 32-bit word per element: f32 for floating dtypes, i32 for integers and bools (int64
 // narrowed, as the exporter's downcast_64_bit intends). Host data is converted on
-// upload and readback. Tensors with the same mem_obj_id share one buffer (the
-// exporter's liveness plan). Only packed quantized weights keep their raw bytes.
+// upload and readback. The tensors the exporter planned as shareable (mem_obj_id >= 0)
+// are planned again by Wick (memory_plan.h), so that views share their input's buffer and
+// cost no dispatch; with GraphOptions::alias_views off, tensors with the same mem_obj_id
+// share one buffer (the exporter's liveness plan). Only packed quantized weights keep
+// their raw bytes.
 //
 // Ops are built once, in chain order. Each op records its dispatches and a `prepare`
 // step; before every execution all prepare steps run in order (current shapes flow
@@ -101,7 +104,7 @@ struct HostTimes {
 struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
-  bool alias_views = true;  // flat copies (views, clones) share their input's buffer when safe
+  bool alias_views = true;  // views (flat copies, order-keeping permutes) share their input's buffer (memory_plan.h)
   // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
   // encodes the rest (0: one command buffer; profiled calls always use one). Environment
   // override: WICK_SUBMIT_CHUNK.

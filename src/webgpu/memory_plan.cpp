@@ -14,6 +14,13 @@ size_t find_root(std::vector<size_t>& parent, size_t i) {
 
 }  // namespace
 
+std::vector<size_t> in_place_args(std::string_view op) {
+  if (op == "sdpa_with_kv_cache.default") return {3, 4};
+  if (op == "update_cache.default") return {1};
+  if (op == "et_vk.adamw_step.default") return {0, 1, 2};
+  return {};
+}
+
 MemoryPlan plan_memory(const std::vector<PlannedTensor>& tensors, const std::vector<std::pair<size_t, size_t>>& aliases) {
   const size_t n = tensors.size();
   std::vector<size_t> parent(n);

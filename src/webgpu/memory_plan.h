@@ -7,12 +7,18 @@
 // read, so aliasing on top of it is rarely safe. This plan groups each flat copy's output
 // with its input (one group, one buffer, live from the first member's producer to the
 // last member's last reader) and packs the groups' lifetimes into buffers greedily.
-// Only tensors the exporter itself planned as shareable (mem_obj_id >= 0, not graph
-// inputs or outputs) take part; persistent state (own buffers) and I/O keep theirs.
+// Only tensors the exporter itself planned as shareable (mem_obj_id >= 0) take part, graph
+// inputs (live from before the first op: the upload) and outputs (live past the last: the
+// readback) included; persistent state (mem_obj_id < 0: own buffers) keeps its buffers.
+// Views are found by ops/shape's alias_args (flat copies, order-keeping permutes); tensors
+// written in place (in_place_args) alias nothing. Graph::plan_transient_buffers builds the
+// inputs of this plan; fusion.cpp then moves a fused conv's output out of a buffer it
+// would clobber.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +34,10 @@ struct MemoryPlan {
   std::vector<uint64_t> slot_bytes;   // per buffer
   size_t aliased = 0;                 // alias pairs honoured
 };
+
+// The argument positions an operator writes in place (besides its output, the last):
+// KV-cache updates and optimizer steps. Such tensors never alias another.
+std::vector<size_t> in_place_args(std::string_view op);
 
 // `aliases`: (input, output) tensor index pairs of flat copies, in op order.
 MemoryPlan plan_memory(const std::vector<PlannedTensor>& tensors, const std::vector<std::pair<size_t, size_t>>& aliases);

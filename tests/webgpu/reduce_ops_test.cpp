@@ -1,4 +1,5 @@
-// Randomized tests of reduce.wgsl (sum, mean, amax, argmax over dim sets; softmax and
+// Randomized tests of reduce.wgsl, reduce_rows.wgsl (the GPU kernel choice, forced on
+// SwiftShader) and softmax_rows.wgsl (sum, mean, amax, argmax over dim sets; softmax and
 // log_softmax) against direct CPU computations (in double). Tolerances: sums/means
 // 1e-4 * (1 + sum|x|)/n-scaled; max/argmax exact; softmax 1e-5 abs + 1e-4 rel.
 #include <gtest/gtest.h>
@@ -65,9 +66,12 @@ TEST(WebGpuReduceOp, SumMeanAmaxOverDimSets) {
   const char* names[] = {"aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default", "aten.amin.default"};
   for (int op = 0; op < 4; ++op) {
     for (const Case& c : kCases) {
-      for (bool keepdim : {false, true}) {
+      for (int variant = 0; variant < 4; ++variant) {
+        // keepdim, and the GPU kernel choice (reduce_rows.wgsl where the reduced dims are innermost).
+        const bool keepdim = variant & 1, gpu = variant & 2;
         Split s = split(c.shape, c.dims, keepdim);
         test::VkGraphBuilder b;
+        b.gpu_kernels = gpu;
         int x = b.input(ScalarType::kFloat, c.shape);
         int out = b.tensor(ScalarType::kFloat, s.out_shape);
         // Empty dims: sum/mean pass Null (reduce all); amax passes [] (reduce all).
@@ -96,7 +100,7 @@ TEST(WebGpuReduceOp, SumMeanAmaxOverDimSets) {
             tol = 1e-5 * (1 + mag);
             if (op == 1) { acc /= static_cast<double>(g[row].size()); tol /= static_cast<double>(g[row].size()); }
           }
-          ASSERT_NEAR(got.data_as<float>()[row], acc, tol) << names[op] << " row " << row << " keepdim " << keepdim;
+          ASSERT_NEAR(got.data_as<float>()[row], acc, tol) << names[op] << " row " << row << " keepdim " << keepdim << " gpu " << gpu;
         }
       }
     }
@@ -165,9 +169,16 @@ TEST(WebGpuReduceOp, SoftmaxAndLogSoftmaxAreStable) {
       // Enough rows that the kernel gives each row fewer threads (32 and 64 per row).
       {{3000, 37}, -1}, {{1500, 300}, -1}, {{2, 1100, 300}, -1}, {{1100, 300, 2}, 1},
   };
-  for (bool log : {false, true}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool log = variant & 1, gpu = variant & 2;  // gpu: reduce_rows.wgsl for softmax over the last dim
     for (const auto& [shape, dim] : cases) {
+      // reduce_rows.wgsl runs a 256-thread workgroup per row: on SwiftShader only the small
+      // cases (RowsKernelLongRowsAndChunks has long rows of its own).
+      int64_t numel = 1;
+      for (int64_t d : shape) numel *= d;
+      if (gpu && numel > 20000) continue;
       test::VkGraphBuilder b;
+      b.gpu_kernels = gpu;
       int x = b.input(ScalarType::kFloat, shape);
       int out = b.tensor(ScalarType::kFloat, shape);
       b.op(log ? "aten._log_softmax.default" : "aten._softmax.default", {x, b.int_value(dim), b.bool_value(false), out});
@@ -187,7 +198,7 @@ TEST(WebGpuReduceOp, SoftmaxAndLogSoftmaxAreStable) {
         for (int64_t i : row) {
           const double v = t.data_as<float>()[i] - m;
           const double want = log ? v - std::log(sum) : std::exp(v) / sum;
-          ASSERT_NEAR(got.data_as<float>()[i], want, 1e-5 + 1e-4 * std::fabs(want)) << "log " << log << " at " << i;
+          ASSERT_NEAR(got.data_as<float>()[i], want, 1e-5 + 1e-4 * std::fabs(want)) << "log " << log << " gpu " << gpu << " at " << i;
         }
       }
     }
@@ -209,8 +220,10 @@ TEST(WebGpuReduceOp, SoftmaxOfMaskedScores) {
       if (r % 5 == 0 || (r % 5 == 1 && i < 40) || (r % 5 == 2 && masked(rng))) v[r * len + i] = -INFINITY;
     if (r % 5 == 0 && r % 2 == 1) v[r * len + 70] = 3.f;  // a single live entry mid-row
   }
-  for (bool log : {false, true}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool log = variant & 1;
     test::VkGraphBuilder b;
+    b.gpu_kernels = variant & 2;  // reduce_rows.wgsl (cached rows)
     int x = b.input(ScalarType::kFloat, shape);
     int out = b.tensor(ScalarType::kFloat, shape);
     b.op(log ? "aten._log_softmax.default" : "aten._softmax.default", {x, b.int_value(-1), b.bool_value(false), out});
@@ -235,6 +248,94 @@ TEST(WebGpuReduceOp, SoftmaxOfMaskedScores) {
         } else {
           ASSERT_NEAR(g, want, 1e-5 + 1e-4 * std::fabs(want)) << "log " << log << " row " << row << " at " << i;
         }
+      }
+    }
+  }
+}
+
+// reduce_rows.wgsl's own paths, on odd sizes: rows longer than a workgroup's register
+// cache (softmax's two-read path, with -inf runs), and few long rows split into chunks
+// whose partials a second dispatch combines (sum, mean, amax, amin). Against double CPU
+// computations; the profile shows which kernel ran.
+TEST(WebGpuReduceOp, RowsKernelLongRowsAndChunks) {
+  std::mt19937 rng(37);
+  struct C { std::vector<int64_t> shape; std::vector<int64_t> dims; size_t dispatches; };
+  const std::vector<C> cases = {
+      {{3, 5001}, {-1}, 2},           // 3 rows of 3 chunks
+      {{2, 3, 71, 67}, {2, 3}, 2},    // MODNet-style mean over H*W: 6 rows, 3 chunks
+      {{1, 40000}, {}, 2},            // one row, 20 chunks
+      {{1031, 2049}, {1}, 1},         // enough rows: one dispatch
+      {{2, 1, 3, 1, 2100}, {4, 3}, 2},  // size-1 dims among the kept and reduced ones
+  };
+  const char* names[] = {"aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default", "aten.amin.default"};
+  for (const C& c : cases) {
+    Tensor t = test::random_tensor(ScalarType::kFloat, c.shape, rng, -3, 5);
+    Split s = split(c.shape, c.dims, false);
+    auto g = groups(c.shape, s.reduced);
+    for (int op = 0; op < 4; ++op) {
+      test::VkGraphBuilder b;
+      b.gpu_kernels = true;
+      b.profile = true;
+      int x = b.input(ScalarType::kFloat, c.shape);
+      int out = b.tensor(ScalarType::kFloat, s.out_shape);
+      int dims = c.dims.empty() && op < 2 ? b.none() : b.int_list(c.dims);
+      if (op < 2) b.op(names[op], {x, dims, b.bool_value(false), b.none(), out});
+      else b.op(names[op], {x, dims, b.bool_value(false), out});
+      b.output(out);
+      auto r = b.run({Value::make_tensor(t)});
+      ASSERT_TRUE(r.ok()) << names[op] << ": " << r.status().to_string();
+      ASSERT_EQ(b.kernels.size(), c.dispatches) << names[op];
+      for (const std::string& k : b.kernels) EXPECT_NE(k.find("reduce_rows"), std::string::npos) << k;
+      const Tensor& got = (*r)[0].tensor;
+      ASSERT_EQ(static_cast<int64_t>(g.size()), got.numel());
+      for (size_t row = 0; row < g.size(); ++row) {
+        double acc = op == 2 ? -INFINITY : op == 3 ? INFINITY : 0, mag = 0;
+        for (int64_t i : g[row]) {
+          const double v = t.data_as<float>()[i];
+          mag += std::fabs(v);
+          if (op < 2) acc += v;
+          else if (op == 2) acc = std::max(acc, v);
+          else acc = std::min(acc, v);
+        }
+        double tol = op < 2 ? 1e-5 * (1 + mag) : 0;
+        if (op == 1) { acc /= static_cast<double>(g[row].size()); tol /= static_cast<double>(g[row].size()); }
+        ASSERT_NEAR(got.data_as<float>()[row], acc, tol) << names[op] << " row " << row;
+      }
+    }
+  }
+  // Softmax rows past the register cache (8 x 256 words), some with -inf runs or all -inf.
+  const int64_t rows = 5, len = 2311;
+  Tensor t = test::random_tensor(ScalarType::kFloat, {rows, len}, rng, -30, 30);
+  for (int64_t i = 0; i < 700; ++i) t.data_as<float>()[1 * len + i] = -INFINITY;
+  for (int64_t i = 0; i < len; ++i) t.data_as<float>()[3 * len + i] = -INFINITY;
+  for (bool log : {false, true}) {
+    test::VkGraphBuilder b;
+    b.gpu_kernels = true;
+    b.profile = true;
+    int x = b.input(ScalarType::kFloat, {rows, len});
+    int out = b.tensor(ScalarType::kFloat, {rows, len});
+    b.op(log ? "aten._log_softmax.default" : "aten._softmax.default", {x, b.int_value(-1), b.bool_value(false), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(t)});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    ASSERT_EQ(b.kernels.size(), 1u);
+    EXPECT_NE(b.kernels[0].find("reduce_rows"), std::string::npos) << b.kernels[0];
+    const float* v = t.data_as<float>();
+    const float* got = (*r)[0].tensor.data_as<float>();
+    for (int64_t row = 0; row < rows; ++row) {
+      double m = -INFINITY, sum = 0;
+      for (int64_t i = 0; i < len; ++i) m = std::max(m, static_cast<double>(v[row * len + i]));
+      for (int64_t i = 0; i < len; ++i) sum += std::exp(v[row * len + i] - m);
+      for (int64_t i = 0; i < len; ++i) {
+        const float gv = got[row * len + i];
+        if (m == -INFINITY) {
+          ASSERT_TRUE(std::isnan(gv)) << "log " << log << " all -inf row " << row << " at " << i;
+          continue;
+        }
+        const double d = v[row * len + i] - m;
+        const double want = log ? d - std::log(sum) : std::exp(d) / sum;
+        if (std::isinf(want)) ASSERT_EQ(gv, want) << "log " << log << " row " << row << " at " << i;
+        else ASSERT_NEAR(gv, want, 1e-5 + 1e-4 * std::fabs(want)) << "log " << log << " row " << row << " at " << i;
       }
     }
   }

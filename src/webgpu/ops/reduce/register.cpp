@@ -1,7 +1,8 @@
 // Reductions (sum, mean, amax, amin, argmax, argmin over any set of dims, max.dim as amax +
 // argmax) and softmax / log_softmax (numerically stable, along one dim) -> reduce.wgsl;
-// softmax on CPU adapters (SwiftShader) -> softmax_rows.wgsl, one barrier-free thread per
-// row; topk -> topk_rank.wgsl.
+// float ones over the innermost dims on GPU kernel choices -> reduce_rows.wgsl (a workgroup
+// per row or row chunk); softmax on CPU adapters (SwiftShader) -> softmax_rows.wgsl, one
+// barrier-free thread per row; topk -> topk_rank.wgsl.
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -34,6 +35,110 @@ static_assert(sizeof(ReduceParams) == 48 + 4 * 32);
 // The WGSL Params of the family's module has the same size (generated at configure time).
 static_assert(sizeof(ReduceParams) == gpu::wgsl_size::reduce_common_Params);
 
+// ---- reduce_rows.wgsl: the reduced dims are the innermost (contiguous rows) ----
+
+enum class RowsOp : uint32_t { kSum = 0, kAmax = 1, kAmin = 2, kSoftmax = 3, kLogSoftmax = 4 };
+
+struct RowParams {
+  uint32_t rows, len, op, nchunks;
+  uint32_t chunk;
+  float scale;
+  uint32_t pad0, pad1;
+};
+
+// Workgroups a reduction should spread over before a row is split into chunks (enough to
+// fill a large GPU: the H200 holds ~1000 such workgroups at once), and the least words a
+// chunk's 256 threads each read (8).
+constexpr uint64_t kTargetGroups = 1024;
+constexpr uint64_t kMinChunk = 8 * kWorkgroup;
+
+// Whether every reduced dim larger than 1 comes after every kept dim larger than 1 (in the
+// upper-bound shape; live dims are no larger): each output row is then one contiguous run.
+bool reduces_inner_run(const std::vector<int64_t>& max_dims, const std::vector<bool>& reduced) {
+  bool seen_reduced = false;
+  for (size_t d = 0; d < max_dims.size(); ++d) {
+    if (max_dims[d] == 1) continue;
+    if (reduced[d]) seen_reduced = true;
+    else if (seen_reduced) return false;
+  }
+  return true;
+}
+
+// Chunks per row for sum/mean/amax/amin: 1 unless the rows are too few to fill the GPU.
+uint64_t chunks_for(uint64_t rows, uint64_t len) {
+  if (rows == 0 || rows >= kTargetGroups || len <= kMinChunk) return 1;
+  return std::min((kTargetGroups + rows - 1) / rows, (len + kMinChunk - 1) / kMinChunk);
+}
+
+Status build_reduce_rows(Graph& g, GpuTensor* in, GpuTensor* out, std::vector<bool> reduced, bool keepdim, ReduceOp op,
+                         RowsOp rop, const char* name) {
+  const bool softmax = rop == RowsOp::kSoftmax || rop == RowsOp::kLogSoftmax;
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::reduce_rows).set("wg_size", kWorkgroup)));
+  // Split rows (two dispatches: chunk partials into scratch, then their reduction) where the
+  // upper-bound shape has too few rows; the live shape decides the chunk count.
+  uint64_t max_rows = 1, max_len = 1;
+  for (size_t d = 0; d < in->max_dims.size(); ++d) (reduced[d] ? max_len : max_rows) *= static_cast<uint64_t>(in->max_dims[d]);
+  const bool split = !softmax && chunks_for(max_rows, max_len) > 1;
+  gpu::Buffer* partials = nullptr;
+  if (split) {
+    WICK_ASSIGN_OR_RETURN(partials, g.scratch((kTargetGroups + max_rows) * 4, std::string(name) + " partials"));
+  }
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowParams), name));
+  gpu::Dispatch disp;
+  disp.pipeline = pipeline;
+  disp.bindings = {{0, in->buffer.get()}, {1, split ? partials : out->buffer.get()}, {2, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(disp)));
+  ParamsBlock* params2 = nullptr;
+  size_t index2 = 0;
+  if (split) {
+    WICK_ASSIGN_OR_RETURN(params2, g.params(sizeof(RowParams), std::string(name) + " combine"));
+    gpu::Dispatch d2;
+    d2.pipeline = pipeline;
+    d2.bindings = {{0, partials}, {1, out->buffer.get()}, {2, params2->buffer()}};
+    WICK_ASSIGN_OR_RETURN(index2, g.add_dispatch(std::move(d2)));
+  }
+  return g.add_step([=, &g]() -> Status {
+    const std::vector<int64_t>& shape = in->dims;
+    std::vector<int64_t> out_shape;
+    uint64_t rows = 1, len = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (reduced[d]) {
+        len *= static_cast<uint64_t>(shape[d]);
+        if (keepdim) out_shape.push_back(1);
+      } else {
+        rows *= static_cast<uint64_t>(shape[d]);
+        out_shape.push_back(shape[d]);
+      }
+    }
+    if (softmax) out_shape = shape;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, out_shape));
+    if (op != ReduceOp::kSum && op != ReduceOp::kMean && len == 0 && rows != 0)
+      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": reduction over an empty dimension");
+    if (rows * std::max<uint64_t>(len, 1) > 0xffffffffull)
+      return Status(ErrorCode::kNotSupported, std::string(name) + ": more than 2^32 elements");
+    const float mean_scale = len ? 1.0f / static_cast<float>(len) : std::numeric_limits<float>::quiet_NaN();
+    RowParams p{};
+    p.rows = static_cast<uint32_t>(rows);
+    p.len = static_cast<uint32_t>(len);
+    p.op = static_cast<uint32_t>(rop);
+    p.nchunks = split ? static_cast<uint32_t>(chunks_for(rows, len)) : 1;
+    p.chunk = static_cast<uint32_t>((len + p.nchunks - 1) / p.nchunks);
+    p.scale = op == ReduceOp::kMean && !split ? mean_scale : 1.0f;
+    WICK_RETURN_IF_ERROR(params->write(p));
+    WICK_RETURN_IF_ERROR(g.set_grid(index, rows * p.nchunks * kWorkgroup, kWorkgroup));
+    if (!split) return {};
+    RowParams p2{};
+    p2.rows = static_cast<uint32_t>(rows);
+    p2.len = p.nchunks;
+    p2.op = p.op;
+    p2.nchunks = 1;
+    p2.chunk = p.nchunks;
+    p2.scale = op == ReduceOp::kMean ? mean_scale : 1.0f;
+    WICK_RETURN_IF_ERROR(params2->write(p2));
+    return g.set_grid(index2, rows * kWorkgroup, kWorkgroup);
+  });
+}
+
 // dims: the reduced dims as given (possibly negative); empty = all dims.
 // keepdim decides the output's rank for reductions; softmax keeps the input's shape.
 Status build_reduce(Graph& g, GpuTensor* in, GpuTensor* out, std::vector<int64_t> dims, bool keepdim, ReduceOp op,
@@ -62,6 +167,12 @@ Status build_reduce(Graph& g, GpuTensor* in, GpuTensor* out, std::vector<int64_t
   const bool softmax = op == ReduceOp::kSoftmax || op == ReduceOp::kLogSoftmax;
   if (softmax && (!in->is_float() || !out->is_float()))
     return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+  if (g.gpu_kernel_choice() && in->is_float() && out->is_float() && reduces_inner_run(in->max_dims, reduced)) {
+    const RowsOp rop = op == ReduceOp::kAmax ? RowsOp::kAmax : op == ReduceOp::kAmin ? RowsOp::kAmin
+                     : op == ReduceOp::kSoftmax ? RowsOp::kSoftmax : op == ReduceOp::kLogSoftmax ? RowsOp::kLogSoftmax
+                     : RowsOp::kSum;
+    if (op != ReduceOp::kArgmax && op != ReduceOp::kArgmin) return build_reduce_rows(g, in, out, reduced, keepdim, op, rop, name);
+  }
 
   // On a CPU adapter, one thread per row beats reduce.wgsl's cooperative rows, whose
   // barriers dominate there (bench/kernels/softmax/README.md). GPUs keep reduce.wgsl.

@@ -173,6 +173,33 @@ Status add_flat_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTenso
   return add_strided_copy(g, name, src, dst, plan_flat);
 }
 
+bool copy_converts(const GpuTensor* src, const GpuTensor* dst) { return copy_mode(src, dst) != 0; }
+
+bool permute_keeps_order(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm) {
+  if (perm.size() != dims.size()) return false;
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  int64_t last = -1;
+  for (int64_t d : perm) {
+    const int64_t nd = d < 0 ? d + rank : d;
+    if (nd < 0 || nd >= rank) return false;
+    if (dims[static_cast<size_t>(nd)] == 1) continue;
+    if (nd < last) return false;
+    last = nd;
+  }
+  return true;
+}
+
+std::optional<std::pair<size_t, size_t>> alias_args(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
+  if (auto io = flat_copy_args(op, args.size())) return io;
+  if ((op == "aten.permute_copy.default" || op == "aten.permute.default") && args.size() == 3) {
+    auto x = g.value(args[0]);
+    auto perm = g.int_list(args[1], "permute");
+    if (!x.ok() || (*x)->kind != GValue::kTensor || !perm.ok()) return std::nullopt;
+    if (permute_keeps_order((*x)->tensor.max_dims, *perm)) return std::make_pair(size_t{0}, size_t{2});
+  }
+  return std::nullopt;
+}
+
 std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs) {
   const OpEntry* e = find_op(op).entry();
   if (!e || !e->build || !is_flat_copy(e->build) || nargs < 2 || !schema_accepts(e->schema, nargs)) return std::nullopt;

@@ -57,4 +57,18 @@ bool is_flat_copy(OpBody build);
 // other op or an argument count its schema does not take.
 std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs);
 
+// Whether a copy from `src` to `dst` rewrites the words (f32 <-> i32, to bool): such a copy
+// cannot share its input's buffer.
+bool copy_converts(const GpuTensor* src, const GpuTensor* dst);
+
+// Whether permuting a tensor of (upper-bound) shape `dims` by `perm` keeps its element
+// order: the dims larger than 1 stay in their order. Live shapes are no larger than the
+// bounds, so it then holds at every execution, and the permute is a flat copy.
+bool permute_keeps_order(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm);
+
+// The (input, output) argument positions of a chain op whose output may share its input's
+// buffer with no dispatch: the flat copies (flat_copy_args) and permutes that keep the
+// element order. `args` are the call's value ids; `graph` gives their values.
+std::optional<std::pair<size_t, size_t>> alias_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
+
 }  // namespace wick::webgpu

@@ -152,6 +152,15 @@ Status permute(Graph& g, const OpArgs& a) {
     if (seen[static_cast<size_t>(d)]) return bad_arg(name, "repeated dim in " + shape_to_string(dims));
     seen[static_cast<size_t>(d)] = true;
   }
+  if (permute_keeps_order(x->max_dims, dims)) {
+    // Only dims of size 1 move: the words keep their order (no dispatch where the memory
+    // plan gave the output the input's buffer, alias_args).
+    return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> {
+      Dims shape;
+      for (int64_t d : dims) shape.push_back(x->dims[static_cast<size_t>(d)]);
+      return shape;
+    });
+  }
   return add_strided_copy(g, name, x, out, [=](CopyPlan& plan) -> Status {
     const Dims cs = contiguous_strides(x->dims);
     Dims shape;
