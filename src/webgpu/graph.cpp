@@ -421,13 +421,8 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
 }
 
 Status Graph::build_ops(const vkgraph::Plan& plan) {
-  // Name every unimplemented operator at once, so one load tells the whole story.
-  std::string missing;
-  for (const vkgraph::OpCall& call : plan.ops)
-    if (find_op(call.name) == nullptr && missing.find("'" + call.name + "'") == std::string::npos)
-      missing += (missing.empty() ? "'" : ", '") + call.name + "'";
-  if (!missing.empty())
-    return Status(ErrorCode::kOperatorMissing, "WebGPU delegate: operator(s) not implemented: " + missing);
+  WICK_RETURN_IF_ERROR(vkgraph::check_ops_implemented(
+      plan, "WebGPU", [](std::string_view name) { return !(find_op(name) == nullptr); }));
   skip_op_.assign(plan.ops.size(), false);
   if (options_.fuse) WICK_RETURN_IF_ERROR(apply_conv_fusions(plan_conv_fusions(plan, *this)));
   // LLM fusions were planned with the memory plan (plan_transient_buffers), which keeps

@@ -222,10 +222,8 @@ Status batch_norm(Graph& g, const OpArgs& a) {
   WICK_RETURN_IF_ERROR(check_float(name, {x, w, b, rm, rv, out}));
   if (x->rank() < 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input must be [N, C, *]");
 
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup), sizeof(BatchNormParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup), sizeof(BatchNormParams),
       {x->buffer.get(), w ? w->buffer.get() : x->buffer.get(), b ? b->buffer.get() : x->buffer.get(), rm->buffer.get(), rv->buffer.get(), out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   const float feps = static_cast<float>(eps);
   return g.add_step([=, &g]() -> Status {
     const auto& dims = x->dims;
@@ -241,8 +239,7 @@ Status batch_norm(Graph& g, const OpArgs& a) {
     p.inner = static_cast<uint32_t>(std::max<int64_t>(inner, 1));
     p.flags = (w ? 1u : 0u) | (b ? 2u : 0u);
     p.eps = feps;
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return kernel.launch(g, p, p.n, kWorkgroup);
   });
 }
 
