@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,15 @@ struct ProfileWords {
 
 // Prints nothing for no rows.
 void print_profile_table(std::FILE* out, const std::vector<ProfileRow>& rows, const ProfileWords& words);
+
+// The same for a backend's own profile entries, given which members hold the label and
+// the time in ns.
+template <class Entry>
+void print_profile_table(std::FILE* out, const std::vector<Entry>& entries, std::string Entry::*label,
+                         uint64_t Entry::*ns, const ProfileWords& words) {
+  std::vector<ProfileRow> rows;
+  for (const Entry& e : entries) rows.push_back({e.*label, e.*ns});
+  print_profile_table(out, rows, words);
+}
 
 }  // namespace wick

@@ -7,6 +7,7 @@
 #include "kernels/cpu/thread_pool.h"
 #include "runtime/backend.h"
 #include "runtime/profile_table.h"
+#include "runtime/run_log.h"
 #include "vkcpu/cpu_graph.h"
 
 namespace wick::vkcpu {
@@ -67,15 +68,6 @@ std::weak_ptr<CpuBackend>& registered() {
   return *b;
 }
 
-// Runs f on the registered backend's log, locked; nothing when none is registered.
-template <class F>
-void with_registered_log(F&& f) {
-  auto backend = registered().lock();
-  if (!backend) return;
-  std::lock_guard<std::mutex> lock(backend->log_->mutex);
-  f(*backend->log_);
-}
-
 }  // namespace
 
 Status register_cpu_backend(const BackendOptions& options) {
@@ -86,16 +78,14 @@ Status register_cpu_backend(const BackendOptions& options) {
 }
 
 void print_last_profile(std::FILE* out) {
-  with_registered_log([&](RunLog& lr) {
-    std::vector<ProfileRow> rows;
-    for (const StepProfile& e : lr.profile) rows.push_back({e.op, e.ns});
-    print_profile_table(out, rows, {"op", "cpu us", "ops", "CPU delegate time"});
+  with_locked_log(registered(), [&](RunLog& lr) {
+    print_profile_table(out, lr.profile, &StepProfile::op, &StepProfile::ns, {"op", "cpu us", "ops", "CPU delegate time"});
     lr.profile.clear();
   });
 }
 
 void print_last_graph_summary(std::FILE* out) {
-  with_registered_log([&](RunLog& lr) {
+  with_locked_log(registered(), [&](RunLog& lr) {
     std::fprintf(out, "cpu: %zu graph(s), %zu steps; %d thread(s)\n", lr.graphs, lr.steps, cpu::num_threads());
   });
 }

@@ -10,6 +10,7 @@
 #include "gpu/pipeline.h"
 #include "runtime/backend.h"
 #include "runtime/profile_table.h"
+#include "runtime/run_log.h"
 #include "webgpu/graph.h"
 #include "vkgraph/merge_plans.h"
 #include "webgpu/wgsl_shaders.h"
@@ -208,15 +209,6 @@ std::weak_ptr<WebGpuBackend>& registered() {
   return b;
 }
 
-// Runs f on the registered backend's log, locked; nothing when none is registered.
-template <class F>
-void with_registered_log(F&& f) {
-  auto backend = registered().lock();
-  if (!backend) return;
-  std::lock_guard<std::mutex> lock(backend->log_->mutex);
-  f(*backend->log_);
-}
-
 }  // namespace
 
 std::shared_ptr<gpu::Device> backend_device() {
@@ -239,21 +231,20 @@ Status register_webgpu_backend(const BackendOptions& options) {
 
 std::vector<DelegateCallTimes> take_delegate_call_times() {
   std::vector<DelegateCallTimes> calls;
-  with_registered_log([&](RunLog& lr) { calls.swap(lr.calls); });
+  with_locked_log(registered(), [&](RunLog& lr) { calls.swap(lr.calls); });
   return calls;
 }
 
 void print_last_profile(std::FILE* out) {
-  with_registered_log([&](RunLog& lr) {
-    std::vector<ProfileRow> rows;
-    for (const ProfileEntry& e : lr.profile) rows.push_back({e.label, e.gpu_ns});
-    print_profile_table(out, rows, {"op kernel", "gpu us", "dispatches", "GPU time"});
+  with_locked_log(registered(), [&](RunLog& lr) {
+    print_profile_table(out, lr.profile, &ProfileEntry::label, &ProfileEntry::gpu_ns,
+                        {"op kernel", "gpu us", "dispatches", "GPU time"});
     lr.profile.clear();
   });
 }
 
 void print_last_graph_summary(std::FILE* out) {
-  with_registered_log([&](RunLog& lr) {
+  with_locked_log(registered(), [&](RunLog& lr) {
     std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
                  lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
     if (lr.cat_placed > 0)
