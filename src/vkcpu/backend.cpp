@@ -6,6 +6,8 @@
 
 #include "kernels/cpu/thread_pool.h"
 #include "runtime/backend.h"
+#include "runtime/profile_table.h"
+#include "runtime/run_log.h"
 #include "vkcpu/cpu_graph.h"
 
 namespace wick::vkcpu {
@@ -76,27 +78,16 @@ Status register_cpu_backend(const BackendOptions& options) {
 }
 
 void print_last_profile(std::FILE* out) {
-  auto backend = registered().lock();
-  if (!backend) return;
-  RunLog& lr = *backend->log_;
-  std::lock_guard<std::mutex> lock(lr.mutex);
-  if (lr.profile.empty()) return;
-  uint64_t total = 0;
-  std::fprintf(out, "%-6s %-64s %12s\n", "#", "op", "cpu us");
-  for (size_t i = 0; i < lr.profile.size(); ++i) {
-    std::fprintf(out, "%-6zu %-64s %12.2f\n", i, lr.profile[i].op.c_str(), lr.profile[i].ns / 1000.0);
-    total += lr.profile[i].ns;
-  }
-  std::fprintf(out, "total: %zu ops, %.2f us CPU delegate time\n", lr.profile.size(), total / 1000.0);
-  lr.profile.clear();
+  with_locked_log(registered(), [&](RunLog& lr) {
+    print_profile_table(out, lr.profile, &StepProfile::op, &StepProfile::ns, {"op", "cpu us", "ops", "CPU delegate time"});
+    lr.profile.clear();
+  });
 }
 
 void print_last_graph_summary(std::FILE* out) {
-  auto backend = registered().lock();
-  if (!backend) return;
-  RunLog& lr = *backend->log_;
-  std::lock_guard<std::mutex> lock(lr.mutex);
-  std::fprintf(out, "cpu: %zu graph(s), %zu steps; %d thread(s)\n", lr.graphs, lr.steps, cpu::num_threads());
+  with_locked_log(registered(), [&](RunLog& lr) {
+    std::fprintf(out, "cpu: %zu graph(s), %zu steps; %d thread(s)\n", lr.graphs, lr.steps, cpu::num_threads());
+  });
 }
 
 }  // namespace wick::vkcpu

@@ -197,13 +197,8 @@ Status CpuGraph::create_values(const vkgraph::Plan& plan, uint64_t max_bytes) {
 }
 
 Status CpuGraph::build_ops(const vkgraph::Plan& plan) {
-  // Name every unimplemented operator at once, so one load tells the whole story.
-  std::string missing;
-  for (const vkgraph::OpCall& call : plan.ops)
-    if (find_op(call.name) == nullptr && missing.find("'" + call.name + "'") == std::string::npos)
-      missing += (missing.empty() ? "'" : ", '") + call.name + "'";
-  if (!missing.empty())
-    return Status(ErrorCode::kOperatorMissing, "CPU delegate: operator(s) not implemented: " + missing);
+  WICK_RETURN_IF_ERROR(vkgraph::check_ops_implemented(
+      plan, "CPU", [](std::string_view name) { return find_op(name) != nullptr; }));
   for (const vkgraph::OpCall& call : plan.ops) {
     Status s = find_op(call.name)->build(*this, call, *find_op(call.name));
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(call.index) + " (" + call.name + ")");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/view_shape.h"
 #include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_util.h"
 #include "vkcpu/cpu_graph.h"
@@ -124,38 +125,6 @@ Status prepack(CpuGraph& g, const OpCall& call, const OpEntry&) {
   return {};
 }
 
-// view_copy's live shape: -1 takes the remaining elements; a literal size list that no
-// longer matches the live element count (shapes below their serialized bound) lets its
-// leftmost dim that can absorb the difference do so, as the WebGPU delegate does.
-Result<std::vector<int64_t>> resolve_view(const std::string& name, std::vector<int64_t> sizes, int64_t numel) {
-  auto bad = [&]() {
-    return Status(ErrorCode::kInvalidArgument, name + ": size " + shape_to_string(sizes) + " does not fit " +
-                                                   std::to_string(numel) + " elements");
-  };
-  int infer = -1;
-  int64_t prod = 1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == -1 && infer < 0) infer = static_cast<int>(i);
-    else if (sizes[i] < 0) return bad();
-    else prod *= sizes[i];
-  }
-  if (infer >= 0) {
-    if (prod == 0 || numel % prod != 0) return bad();
-    sizes[static_cast<size_t>(infer)] = numel / prod;
-    return sizes;
-  }
-  if (prod == numel) return sizes;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) continue;
-    const int64_t others = prod / sizes[i];
-    if (others > 0 && numel % others == 0) {
-      sizes[i] = numel / others;
-      return sizes;
-    }
-  }
-  return bad();
-}
-
 // A flat copy of `in` into `out` with `shape` (the same element count).
 Status flat_copy(CpuGraph& g, const std::string& name, int32_t in_id, int32_t out_id, const std::vector<int64_t>& shape) {
   WICK_ASSIGN_OR_RETURN(Tensor * in, g.tensor(in_id, name.c_str()));
@@ -176,7 +145,7 @@ Status view_copy(CpuGraph& g, const OpCall& call, const OpEntry&) {
   g.add_step(Step{call.name, nullptr, {}, [=, name = call.name](CpuGraph& g) -> Status {
                     WICK_ASSIGN_OR_RETURN(Tensor * x, g.tensor(in, name.c_str()));
                     WICK_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, g.values().int_list(size));
-                    WICK_ASSIGN_OR_RETURN(sizes, resolve_view(name, sizes, x->numel()));
+                    WICK_ASSIGN_OR_RETURN(sizes, resolve_view_shape(name, sizes, x->numel()));
                     return flat_copy(g, name, in, out, sizes);
                   }});
   return {};

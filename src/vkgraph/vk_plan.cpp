@@ -165,4 +165,13 @@ Result<Plan> read_plan(std::span<const uint8_t> blob, const NamedDataMap* named_
   return read_plan(parsed, named_data);
 }
 
+Status check_ops_implemented(const Plan& plan, const char* delegate, bool (*known)(std::string_view name)) {
+  std::string missing;
+  for (const OpCall& call : plan.ops)
+    if (!known(call.name) && missing.find("'" + call.name + "'") == std::string::npos)
+      missing += (missing.empty() ? "'" : ", '") + call.name + "'";
+  if (missing.empty()) return {};
+  return Status(ErrorCode::kOperatorMissing, std::string(delegate) + " delegate: operator(s) not implemented: " + missing);
+}
+
 }  // namespace wick::vkgraph

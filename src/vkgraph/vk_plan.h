@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -66,6 +67,10 @@ Result<Plan> read_plan(const VkBlob& blob, const NamedDataMap* named_data);
 Result<Plan> read_plan(std::span<const uint8_t> blob, const NamedDataMap* named_data);
 
 // Bytes per element of a VK dtype (0 for UNSET and unknown values).
+// Fails with kOperatorMissing naming every operator of the plan that `known` says the
+// delegate lacks, each once, so one load tells the whole story.
+Status check_ops_implemented(const Plan& plan, const char* delegate, bool (*known)(std::string_view name));
+
 size_t vk_elem_size(vk::VkDataType t);
 bool vk_is_float(vk::VkDataType t);
 

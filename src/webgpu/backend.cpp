@@ -9,6 +9,8 @@
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
 #include "runtime/backend.h"
+#include "runtime/profile_table.h"
+#include "runtime/run_log.h"
 #include "webgpu/graph.h"
 #include "vkgraph/merge_plans.h"
 #include "webgpu/wgsl_shaders.h"
@@ -231,43 +233,29 @@ Status register_webgpu_backend(const BackendOptions& options) {
 
 std::vector<DelegateCallTimes> take_delegate_call_times() {
   std::vector<DelegateCallTimes> calls;
-  auto backend = registered().lock();
-  if (!backend) return calls;
-  std::lock_guard<std::mutex> lock(backend->log_->mutex);
-  calls.swap(backend->log_->calls);
+  with_locked_log(registered(), [&](RunLog& lr) { calls.swap(lr.calls); });
   return calls;
 }
 
 void print_last_profile(std::FILE* out) {
-  auto backend = registered().lock();
-  if (!backend) return;
-  RunLog& lr = *backend->log_;
-  std::lock_guard<std::mutex> lock(lr.mutex);
-  if (lr.profile.empty()) return;
-  uint64_t total = 0;
-  std::fprintf(out, "%-6s %-64s %12s\n", "#", "op kernel", "gpu us");
-  for (size_t i = 0; i < lr.profile.size(); ++i) {
-    const ProfileEntry& e = lr.profile[i];
-    std::fprintf(out, "%-6zu %-64s %12.2f\n", i, e.label.c_str(), e.gpu_ns / 1000.0);
-    total += e.gpu_ns;
-  }
-  std::fprintf(out, "total: %zu dispatches, %.2f us GPU time\n", lr.profile.size(), total / 1000.0);
-  lr.profile.clear();
+  with_locked_log(registered(), [&](RunLog& lr) {
+    print_profile_table(out, lr.profile, &ProfileEntry::label, &ProfileEntry::gpu_ns,
+                        {"op kernel", "gpu us", "dispatches", "GPU time"});
+    lr.profile.clear();
+  });
 }
 
 void print_last_graph_summary(std::FILE* out) {
-  auto backend = registered().lock();
-  if (!backend) return;
-  RunLog& lr = *backend->log_;
-  std::lock_guard<std::mutex> lock(lr.mutex);
-  std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
-               lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
-  if (lr.cat_placed > 0)
-    std::fprintf(out, "webgpu: concatenations in place: %zu values live in a cat's buffer, %zu cat inputs not copied\n",
-                 lr.cat_placed, lr.cat_not_copied);
-  if (lr.encoded > 0)
-    std::fprintf(out, "webgpu: host encode time %.3f us per dispatch (%llu dispatches encoded)\n",
-                 lr.encode_ns / 1000.0 / static_cast<double>(lr.encoded), static_cast<unsigned long long>(lr.encoded));
+  with_locked_log(registered(), [&](RunLog& lr) {
+    std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
+                 lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
+    if (lr.cat_placed > 0)
+      std::fprintf(out, "webgpu: concatenations in place: %zu values live in a cat's buffer, %zu cat inputs not copied\n",
+                   lr.cat_placed, lr.cat_not_copied);
+    if (lr.encoded > 0)
+      std::fprintf(out, "webgpu: host encode time %.3f us per dispatch (%llu dispatches encoded)\n",
+                   lr.encode_ns / 1000.0 / static_cast<double>(lr.encoded), static_cast<unsigned long long>(lr.encoded));
+  });
 }
 
 }  // namespace wick::webgpu

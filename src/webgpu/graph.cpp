@@ -233,74 +233,102 @@ Result<std::unique_ptr<Graph>> Graph::build(std::shared_ptr<gpu::Device> device,
 // Plan values -> graph values; every tensor gets a buffer sized for its upper bound
 // (shared by mem_obj_id), constants are uploaded.
 Status Graph::create_values(const vkgraph::Plan& plan) {
-  using vkgraph::ValueKind;
   const size_t n = plan.values.size();
   values_.resize(n);
   constant_host_.resize(n);
   std::map<int, uint64_t> shared_sizes;  // mem_obj_id -> max bytes
-
   for (size_t id = 0; id < n; ++id) {
     const vkgraph::ValueDecl& pv = plan.values[id];
-    GValue& v = values_[id];
-    v.i = pv.i;
-    v.d = pv.d;
-    switch (pv.kind) {
-      case ValueKind::kNone: v.kind = GValue::kNone; break;
-      case ValueKind::kInt: v.kind = GValue::kInt; break;
-      case ValueKind::kDouble: v.kind = GValue::kDouble; break;
-      case ValueKind::kBool: v.kind = GValue::kBool; break;
-      case ValueKind::kString: v.kind = GValue::kString; v.s = pv.s; break;
-      case ValueKind::kIntList: v.kind = GValue::kIntList; v.ints = pv.ints; break;
-      case ValueKind::kDoubleList: v.kind = GValue::kDoubleList; v.doubles = pv.doubles; break;
-      case ValueKind::kBoolList: v.kind = GValue::kBoolList; v.ints = pv.ints; break;
-      case ValueKind::kValueList: v.kind = GValue::kValueList; v.items = pv.items; break;
-      case ValueKind::kSymInt: v.kind = GValue::kSymInt; break;
-      case ValueKind::kTensor: {
-        const vkgraph::TensorDecl& t = pv.tensor;
-        v.kind = GValue::kTensor;
-        GpuTensor& gt = v.tensor;
-        gt.vk_dtype = t.dtype;
-        gt.max_dims = t.dims;
-        gt.dims = t.dims;
-        gt.constant_id = t.constant_id;
-        gt.mem_obj_id = t.mem_obj_id;
-        const uint64_t numel = static_cast<uint64_t>(t.numel());
-        const bool is_byte = gt.vk_dtype == vk::VkDataType::UINT8 || gt.vk_dtype == vk::VkDataType::INT8;
-        gt.elem = vk_is_float(gt.vk_dtype) ? Elem::kF32 : (is_byte && gt.constant_id >= 0 ? Elem::kPackedBytes : Elem::kI32);
-        const uint64_t bytes = gt.elem == Elem::kPackedBytes ? (numel + 3) / 4 * 4 : numel * 4;
-        if (t.is_constant()) {
-          constant_host_[id] = t.constant;
-          WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4), "constant"));
-          gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
-          if (gt.elem == Elem::kPackedBytes) {
-            std::vector<uint8_t> padded(static_cast<size_t>(std::max<uint64_t>(bytes, 4)), 0);
-            std::memcpy(padded.data(), t.constant.data(), t.constant.size());
-            WICK_RETURN_IF_ERROR(gt.buffer->write(padded.data(), padded.size()));
-          } else {
-            std::vector<uint32_t> words = to_words(t.constant, gt.vk_dtype, static_cast<int64_t>(numel));
-            WICK_RETURN_IF_ERROR(gt.buffer->write(words.data(), words.size() * 4));
-          }
-          constant_total_ += bytes;
-        } else {
-          naive_bytes_ += bytes;
-          if (gt.mem_obj_id >= 0) {
-            uint64_t& s = shared_sizes[gt.mem_obj_id];
-            s = std::max(s, bytes);
-          } else {
-            WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4), "tensor"));
-            gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
-            planned_bytes_ += bytes;
-          }
-        }
-        break;
-      }
+    if (pv.kind == vkgraph::ValueKind::kTensor) {
+      WICK_RETURN_IF_ERROR(create_tensor_value(id, pv, shared_sizes));
+    } else {
+      values_[id] = non_tensor_value(pv);
     }
   }
   input_ids_ = plan.input_ids;
   output_ids_ = plan.output_ids;
   WICK_RETURN_IF_ERROR(plan_transient_buffers(plan, shared_sizes));
+  return create_shared_buffers(shared_sizes);
+}
+
+// Everything but a tensor is kept as the plan declares it: ops read these at build time.
+GValue Graph::non_tensor_value(const vkgraph::ValueDecl& pv) {
+  using vkgraph::ValueKind;
+  GValue v;
+  v.i = pv.i;
+  v.d = pv.d;
+  switch (pv.kind) {
+    case ValueKind::kNone: v.kind = GValue::kNone; break;
+    case ValueKind::kInt: v.kind = GValue::kInt; break;
+    case ValueKind::kDouble: v.kind = GValue::kDouble; break;
+    case ValueKind::kBool: v.kind = GValue::kBool; break;
+    case ValueKind::kString: v.kind = GValue::kString; v.s = pv.s; break;
+    case ValueKind::kIntList: v.kind = GValue::kIntList; v.ints = pv.ints; break;
+    case ValueKind::kDoubleList: v.kind = GValue::kDoubleList; v.doubles = pv.doubles; break;
+    case ValueKind::kBoolList: v.kind = GValue::kBoolList; v.ints = pv.ints; break;
+    case ValueKind::kValueList: v.kind = GValue::kValueList; v.items = pv.items; break;
+    case ValueKind::kSymInt: v.kind = GValue::kSymInt; break;
+    case ValueKind::kTensor: break;  // create_tensor_value
+  }
+  return v;
+}
+
+// A tensor's element layout and buffer: a constant gets its own buffer with its data; an
+// intermediate with a mem_obj_id only records its size (create_shared_buffers, after the
+// memory plan); any other gets a buffer of its own.
+Status Graph::create_tensor_value(size_t id, const vkgraph::ValueDecl& pv, std::map<int, uint64_t>& shared_sizes) {
+  const vkgraph::TensorDecl& t = pv.tensor;
+  GValue& v = values_[id];
+  v.i = pv.i;
+  v.d = pv.d;
+  v.kind = GValue::kTensor;
+  GpuTensor& gt = v.tensor;
+  gt.vk_dtype = t.dtype;
+  gt.max_dims = t.dims;
+  gt.dims = t.dims;
+  gt.constant_id = t.constant_id;
+  gt.mem_obj_id = t.mem_obj_id;
+  const uint64_t numel = static_cast<uint64_t>(t.numel());
+  // int8/uint8 constants stay packed four to a word; every other element is one 32-bit word.
+  const bool is_byte = gt.vk_dtype == vk::VkDataType::UINT8 || gt.vk_dtype == vk::VkDataType::INT8;
+  gt.elem = vk_is_float(gt.vk_dtype) ? Elem::kF32 : (is_byte && gt.constant_id >= 0 ? Elem::kPackedBytes : Elem::kI32);
+  const uint64_t bytes = gt.elem == Elem::kPackedBytes ? (numel + 3) / 4 * 4 : numel * 4;
+  if (t.is_constant()) {
+    constant_host_[id] = t.constant;
+    constant_total_ += bytes;
+    return upload_constant(gt, t, bytes);
+  }
+  naive_bytes_ += bytes;
+  if (gt.mem_obj_id >= 0) {
+    uint64_t& s = shared_sizes[gt.mem_obj_id];
+    s = std::max(s, bytes);
+    return {};
+  }
+  WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4), "tensor"));
+  gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
+  planned_bytes_ += bytes;
+  return {};
+}
+
+// A constant's buffer of `bytes` (at least 4), written with the constant in gt.elem's layout.
+Status Graph::upload_constant(GpuTensor& gt, const vkgraph::TensorDecl& t, uint64_t bytes) {
+  const uint64_t size = std::max<uint64_t>(bytes, 4);
+  WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, size, "constant"));
+  gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
+  if (gt.elem == Elem::kPackedBytes) {
+    std::vector<uint8_t> padded(static_cast<size_t>(size), 0);
+    std::memcpy(padded.data(), t.constant.data(), t.constant.size());
+    return gt.buffer->write(padded.data(), padded.size());
+  }
+  std::vector<uint32_t> words = to_words(t.constant, gt.vk_dtype, t.numel());
+  return gt.buffer->write(words.data(), words.size() * 4);
+}
+
+// One buffer per exporter-shared object left after the memory plan, given to every tensor
+// that has none yet.
+Status Graph::create_shared_buffers(const std::map<int, uint64_t>& shared_sizes) {
   std::map<int, std::shared_ptr<gpu::Buffer>> shared;
-  for (auto& [mem_id, bytes] : shared_sizes) {
+  for (const auto& [mem_id, bytes] : shared_sizes) {
     WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(bytes, 4),
                                                                        "shared " + std::to_string(mem_id)));
     shared[mem_id] = std::make_shared<gpu::Buffer>(std::move(buf));
@@ -402,13 +430,8 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
 }
 
 Status Graph::build_ops(const vkgraph::Plan& plan) {
-  // Name every unimplemented operator at once, so one load tells the whole story.
-  std::string missing;
-  for (const vkgraph::OpCall& call : plan.ops)
-    if (find_op(call.name) == nullptr && missing.find("'" + call.name + "'") == std::string::npos)
-      missing += (missing.empty() ? "'" : ", '") + call.name + "'";
-  if (!missing.empty())
-    return Status(ErrorCode::kOperatorMissing, "WebGPU delegate: operator(s) not implemented: " + missing);
+  WICK_RETURN_IF_ERROR(vkgraph::check_ops_implemented(
+      plan, "WebGPU", [](std::string_view name) { return !(find_op(name) == nullptr); }));
   skip_op_.assign(plan.ops.size(), false);
   if (options_.fuse) WICK_RETURN_IF_ERROR(apply_conv_fusions(plan_conv_fusions(plan, *this)));
   // LLM fusions were planned with the memory plan (plan_transient_buffers), which keeps

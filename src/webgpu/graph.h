@@ -252,7 +252,12 @@ class Graph {
 
  private:
   Graph() = default;
+  // create_values: every plan value, by kind (below), then the shared buffers.
   Status create_values(const vkgraph::Plan& plan);
+  static GValue non_tensor_value(const vkgraph::ValueDecl& pv);
+  Status create_tensor_value(size_t id, const vkgraph::ValueDecl& pv, std::map<int, uint64_t>& shared_sizes);
+  Status upload_constant(GpuTensor& gt, const vkgraph::TensorDecl& t, uint64_t bytes);
+  Status create_shared_buffers(const std::map<int, uint64_t>& shared_sizes);
   Status build_ops(const vkgraph::Plan& plan);
   Status execute_call(ValueTable& values, std::span<const int32_t> args);  // execute() minus the input bookkeeping
   Status upload_input(const Tensor& host, int32_t id, const std::string& where);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "webgpu/graph.h"
+#include "webgpu/ops/op_kit.h"
 #include "webgpu/ops/shape/copy.h"
 #include "wgsl/wick_gpu_shaders.h"
 
@@ -320,6 +321,20 @@ Status set_static(GpuTensor* t) {
   return {};
 }
 
+// Records a fused kernel whose shapes are static: its params are written once here, and its
+// step sets the outputs' live shapes and sizes the grid (64-thread workgroups).
+template <class P>
+Status add_static_kernel(Graph& g, const char* name, gpu::ShaderName shader, const P& p,
+                         std::initializer_list<const gpu::Buffer*> buffers, std::vector<GpuTensor*> outs,
+                         uint64_t threads) {
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch k, add_kernel(g, name, gpu::PipelineKey(shader), sizeof(P), buffers));
+  WICK_RETURN_IF_ERROR(k.params->write(p));
+  return g.add_step([=, &g]() -> Status {
+    for (GpuTensor* y : outs) WICK_RETURN_IF_ERROR(set_static(y));
+    return g.set_grid(k.index, threads, 64);
+  });
+}
+
 }  // namespace
 
 Status build_q4gsw_fused(Graph& g, int32_t x_id, int32_t norm_w_id, float eps, Q4Spec set, int32_t residual_id) {
@@ -342,24 +357,12 @@ Status build_q4gsw_fused(Graph& g, int32_t x_id, int32_t norm_w_id, float eps, Q
   p.n_pad = static_cast<uint32_t>(scales->max_dims[1]);
   p.flags = (in.norm_w ? 1u : 0u) | (res ? 2u : 0u);
   p.eps = eps;
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FusedParams), name));
-  WICK_RETURN_IF_ERROR(params->write(p));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemv_fused)));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, in.x->buffer.get()},
-                {1, in.norm_w ? in.norm_w->buffer.get() : in.x->buffer.get()},
-                {2, w->buffer.get()},
-                {3, scales->buffer.get()},
-                {4, res ? res->buffer.get() : in.x->buffer.get()},
-                {5, y->buffer.get()},
-                {6, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   const uint64_t threads = ceil_div(static_cast<uint64_t>(p.n), 4) * 64;
-  return g.add_step([=, &g]() -> Status {
-    WICK_RETURN_IF_ERROR(set_static(y));
-    return g.set_grid(index, threads, 64);
-  });
+  const gpu::Buffer* x = in.x->buffer.get();
+  return add_static_kernel(g, name, gpu::shaders::q4gsw_gemv_fused, p,
+                           {x, in.norm_w ? in.norm_w->buffer.get() : x, w->buffer.get(), scales->buffer.get(),
+                            res ? res->buffer.get() : x, y->buffer.get(), kParamsSlot},
+                           {y}, threads);
 }
 
 Status build_q4gsw_swiglu(Graph& g, int32_t x_id, int32_t norm_w_id, float eps, Q4Spec gate, Q4Spec up, int32_t out_id) {
@@ -381,25 +384,12 @@ Status build_q4gsw_swiglu(Graph& g, int32_t x_id, int32_t norm_w_id, float eps, 
   p.n_pad1 = static_cast<uint32_t>(s1->max_dims[1]);
   p.flags = in.norm_w ? 1u : 0u;
   p.eps = eps;
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(SwigluParams), name));
-  WICK_RETURN_IF_ERROR(params->write(p));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemv_swiglu)));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, in.x->buffer.get()},
-                {1, in.norm_w ? in.norm_w->buffer.get() : in.x->buffer.get()},
-                {2, w0->buffer.get()},
-                {3, s0->buffer.get()},
-                {4, w1->buffer.get()},
-                {5, s1->buffer.get()},
-                {6, y->buffer.get()},
-                {7, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   const uint64_t threads = ceil_div(static_cast<uint64_t>(p.n), 2) * 64;
-  return g.add_step([=, &g]() -> Status {
-    WICK_RETURN_IF_ERROR(set_static(y));
-    return g.set_grid(index, threads, 64);
-  });
+  const gpu::Buffer* x = in.x->buffer.get();
+  return add_static_kernel(g, name, gpu::shaders::q4gsw_gemv_swiglu, p,
+                           {x, in.norm_w ? in.norm_w->buffer.get() : x, w0->buffer.get(), s0->buffer.get(),
+                            w1->buffer.get(), s1->buffer.get(), y->buffer.get(), kParamsSlot},
+                           {y}, threads);
 }
 
 Status build_q4gsw_qkv(Graph& g, int32_t x_id, int32_t norm_w_id, float eps, const Q4Spec sets[3]) {
@@ -429,29 +419,13 @@ Status build_q4gsw_qkv(Graph& g, int32_t x_id, int32_t norm_w_id, float eps, con
   p.pad2 = static_cast<uint32_t>(s[2]->max_dims[1]);
   p.flags = in.norm_w ? 1u : 0u;
   p.eps = eps;
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(QkvParams), name));
-  WICK_RETURN_IF_ERROR(params->write(p));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemv_qkv)));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, in.x->buffer.get()},
-                {1, in.norm_w ? in.norm_w->buffer.get() : in.x->buffer.get()},
-                {2, w[0]->buffer.get()}, {3, s[0]->buffer.get()},
-                {4, w[1]->buffer.get()}, {5, s[1]->buffer.get()},
-                {6, w[2]->buffer.get()}, {7, s[2]->buffer.get()},
-                {8, y[0]->buffer.get()}, {9, y[1]->buffer.get()}, {10, y[2]->buffer.get()},
-                {11, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   const uint64_t threads = (static_cast<uint64_t>(p.wg0) + p.wg1 + ceil_div(static_cast<uint64_t>(p.n2), 4)) * 64;
-  GpuTensor* y0 = y[0];
-  GpuTensor* y1 = y[1];
-  GpuTensor* y2 = y[2];
-  return g.add_step([=, &g]() -> Status {
-    WICK_RETURN_IF_ERROR(set_static(y0));
-    WICK_RETURN_IF_ERROR(set_static(y1));
-    WICK_RETURN_IF_ERROR(set_static(y2));
-    return g.set_grid(index, threads, 64);
-  });
+  const gpu::Buffer* x = in.x->buffer.get();
+  return add_static_kernel(g, name, gpu::shaders::q4gsw_gemv_qkv, p,
+                           {x, in.norm_w ? in.norm_w->buffer.get() : x, w[0]->buffer.get(), s[0]->buffer.get(),
+                            w[1]->buffer.get(), s[1]->buffer.get(), w[2]->buffer.get(), s[2]->buffer.get(),
+                            y[0]->buffer.get(), y[1]->buffer.get(), y[2]->buffer.get(), kParamsSlot},
+                           {y[0], y[1], y[2]}, threads);
 }
 
 }  // namespace wick::webgpu

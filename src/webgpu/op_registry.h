@@ -19,17 +19,13 @@ class OpArgs;
 
 // A builder reads its checked arguments and records the op's dispatches and steps.
 using OpBody = Status (*)(Graph& graph, const OpArgs& args);
-// A builder not yet declared with a schema: reads the raw value ids and checks them itself.
-using RawOpBody = Status (*)(Graph& graph, const std::vector<int32_t>& args);
 
 struct OpEntry {
   const char* name;    // "aten.add.Tensor", as the VK00 chain spells it
   const char* schema;  // "T T F -> T": see ops/op_kit.h
   OpBody build;
   uint32_t variant = 0;  // OpArgs::variant(): which of the builder's operators this is
-  RawOpBody raw = nullptr;  // instead of schema + build
 
-  constexpr OpEntry(const char* n, RawOpBody r) : name(n), schema(nullptr), build(nullptr), raw(r) {}
   constexpr OpEntry(const char* n, const char* s, OpBody b) : name(n), schema(s), build(b) {}
   template <class V>
     requires std::is_enum_v<V> || std::is_integral_v<V>

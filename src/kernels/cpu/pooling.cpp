@@ -64,6 +64,17 @@ Result<Pool2d> pool_geometry(const char* op, const Tensor& self, const std::vect
   return g;
 }
 
+// Calls f(plane, oh, ow, k) for every pooled output: `plane` is the input plane the output
+// reads (of x, the input in the compute type) and k its index in the output.
+template <class CT, class F>
+void for_each_pooled(const Pool2d& g, const CT* x, F&& f) {
+  for (int64_t pl = 0; pl < g.planes; ++pl) {
+    const CT* plane = x + pl * g.in_h * g.in_w;
+    for (int64_t oh = 0; oh < g.out_h; ++oh)
+      for (int64_t ow = 0; ow < g.out_w; ++ow) f(plane, oh, ow, (pl * g.out_h + oh) * g.out_w + ow);
+  }
+}
+
 }  // namespace
 
 // max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
@@ -85,31 +96,26 @@ Status max_pool2d_with_indices_out(ValueTable& values, std::span<const int32_t> 
   int64_t* idx = indices->data_as<int64_t>();
   return compute_in_out(*self, *out, [&](const auto* x, auto* y) {
     using CT = std::remove_pointer_t<decltype(y)>;
-    for (int64_t pl = 0; pl < g.planes; ++pl) {
-      const CT* plane = x + pl * g.in_h * g.in_w;
-      for (int64_t oh = 0; oh < g.out_h; ++oh)
-        for (int64_t ow = 0; ow < g.out_w; ++ow) {
-          CT best = CT(0);
-          int64_t best_i = -1;
-          for (int64_t kh = 0; kh < g.k_h; ++kh) {
-            const int64_t ih = oh * g.s_h - g.p_h + kh * g.d_h;
-            if (ih < 0 || ih >= g.in_h) continue;
-            for (int64_t kw = 0; kw < g.k_w; ++kw) {
-              const int64_t iw = ow * g.s_w - g.p_w + kw * g.d_w;
-              if (iw < 0 || iw >= g.in_w) continue;
-              const CT v = plane[ih * g.in_w + iw];
-              // NaN wins and sticks, as in PyTorch.
-              if (best_i < 0 || v > best || (v != v && best == best)) {
-                best = v;
-                best_i = ih * g.in_w + iw;
-              }
-            }
+    for_each_pooled(g, x, [&](const CT* plane, int64_t oh, int64_t ow, int64_t k) {
+      CT best = CT(0);
+      int64_t best_i = -1;
+      for (int64_t kh = 0; kh < g.k_h; ++kh) {
+        const int64_t ih = oh * g.s_h - g.p_h + kh * g.d_h;
+        if (ih < 0 || ih >= g.in_h) continue;
+        for (int64_t kw = 0; kw < g.k_w; ++kw) {
+          const int64_t iw = ow * g.s_w - g.p_w + kw * g.d_w;
+          if (iw < 0 || iw >= g.in_w) continue;
+          const CT v = plane[ih * g.in_w + iw];
+          // NaN wins and sticks, as in PyTorch.
+          if (best_i < 0 || v > best || (v != v && best == best)) {
+            best = v;
+            best_i = ih * g.in_w + iw;
           }
-          const int64_t k = (pl * g.out_h + oh) * g.out_w + ow;
-          y[k] = best_i < 0 ? -std::numeric_limits<CT>::infinity() : best;
-          idx[k] = best_i;
         }
-    }
+      }
+      y[k] = best_i < 0 ? -std::numeric_limits<CT>::infinity() : best;
+      idx[k] = best_i;
+    });
   });
 }
 
@@ -132,24 +138,20 @@ Status avg_pool2d_out(ValueTable& values, std::span<const int32_t> args) {
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
   return compute_in_out(*self, *out, [&](const auto* x, auto* y) {
     using CT = std::remove_pointer_t<decltype(y)>;
-    for (int64_t pl = 0; pl < g.planes; ++pl) {
-      const CT* plane = x + pl * g.in_h * g.in_w;
-      for (int64_t oh = 0; oh < g.out_h; ++oh)
-        for (int64_t ow = 0; ow < g.out_w; ++ow) {
-          int64_t h0 = oh * g.s_h - g.p_h, w0 = ow * g.s_w - g.p_w;
-          int64_t h1 = std::min(h0 + g.k_h, g.in_h + g.p_h), w1 = std::min(w0 + g.k_w, g.in_w + g.p_w);
-          const int64_t padded_count = (h1 - h0) * (w1 - w0);
-          h0 = std::max<int64_t>(h0, 0);
-          w0 = std::max<int64_t>(w0, 0);
-          h1 = std::min(h1, g.in_h);
-          w1 = std::min(w1, g.in_w);
-          double sum = 0;
-          for (int64_t ih = h0; ih < h1; ++ih)
-            for (int64_t iw = w0; iw < w1; ++iw) sum += static_cast<double>(plane[ih * g.in_w + iw]);
-          const int64_t div = divisor ? *divisor : count_include_pad ? padded_count : (h1 - h0) * (w1 - w0);
-          y[(pl * g.out_h + oh) * g.out_w + ow] = static_cast<CT>(sum / static_cast<double>(div));
-        }
-    }
+    for_each_pooled(g, x, [&](const CT* plane, int64_t oh, int64_t ow, int64_t k) {
+      int64_t h0 = oh * g.s_h - g.p_h, w0 = ow * g.s_w - g.p_w;
+      int64_t h1 = std::min(h0 + g.k_h, g.in_h + g.p_h), w1 = std::min(w0 + g.k_w, g.in_w + g.p_w);
+      const int64_t padded_count = (h1 - h0) * (w1 - w0);
+      h0 = std::max<int64_t>(h0, 0);
+      w0 = std::max<int64_t>(w0, 0);
+      h1 = std::min(h1, g.in_h);
+      w1 = std::min(w1, g.in_w);
+      double sum = 0;
+      for (int64_t ih = h0; ih < h1; ++ih)
+        for (int64_t iw = w0; iw < w1; ++iw) sum += static_cast<double>(plane[ih * g.in_w + iw]);
+      const int64_t div = divisor ? *divisor : count_include_pad ? padded_count : (h1 - h0) * (w1 - w0);
+      y[k] = static_cast<CT>(sum / static_cast<double>(div));
+    });
   });
 }
 

@@ -91,17 +91,34 @@ inline int64_t tap_source(bool transposed, int64_t o, int64_t k, int64_t stride,
   return i >= 0 && i < n ? i : -1;
 }
 
+// The head of the q8ta conv and linear ops: [x, input_scale, input_zero_point, weights,
+// weight_sums (not needed: the float accumulation subtracts the zero point itself),
+// weight_scales, ...], x and the weights int8.
+struct Q8Weighted {
+  Tensor *x, *w, *ws;
+  Q8 qi;
+};
+Result<Q8Weighted> read_q8_weighted(KernelArgs& a, size_t count) {
+  WICK_RETURN_IF_ERROR(a.expect_count(count));
+  Q8Weighted h;
+  WICK_ASSIGN_OR_RETURN(h.x, a.tensor(0, "x"));
+  WICK_ASSIGN_OR_RETURN(h.qi, read_q8(a, 1, 2, "input"));
+  WICK_ASSIGN_OR_RETURN(h.w, a.tensor(3, "weights"));
+  WICK_ASSIGN_OR_RETURN(h.ws, a.tensor(5, "weight_scales"));
+  WICK_RETURN_IF_ERROR(check_int8(a.op(), *h.x, "x"));
+  WICK_RETURN_IF_ERROR(check_int8(a.op(), *h.w, "weights"));
+  return h;
+}
+
 // q8ta_conv2d*.out(x, input_scale, input_zero_point, weights, weight_sums, weight_scales,
 //   output_scale, output_zero_point, bias?, kernel_size, stride, padding, (output_padding,)
 //   dilation, groups, activation, *, out)
 Status q8ta_conv(ValueTable& values, std::span<const int32_t> args, const char* op, ConvKind kind) {
   const bool tr = kind == ConvKind::kTransposed;
   KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(tr ? 18 : 17));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "x"));
-  WICK_ASSIGN_OR_RETURN(Q8 qi, read_q8(a, 1, 2, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(3, "weights"));
-  WICK_ASSIGN_OR_RETURN(Tensor * ws, a.tensor(5, "weight_scales"));
+  WICK_ASSIGN_OR_RETURN(const Q8Weighted head, read_q8_weighted(a, tr ? 18 : 17));
+  Tensor *x = head.x, *w = head.w, *ws = head.ws;
+  const Q8 qi = head.qi;
   WICK_ASSIGN_OR_RETURN(Q8 qo, read_q8(a, 6, 7, "output"));
   WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(8, "bias"));
   std::vector<std::vector<int64_t>> lists;
@@ -116,8 +133,6 @@ Status q8ta_conv(ValueTable& values, std::span<const int32_t> args, const char* 
   WICK_ASSIGN_OR_RETURN(int64_t groups, a.int_arg(tr ? 14 : 13, "groups"));
   WICK_ASSIGN_OR_RETURN(bool relu, read_activation(a, tr ? 15 : 14));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(tr ? 16 : 15, "out"));
-  WICK_RETURN_IF_ERROR(check_int8(op, *x, "x"));
-  WICK_RETURN_IF_ERROR(check_int8(op, *w, "weights"));
   if (x->dim() != 4 || out->dim() != 4) return invalid_arg(op, "x and out must be 4-D (NCHW)");
   if (kernel.first < 1 || kernel.second < 1 || stride.first < 1 || stride.second < 1 || dil.first < 1 || dil.second < 1 ||
       pad.first < 0 || pad.second < 0 || out_pad.first < 0 || out_pad.second < 0)
@@ -190,11 +205,9 @@ Status q8ta_conv(ValueTable& values, std::span<const int32_t> args, const char* 
 //   bias?, *, out) (float out).
 Status q8ta_linear(ValueTable& values, std::span<const int32_t> args, const char* op, bool int8_out) {
   KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(int8_out ? 12 : 9));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "x"));
-  WICK_ASSIGN_OR_RETURN(Q8 qi, read_q8(a, 1, 2, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(3, "weights"));
-  WICK_ASSIGN_OR_RETURN(Tensor * ws, a.tensor(5, "weight_scales"));
+  WICK_ASSIGN_OR_RETURN(const Q8Weighted head, read_q8_weighted(a, int8_out ? 12 : 9));
+  Tensor *x = head.x, *w = head.w, *ws = head.ws;
+  const Q8 qi = head.qi;
   Q8 qo;
   bool relu = false;
   if (int8_out) {
@@ -203,8 +216,6 @@ Status q8ta_linear(ValueTable& values, std::span<const int32_t> args, const char
   }
   WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(int8_out ? 8 : 6, "bias"));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(int8_out ? 10 : 7, "out"));
-  WICK_RETURN_IF_ERROR(check_int8(op, *x, "x"));
-  WICK_RETURN_IF_ERROR(check_int8(op, *w, "weights"));
   if (x->dim() < 1 || w->dim() != 2) return invalid_arg(op, "expected x [..., K] and weights [N, K]");
   const int64_t k = x->sizes.back(), n = w->size(0);
   if (k <= 0 || w->size(1) < k) return invalid_arg(op, "weights " + w->shape_string() + " do not hold K = " + std::to_string(k));
@@ -281,18 +292,31 @@ Status et_vk_q8ta_add_out(ValueTable& values, std::span<const int32_t> args) {
   return {};
 }
 
+// The head of the one-input q8ta ops: [input, input_scale, input_zero_point, output_scale
+// (or its inverse), output_zero_point, ...]: the int8 input and both quantizations.
+struct Q8Unary {
+  Tensor* x;
+  Q8 qi, qo;
+};
+Result<Q8Unary> read_q8_unary(KernelArgs& a, size_t count, bool inverse_out = false) {
+  WICK_RETURN_IF_ERROR(a.expect_count(count));
+  Q8Unary u;
+  WICK_ASSIGN_OR_RETURN(u.x, a.tensor(0, "input"));
+  WICK_ASSIGN_OR_RETURN(u.qi, read_q8(a, 1, 2, "input"));
+  WICK_ASSIGN_OR_RETURN(u.qo, read_q8(a, 3, 4, "output", inverse_out));
+  WICK_RETURN_IF_ERROR(check_int8(a.op(), *u.x, "input"));
+  return u;
+}
+
 // q8ta_relu.out(input, input_scale, input_zero_point, output_scale, output_zero_point, *, out)
 Status et_vk_q8ta_relu_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::q8ta_relu.out";
   KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Q8 qi, read_q8(a, 1, 2, "input"));
-  WICK_ASSIGN_OR_RETURN(Q8 qo, read_q8(a, 3, 4, "output"));
+  WICK_ASSIGN_OR_RETURN(const Q8Unary u, read_q8_unary(a, 7));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
-  WICK_RETURN_IF_ERROR(check_int8(op, *x, "input"));
-  WICK_RETURN_IF_ERROR(prepare_int8_output(op, *out, x->sizes));
-  for (int64_t i = 0; i < x->numel(); ++i) out->data_as<int8_t>()[i] = qo.q(std::fmax(qi.dq(x->data_as<int8_t>()[i]), 0.0f));
+  WICK_RETURN_IF_ERROR(prepare_int8_output(op, *out, u.x->sizes));
+  for (int64_t i = 0; i < u.x->numel(); ++i)
+    out->data_as<int8_t>()[i] = u.qo.q(std::fmax(u.qi.dq(u.x->data_as<int8_t>()[i]), 0.0f));
   return {};
 }
 
@@ -301,13 +325,11 @@ Status et_vk_q8ta_relu_out(ValueTable& values, std::span<const int32_t> args) {
 Status et_vk_q8ta_pixel_shuffle_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::q8ta_pixel_shuffle.out";
   KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(8));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Q8 qi, read_q8(a, 1, 2, "input"));
-  WICK_ASSIGN_OR_RETURN(Q8 qo, read_q8(a, 3, 4, "output", /*inverse=*/true));
+  WICK_ASSIGN_OR_RETURN(const Q8Unary u, read_q8_unary(a, 8, /*inverse_out=*/true));
   WICK_ASSIGN_OR_RETURN(int64_t r, a.int_arg(5, "upscale_factor"));
   WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(6, "out"));
-  WICK_RETURN_IF_ERROR(check_int8(op, *x, "input"));
+  const Tensor* x = u.x;
+  const Q8 qi = u.qi, qo = u.qo;
   const int rank = x->dim();
   if (rank < 3 || r <= 0 || x->sizes[rank - 3] % (r * r))
     return invalid_arg(op, "input " + x->shape_string() + " is not [..., C * r * r, H, W] for r = " + std::to_string(r));

@@ -48,6 +48,34 @@ void q4gsw_linear(const Q4Linear& q) {
                [&](int64_t begin, int64_t end) { q4gsw_features(q, begin, end); });
 }
 
+Result<Q4Linear> prepare_q4gsw_linear(const char* op, const Tensor& x, const Tensor& w, const Tensor& sc,
+                                      const Tensor* bias, int64_t gs, Tensor& out) {
+  if (w.dtype != ScalarType::kByte && w.dtype != ScalarType::kChar)
+    return invalid_arg(op, "weights must be uint8, got " + dtype_str(w.dtype));
+  if (x.dim() < 1 || w.dim() != 2 || sc.dim() != 2)
+    return invalid_arg(op, "expected input [..., K], weights [N, K/2], weight_scales [groups, N]; got " + x.shape_string() +
+                               ", " + w.shape_string() + ", " + sc.shape_string());
+  const int64_t k = x.sizes.back(), n = w.size(0), kp = w.size(1);
+  if (kp != (k + 1) / 2) return invalid_arg(op, "weights " + w.shape_string() + " do not hold K = " + std::to_string(k));
+  if (gs <= 0) return invalid_arg(op, "group_size " + std::to_string(gs));
+  const int64_t groups = sc.size(0), padded_n = sc.size(1);
+  if (groups < (k + gs - 1) / gs || padded_n < n)
+    return invalid_arg(op, "weight_scales " + sc.shape_string() + " do not cover K = " + std::to_string(k) + ", N = " +
+                               std::to_string(n) + " with groups of " + std::to_string(gs));
+  if (bias) {
+    WICK_RETURN_IF_ERROR(check_tensor(op, *bias, "bias"));
+    if (bias->dtype != ScalarType::kFloat || bias->numel() < n)
+      return invalid_arg(op, "bias " + bias->shape_string() + " must be float32 with N = " + std::to_string(n) + " values");
+  }
+  std::vector<int64_t> shape = x.sizes;
+  shape.back() = n;
+  WICK_RETURN_IF_ERROR(prepare_output(op, out, shape));
+  if (out.dtype != ScalarType::kFloat) return not_supported(op, "out must be float32");
+  const int64_t m = k == 0 ? 0 : x.numel() / k;
+  return Q4Linear{nullptr, static_cast<const uint8_t*>(w.data), sc.data_as<float>(),
+                  bias ? bias->data_as<float>() : nullptr, out.data_as<float>(), m, k, n, kp, gs, padded_n};
+}
+
 // linear_q4gsw.out(Tensor self, Tensor weights, Tensor weight_scales, int group_size,
 //   Tensor? bias=None, *, Tensor(a!) out)
 Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args) {
@@ -59,34 +87,9 @@ Status et_vk_linear_q4gsw_out(ValueTable& values, std::span<const int32_t> args)
                                  arg(out, "out")));
   if (x->dtype != ScalarType::kFloat || sc->dtype != ScalarType::kFloat)
     return not_supported(op, "self and weight_scales must be float32");
-  if (w->dtype != ScalarType::kByte && w->dtype != ScalarType::kChar)
-    return invalid_arg(op, "weights must be uint8, got " + dtype_str(w->dtype));
-  if (x->dim() < 1 || w->dim() != 2 || sc->dim() != 2)
-    return invalid_arg(op, "expected self [..., K], weights [N, K/2], scales [groups, N]; got " + x->shape_string() +
-                               ", " + w->shape_string() + ", " + sc->shape_string());
-  const int64_t k = x->sizes.back(), n = w->size(0), kp = w->size(1);
-  if (kp != (k + 1) / 2) return invalid_arg(op, "weights " + w->shape_string() + " do not hold K = " + std::to_string(k));
-  if (gs <= 0) return invalid_arg(op, "group_size " + std::to_string(gs));
-  const int64_t groups = sc->size(0), padded_n = sc->size(1);
-  if (groups < (k + gs - 1) / gs || padded_n < n)
-    return invalid_arg(op, "scales " + sc->shape_string() + " do not cover K = " + std::to_string(k) + ", N = " +
-                               std::to_string(n) + " with groups of " + std::to_string(gs));
-  if (bias) {
-    WICK_RETURN_IF_ERROR(check_tensor(op, *bias, "bias"));
-    if (bias->dtype != ScalarType::kFloat || bias->numel() < n)
-      return invalid_arg(op, "bias " + bias->shape_string() + " must be float32 with N = " + std::to_string(n) + " values");
-  }
-  std::vector<int64_t> shape = x->sizes;
-  shape.back() = n;
-  WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
-  if (out->dtype != ScalarType::kFloat) return not_supported(op, "out must be float32");
-  const int64_t m = k == 0 ? 0 : x->numel() / k;
-  const float* xs = x->data_as<float>();
-  const uint8_t* ws = static_cast<const uint8_t*>(w->data);
-  const float* ss = sc->data_as<float>();
-  const float* bs = bias ? bias->data_as<float>() : nullptr;
-  float* ys = out->data_as<float>();
-  q4gsw_linear(Q4Linear{xs, ws, ss, bs, ys, m, k, n, kp, gs, padded_n});
+  WICK_ASSIGN_OR_RETURN(Q4Linear q, prepare_q4gsw_linear(op, *x, *w, *sc, bias, gs, *out));
+  q.x = x->data_as<float>();
+  q4gsw_linear(q);
   return {};
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/quant_blocks.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
 #include "kernels/cpu/q4gsw_linear.h"
@@ -17,65 +18,10 @@ namespace wick::cpu {
 
 namespace {
 
-// The integer range of a quantized dtype.
-bool int_range(ScalarType t, int64_t* lo, int64_t* hi) {
-  switch (t) {
-    case ScalarType::kByte: *lo = 0, *hi = 255; return true;
-    case ScalarType::kChar: *lo = -128, *hi = 127; return true;
-    case ScalarType::kShort: *lo = -32768, *hi = 32767; return true;
-    case ScalarType::kInt: *lo = std::numeric_limits<int32_t>::min(), *hi = std::numeric_limits<int32_t>::max(); return true;
-    default: return false;
-  }
-}
-
-// Element i of an integer tensor (int8/uint8/int16/int32/int64) or a float one, as a double.
-double element_at(const Tensor& t, int64_t i) {
-  switch (t.dtype) {
-    case ScalarType::kByte: return static_cast<const uint8_t*>(t.data)[i];
-    case ScalarType::kChar: return static_cast<const int8_t*>(t.data)[i];
-    case ScalarType::kShort: return static_cast<const int16_t*>(t.data)[i];
-    case ScalarType::kInt: return static_cast<const int32_t*>(t.data)[i];
-    case ScalarType::kLong: return static_cast<double>(static_cast<const int64_t*>(t.data)[i]);
-    case ScalarType::kFloat: return static_cast<const float*>(t.data)[i];
-    case ScalarType::kDouble: return static_cast<const double*>(t.data)[i];
-    default: return 0;
-  }
-}
-
+// The integer dtypes a zero point may have, and float ones.
 bool is_index_or_number(ScalarType t) {
   return t == ScalarType::kByte || t == ScalarType::kChar || t == ScalarType::kShort || t == ScalarType::kInt ||
          t == ScalarType::kLong || t == ScalarType::kFloat || t == ScalarType::kDouble;
-}
-
-// Stores v (already integral and in range) into element i of t.
-void store_at(Tensor& t, int64_t i, double v) {
-  switch (t.dtype) {
-    case ScalarType::kByte: static_cast<uint8_t*>(t.data)[i] = static_cast<uint8_t>(v); break;
-    case ScalarType::kChar: static_cast<int8_t*>(t.data)[i] = static_cast<int8_t>(v); break;
-    case ScalarType::kShort: static_cast<int16_t*>(t.data)[i] = static_cast<int16_t>(v); break;
-    case ScalarType::kInt: static_cast<int32_t*>(t.data)[i] = static_cast<int32_t>(v); break;
-    case ScalarType::kLong: static_cast<int64_t*>(t.data)[i] = static_cast<int64_t>(v); break;
-    case ScalarType::kFloat: static_cast<float*>(t.data)[i] = static_cast<float>(v); break;
-    case ScalarType::kDouble: static_cast<double*>(t.data)[i] = v; break;
-    default: break;
-  }
-}
-
-// Blocks of choose_qparams_affine as contiguous runs: block_size 1 on the leading dims, the
-// full size on the trailing ones, and a divisor of the one dim between (per row, per group
-// along the last dim, per tensor), as the WebGPU kernel takes them. 0 if not of that form.
-int64_t contiguous_block_len(std::span<const int64_t> dims, const std::vector<int64_t>& block) {
-  if (block.size() != dims.size() || dims.empty()) return 0;
-  size_t j = 0;
-  while (j < dims.size() && block[j] == 1) ++j;
-  if (j == dims.size()) return 1;
-  if (block[j] <= 0 || dims[j] % block[j] != 0) return 0;
-  int64_t len = block[j];
-  for (size_t d = j + 1; d < dims.size(); ++d) {
-    if (block[d] != dims[d]) return 0;
-    len *= dims[d];
-  }
-  return len;
 }
 
 }  // namespace
@@ -114,15 +60,16 @@ Status torchao_choose_qparams_affine_out(ValueTable& values, std::span<const int
   else if (*mapping_s == "SYMMETRIC") mapping = 1;
   else if (*mapping_s == "SYMMETRIC_NO_CLIPPING_ERR") mapping = 2;
   else return not_supported(op, "mapping_type \"" + *mapping_s + "\"");
-  int64_t qmin = 0, qmax = 0;
+  std::pair<int64_t, int64_t> range{0, 0};
   if (target) {
-    if (!int_range(*target, &qmin, &qmax)) return not_supported(op, "target_dtype " + dtype_str(*target));
+    if (!quant_range(*target)) return not_supported(op, "target_dtype " + dtype_str(*target));
+    range = *quant_range(*target);
   } else if (!qmin_arg || !qmax_arg) {
-    if (!int_range(zp->dtype, &qmin, &qmax))
+    if (!quant_range(zp->dtype))
       return not_supported(op, "target_dtype is not given and the zero point is " + dtype_str(zp->dtype));
+    range = *quant_range(zp->dtype);
   }
-  if (qmin_arg) qmin = *qmin_arg;
-  if (qmax_arg) qmax = *qmax_arg;
+  const int64_t qmin = qmin_arg.value_or(range.first), qmax = qmax_arg.value_or(range.second);
   if (qmin >= qmax) return invalid_arg(op, "quant_min " + std::to_string(qmin) + " must be below quant_max " + std::to_string(qmax));
   const float eps = eps_arg ? static_cast<float>(eps_arg->to_double()) : std::numeric_limits<float>::min();
   const int64_t len = contiguous_block_len(x->sizes, block);
@@ -145,6 +92,7 @@ Status torchao_choose_qparams_affine_out(ValueTable& values, std::span<const int
   if (!is_index_or_number(zp->dtype)) return not_supported(op, "zero_point dtype " + dtype_str(zp->dtype));
   Scratch<float> xs_scratch;
   const float* xs = elements_as<float>(*x, xs_scratch);
+  std::vector<float> zs(static_cast<size_t>(blocks));  // integral and in range: converted exactly
   const float fmin = static_cast<float>(qmin), fmax = static_cast<float>(qmax);
   const float mid = static_cast<float>(std::trunc(static_cast<double>(qmin + qmax + 1) / 2));
   for (int64_t b = 0; b < blocks; ++b) {
@@ -160,8 +108,9 @@ Status torchao_choose_qparams_affine_out(ValueTable& values, std::span<const int
       s = std::fmax(eps, std::fmax(mn / fmin, mx / fmax));
     }
     scale->data_as<float>()[b] = s;
-    store_at(*zp, b, z);
+    zs[static_cast<size_t>(b)] = z;
   }
+  convert_elements(zs.data(), ScalarType::kFloat, zp->data, zp->dtype, blocks);
   return {};
 }
 
@@ -172,60 +121,36 @@ Status torchao_choose_qparams_affine_out(ValueTable& values, std::span<const int
 // multiplied with the q4gsw weights (§5.1). weight_sums is not needed in f32.
 Status et_vk_linear_dq8ca_q4gsw_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::linear_dq8ca_q4gsw.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(10));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "input"));
-  WICK_ASSIGN_OR_RETURN(Tensor * in_scale, a.tensor(1, "input_scales"));
-  WICK_ASSIGN_OR_RETURN(Tensor * in_zp, a.tensor(2, "input_zp"));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(3, "weights"));
-  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(5, "weight_scales"));
-  WICK_ASSIGN_OR_RETURN(int64_t gs, a.int_arg(6, "group_size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * bias, a.optional_tensor(7, "bias"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(8, "out"));
-  for (auto [t, name] : {std::pair{x, "input"}, {in_scale, "input_scales"}, {in_zp, "input_zp"}, {w, "weights"},
-                         {sc, "weight_scales"}})
-    WICK_RETURN_IF_ERROR(check_tensor(op, *t, name));
+  Tensor *x, *in_scale, *in_zp, *w, *sc, *bias, *out;
+  int64_t gs;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 10, checked_arg(x, "input"), checked_arg(in_scale, "input_scales"),
+                                 checked_arg(in_zp, "input_zp"), checked_arg(w, "weights"), skip(),
+                                 checked_arg(sc, "weight_scales"), arg(gs, "group_size"), optional_arg(bias, "bias"),
+                                 arg(out, "out")));
   if (x->dtype != ScalarType::kFloat || in_scale->dtype != ScalarType::kFloat || sc->dtype != ScalarType::kFloat)
     return not_supported(op, "input, input_scales and weight_scales must be float32");
   if (!is_index_or_number(in_zp->dtype)) return not_supported(op, "input_zp dtype " + dtype_str(in_zp->dtype));
-  if (w->dtype != ScalarType::kByte && w->dtype != ScalarType::kChar)
-    return invalid_arg(op, "weights must be uint8, got " + dtype_str(w->dtype));
-  if (x->dim() < 1 || w->dim() != 2 || sc->dim() != 2)
-    return invalid_arg(op, "expected input [..., K], weights [N, K/2], weight_scales [groups, N]; got " + x->shape_string() +
-                               ", " + w->shape_string() + ", " + sc->shape_string());
-  const int64_t k = x->sizes.back(), n = w->size(0), kp = w->size(1);
-  if (k <= 0 || kp != (k + 1) / 2) return invalid_arg(op, "weights " + w->shape_string() + " do not hold K = " + std::to_string(k));
-  if (gs <= 0) return invalid_arg(op, "group_size " + std::to_string(gs));
-  const int64_t groups = sc->size(0), padded_n = sc->size(1);
-  if (groups < (k + gs - 1) / gs || padded_n < n)
-    return invalid_arg(op, "weight_scales " + sc->shape_string() + " do not cover K = " + std::to_string(k) + ", N = " +
-                               std::to_string(n) + " with groups of " + std::to_string(gs));
-  if (bias) {
-    WICK_RETURN_IF_ERROR(check_tensor(op, *bias, "bias"));
-    if (bias->dtype != ScalarType::kFloat || bias->numel() < n)
-      return invalid_arg(op, "bias " + bias->shape_string() + " must be float32 with N = " + std::to_string(n) + " values");
-  }
-  const int64_t m = x->numel() / k;
+  if (x->dim() < 1 || x->sizes.back() <= 0) return invalid_arg(op, "input " + x->shape_string() + " has no K");
+  WICK_ASSIGN_OR_RETURN(Q4Linear q, prepare_q4gsw_linear(op, *x, *w, *sc, bias, gs, *out));
+  const int64_t m = q.m, k = q.k;
   if (in_scale->numel() < m || in_zp->numel() < m)
     return invalid_arg(op, "input_scales " + in_scale->shape_string() + " / input_zp " + in_zp->shape_string() +
                                " hold fewer than the " + std::to_string(m) + " input rows");
-  std::vector<int64_t> shape = x->sizes;
-  shape.back() = n;
-  WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
-  if (out->dtype != ScalarType::kFloat) return not_supported(op, "out must be float32");
   // The quantize-dequantize round trip of the activations, then the shared q4gsw product.
   std::vector<float> xd(static_cast<size_t>(m * k));
   const float* xs = x->data_as<float>();
+  Scratch<float> zp_scratch;
+  const float* zps = elements_as<float>(*in_zp, zp_scratch);
   for (int64_t r = 0; r < m; ++r) {
     const float s = in_scale->data_as<float>()[r], inv = 1.0f / s;
-    const float z = static_cast<float>(element_at(*in_zp, r));
+    const float z = zps[r];
     for (int64_t j = 0; j < k; ++j) {
-      const float q = std::fmin(std::fmax(std::nearbyint(xs[r * k + j] * inv) + z, -128.0f), 127.0f);
-      xd[static_cast<size_t>(r * k + j)] = (q - z) * s;
+      const float qv = std::fmin(std::fmax(std::nearbyint(xs[r * k + j] * inv) + z, -128.0f), 127.0f);
+      xd[static_cast<size_t>(r * k + j)] = (qv - z) * s;
     }
   }
-  q4gsw_linear(Q4Linear{xd.data(), static_cast<const uint8_t*>(w->data), sc->data_as<float>(),
-                        bias ? bias->data_as<float>() : nullptr, out->data_as<float>(), m, k, n, kp, gs, padded_n});
+  q.x = xd.data();
+  q4gsw_linear(q);
   return {};
 }
 
@@ -237,18 +162,13 @@ Status et_vk_linear_dq8ca_q4gsw_out(ValueTable& values, std::span<const int32_t>
 // zero row, as on WebGPU.
 Status et_vk_embedding_q4gsw_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::embedding_q4gsw.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(0, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(1, "weight_scales"));
-  WICK_ASSIGN_OR_RETURN(int64_t gs, a.int_arg(2, "group_size"));
-  WICK_ASSIGN_OR_RETURN(Tensor * idx, a.tensor(3, "indices"));
-  WICK_ASSIGN_OR_RETURN(std::optional<Scalar> linear_arg, a.optional_scalar(4, "is_linear_weight"));
+  Tensor *w, *sc, *idx, *out;
+  int64_t gs;
+  std::optional<Scalar> linear_arg;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 7, checked_arg(w, "weight"), checked_arg(sc, "weight_scales"),
+                                 arg(gs, "group_size"), checked_arg(idx, "indices"), arg(linear_arg, "is_linear_weight"),
+                                 arg(out, "out")));
   const bool linear = linear_arg && linear_arg->to_double() != 0;
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *w, "weight"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *sc, "weight_scales"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *idx, "indices"));
   if (w->dtype != ScalarType::kByte && w->dtype != ScalarType::kChar)
     return invalid_arg(op, "weight must be uint8, got " + dtype_str(w->dtype));
   if (sc->dtype != ScalarType::kFloat) return not_supported(op, "weight_scales must be float32");

@@ -20,16 +20,11 @@ namespace wick::cpu {
 // count); scale None is 1 / sqrt(D). Scores in f32, max-subtracted before exp.
 Status et_vk_sdpa_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::sdpa.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(7));
-  WICK_ASSIGN_OR_RETURN(Tensor * q, a.tensor(0, "q"));
-  WICK_ASSIGN_OR_RETURN(Tensor * k, a.tensor(1, "k"));
-  WICK_ASSIGN_OR_RETURN(Tensor * v, a.tensor(2, "v"));
-  WICK_ASSIGN_OR_RETURN(Tensor * mask, a.optional_tensor(3, "attn_mask"));
-  WICK_ASSIGN_OR_RETURN(std::optional<Scalar> scale_arg, a.optional_scalar(4, "scale"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(5, "out"));
+  Tensor *q, *k, *v, *mask, *out;
+  std::optional<Scalar> scale_arg;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 7, checked_arg(q, "q"), checked_arg(k, "k"), checked_arg(v, "v"),
+                                 optional_arg(mask, "attn_mask"), arg(scale_arg, "scale"), arg(out, "out")));
   for (auto [t, name] : {std::pair{q, "q"}, {k, "k"}, {v, "v"}}) {
-    WICK_RETURN_IF_ERROR(check_tensor(op, *t, name));
     if (t->dtype != ScalarType::kFloat) return not_supported(op, std::string(name) + " must be float32");
     if (t->dim() != 4) return not_supported(op, std::string(name) + " must be [B, H, S, D], got " + t->shape_string());
   }
@@ -90,13 +85,9 @@ Status et_vk_sdpa_out(ValueTable& values, std::span<const int32_t> args) {
 //   out[2k] = x[2k] cos_k - x[2k+1] sin_k,  out[2k+1] = x[2k] sin_k + x[2k+1] cos_k
 Status et_vk_apply_rotary_emb_interleaved_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::apply_rotary_emb_interleaved.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(4));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "x"));
-  WICK_ASSIGN_OR_RETURN(Tensor * f, a.tensor(1, "freqs_cis"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(2, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *x, "x"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *f, "freqs_cis"));
+  Tensor *x, *f, *out;
+  WICK_RETURN_IF_ERROR(
+      read_args(op, values, args, 4, checked_arg(x, "x"), checked_arg(f, "freqs_cis"), arg(out, "out")));
   if (x->dtype != ScalarType::kFloat || f->dtype != ScalarType::kFloat) return not_supported(op, "x and freqs_cis must be float32");
   if (x->dim() != 3) return not_supported(op, "x must be [B, N, C], got " + x->shape_string());
   const int64_t nc = x->size(1) * x->size(2);
@@ -120,12 +111,10 @@ Status et_vk_apply_rotary_emb_interleaved_out(ValueTable& values, std::span<cons
 // two dims H x W, out [H * W, 2] with out[h * W + w] = ((w + offset) * stride, (h + offset) * stride).
 Status et_vk_grid_priors_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::grid_priors.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(double stride, a.double_arg(1, "stride"));
-  WICK_ASSIGN_OR_RETURN(double offset, a.double_arg(2, "offset"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
+  Tensor *x, *out;
+  double stride, offset;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, arg(x, "self"), arg(stride, "stride"), arg(offset, "offset"),
+                                 arg(out, "out")));
   if (x->dim() < 2) return invalid_arg(op, "self must have at least 2 dims, got " + x->shape_string());
   const int64_t h = x->sizes[x->sizes.size() - 2], w = x->sizes.back();
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, std::vector<int64_t>{h * w, 2}));
@@ -144,15 +133,9 @@ Status et_vk_grid_priors_out(ValueTable& values, std::span<const int32_t> args) 
 // in the HIGH nibble (§5.3), no bias.
 Status et_vk_linear_qcs4w_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "et_vk::linear_qcs4w.out";
-  KernelArgs a(op, values, args);
-  WICK_RETURN_IF_ERROR(a.expect_count(5));
-  WICK_ASSIGN_OR_RETURN(Tensor * x, a.tensor(0, "self"));
-  WICK_ASSIGN_OR_RETURN(Tensor * w, a.tensor(1, "weight"));
-  WICK_ASSIGN_OR_RETURN(Tensor * sc, a.tensor(2, "scales"));
-  WICK_ASSIGN_OR_RETURN(Tensor * out, a.tensor(3, "out"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *x, "self"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *w, "weight"));
-  WICK_RETURN_IF_ERROR(check_tensor(op, *sc, "scales"));
+  Tensor *x, *w, *sc, *out;
+  WICK_RETURN_IF_ERROR(read_args(op, values, args, 5, checked_arg(x, "self"), checked_arg(w, "weight"),
+                                 checked_arg(sc, "scales"), arg(out, "out")));
   if (x->dtype != ScalarType::kFloat || sc->dtype != ScalarType::kFloat) return not_supported(op, "self and scales must be float32");
   if (w->dtype != ScalarType::kByte && w->dtype != ScalarType::kChar)
     return invalid_arg(op, "weight must be uint8, got " + dtype_str(w->dtype));

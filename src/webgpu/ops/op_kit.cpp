@@ -196,7 +196,6 @@ Result<OpArgs> OpArgs::bind(Graph& g, const OpEntry& entry, const std::vector<in
 }
 
 Status OpBuilder::operator()(Graph& graph, const std::vector<int32_t>& args) const {
-  if (entry_->raw) return entry_->raw(graph, args);
   WICK_ASSIGN_OR_RETURN(OpArgs a, OpArgs::bind(graph, *entry_, args));
   return entry_->build(graph, a);
 }
@@ -269,6 +268,13 @@ Result<std::vector<GpuTensor*>> OpArgs::outputs(size_t i) const {
   WICK_ASSIGN_OR_RETURN(std::vector<GpuTensor*> outs, tensors(i));
   if (outs.empty() || !outs[0]) return invalid("argument " + std::to_string(i) + ": empty output list");
   return outs;
+}
+
+Result<GValue*> OpArgs::symint_out() const {
+  if (num_inputs_ >= ids_.size() || ids_[num_inputs_] < 0) return invalid("no output");
+  GValue* out = value(num_inputs_);
+  if (out->kind != GValue::kSymInt && out->kind != GValue::kInt) return invalid("output is not a SymInt");
+  return out;
 }
 
 Status OpArgs::expect_float(std::initializer_list<const GpuTensor*> ts, const char* what) const {

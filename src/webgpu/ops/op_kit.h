@@ -72,6 +72,9 @@ class OpArgs {
 
   // O: the output tensors, the first one present; null entries stand for None.
   Result<std::vector<GpuTensor*>> outputs(size_t i) const;
+  // The output of an op that yields a SymInt ("-> *"): the value to write at each
+  // execution, which must be a SymInt or an Int (not any int-like value).
+  Result<GValue*> symint_out() const;
 
   // Errors that start with the op's name.
   Status invalid(const std::string& what) const { return op_error(ErrorCode::kInvalidProgram, name(), what); }
@@ -91,10 +94,18 @@ class OpArgs {
 };
 
 // One recorded dispatch of a kernel with its params uniform: what add_kernel returns, for
-// the op's step to rewrite the params (params->write) and size the grid (g.set_grid(index)).
+// the op's step to rewrite the params and size the grid (launch, or params->write and
+// g.set_grid(index) / g.set_workgroups(index) where the grid is not a flat count).
 struct KernelDispatch {
   ParamsBlock* params = nullptr;
   size_t index = 0;
+
+  // The usual end of an op's step: writes this execution's params and sizes the grid.
+  template <class P>
+  Status launch(Graph& g, const P& p, uint64_t invocations, uint32_t workgroup_size) const {
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_grid(index, invocations, workgroup_size);
+  }
 };
 // Marks the params uniform's place in add_kernel's binding list.
 inline const gpu::Buffer* const kParamsSlot = nullptr;

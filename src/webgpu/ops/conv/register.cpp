@@ -9,6 +9,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -55,81 +56,78 @@ uint32_t pointwise_split(uint64_t slots, uint64_t in_c) {
   return ks;
 }
 
+// The f32 weight constant's host bytes, [O, rest] with rest = max_numel / O; empty where
+// there is no host copy (the kernels that repack then read w as it is).
+Result<std::span<const uint8_t>> weight_bytes(Graph& g, int32_t w_id, const GpuTensor* w, const char* name) {
+  auto host = g.constant_bytes(w_id, name);
+  if (!host.ok()) return std::span<const uint8_t>{};
+  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]);
+  const uint64_t rest = oc ? static_cast<uint64_t>(w->max_numel()) / oc : 0;
+  if (oc == 0 || rest == 0 || host->size() != oc * rest * 4)
+    return op_error(ErrorCode::kInvalidProgram, name,
+                    "weight constant holds " + std::to_string(host->size()) + " bytes, expected " +
+                        std::to_string(oc * rest * 4) + " (f32 " + shape_to_string(w->max_dims) + ")");
+  return *host;
+}
+
+// Copies float word `from` of the weight bytes to out[to].
+void copy_word(std::vector<float>& out, uint64_t to, std::span<const uint8_t> bytes, uint64_t from) {
+  std::memcpy(&out[to], bytes.data() + from * 4, 4);
+}
+
+Result<gpu::Buffer*> upload_packed(Graph& g, const std::vector<float>& packed, const std::string& label) {
+  WICK_ASSIGN_OR_RETURN(gpu::Buffer * buf, g.scratch(packed.size() * 4, label));
+  WICK_RETURN_IF_ERROR(buf->write(packed.data(), packed.size() * 4));
+  return buf;
+}
+
 // conv2d_block's weights: [O, C, KH, KW] -> [ceil(O/4), C, KH, KW] x 4 output channels
 // (zeros past O), so one vec4 load feeds the 4 channels of a block. Built once, at graph
 // build, from the constant's host bytes; nullptr where there are none.
 Result<gpu::Buffer*> pack_block_weights(Graph& g, int32_t w_id, const GpuTensor* w, const char* name) {
-  auto host = g.constant_bytes(w_id, name);
-  if (!host.ok()) return static_cast<gpu::Buffer*>(nullptr);  // no host copy: conv2d_oc4 reads w as it is
-  const std::span<const uint8_t> bytes = *host;
-  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]);
-  const uint64_t per_oc = oc ? static_cast<uint64_t>(w->max_numel()) / oc : 0;
-  if (oc == 0 || per_oc == 0 || bytes.size() != oc * per_oc * 4)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": weight constant holds " + std::to_string(bytes.size()) +
-                                                  " bytes, expected " + std::to_string(oc * per_oc * 4) + " (f32 " +
-                                                  shape_to_string(w->max_dims) + ")");
-  const uint64_t blocks = (oc + 3) / 4;
-  std::vector<float> out(blocks * per_oc * 4, 0.f);
+  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+  if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);  // conv2d_oc4 reads w as it is
+  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), per_oc = bytes.size() / 4 / oc;
+  std::vector<float> out((oc + 3) / 4 * per_oc * 4, 0.f);
   for (uint64_t o = 0; o < oc; ++o)
-    for (uint64_t t = 0; t < per_oc; ++t)
-      std::memcpy(&out[((o / 4) * per_oc + t) * 4 + o % 4], bytes.data() + (o * per_oc + t) * 4, 4);
-  WICK_ASSIGN_OR_RETURN(gpu::Buffer * buf, g.scratch(out.size() * 4, std::string(name) + " packed weights"));
-  WICK_RETURN_IF_ERROR(buf->write(out.data(), out.size() * 4));
-  return buf;
+    for (uint64_t t = 0; t < per_oc; ++t) copy_word(out, ((o / 4) * per_oc + t) * 4 + o % 4, bytes, o * per_oc + t);
+  return upload_packed(g, out, std::string(name) + " packed weights");
 }
 
 // conv2d_igemm's weights: [O, K = C*KH*KW] -> wT [round_up(K, 16)][round_up(O, bn)], zeros
 // in the padding, so the shader's B-tile loads need no bounds checks.
 Result<gpu::Buffer*> pack_igemm_weights(Graph& g, int32_t w_id, const GpuTensor* w, uint32_t bn, const char* name) {
-  auto host = g.constant_bytes(w_id, name);
-  if (!host.ok()) return static_cast<gpu::Buffer*>(nullptr);
-  const std::span<const uint8_t> bytes = *host;
-  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]);
-  const uint64_t k = oc ? static_cast<uint64_t>(w->max_numel()) / oc : 0;
-  if (oc == 0 || k == 0 || bytes.size() != oc * k * 4)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": weight constant holds " + std::to_string(bytes.size()) +
-                                                  " bytes, expected " + std::to_string(oc * k * 4) + " (f32 " +
-                                                  shape_to_string(w->max_dims) + ")");
+  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+  if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);
+  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), k = bytes.size() / 4 / oc;
   const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK, np = (oc + bn - 1) / bn * bn;
   std::vector<float> out(kp * np, 0.f);
   for (uint64_t o = 0; o < oc; ++o)
-    for (uint64_t t = 0; t < k; ++t) std::memcpy(&out[t * np + o], bytes.data() + (o * k + t) * 4, 4);
-  WICK_ASSIGN_OR_RETURN(gpu::Buffer * buf, g.scratch(out.size() * 4, std::string(name) + " igemm weights"));
-  WICK_RETURN_IF_ERROR(buf->write(out.data(), out.size() * 4));
-  return buf;
+    for (uint64_t t = 0; t < k; ++t) copy_word(out, t * np + o, bytes, o * k + t);
+  return upload_packed(g, out, std::string(name) + " igemm weights");
 }
 
-Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
-  const char* name = with_clamp ? "et_vk.conv_with_clamp.default" : "aten.convolution.default";
-  const size_t expected = with_clamp ? 12 : 10;
-  if (args.size() != expected)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(expected) +
-                                                  " arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[1], name));
-  GpuTensor* bias = nullptr;
-  if (!g.is_none(args[2])) {
-    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[2], name));
-  }
-  WICK_ASSIGN_OR_RETURN(auto stride, g.int_list(args[3], name));
-  WICK_ASSIGN_OR_RETURN(auto padding, g.int_list(args[4], name));
-  WICK_ASSIGN_OR_RETURN(auto dilation, g.int_list(args[5], name));
-  WICK_ASSIGN_OR_RETURN(bool transposed, g.bool_arg(args[6], name));
-  WICK_ASSIGN_OR_RETURN(auto output_padding, g.int_list(args[7], name));
-  WICK_ASSIGN_OR_RETURN(int64_t groups, g.int_arg(args[8], name));
-  float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
-  if (with_clamp) {
-    if (!g.is_none(args[9])) {
-      WICK_ASSIGN_OR_RETURN(double v, g.scalar_arg(args[9], name));
-      lo = static_cast<float>(v);
-    }
-    if (!g.is_none(args[10])) {
-      WICK_ASSIGN_OR_RETURN(double v, g.scalar_arg(args[10], name));
-      hi = static_cast<float>(v);
-    }
-  }
+// aten.convolution (variant 0): [x, w, bias?, stride, padding, dilation, transposed,
+//   output_padding, groups, out]; et_vk.conv_with_clamp (variant 1) adds [min?, max?]
+//   before out.
+Status conv(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *w = a.tensor(1), *bias = a.tensor(2);
+  const int32_t w_id = a.id(1);
+  std::vector<int64_t> stride = a.ints(3), dilation = a.ints(5);
+  const std::vector<int64_t> padding = a.ints(4), output_padding = a.ints(7);
+  const bool transposed = a.flag(6);
+  const int64_t groups = a.integer(8);
+  const bool with_clamp = a.variant() == 1;
+  const float lo = with_clamp ? static_cast<float>(a.scalar_or(9, -std::numeric_limits<double>::infinity()))
+                              : -std::numeric_limits<float>::infinity();
+  const float hi = with_clamp ? static_cast<float>(a.scalar_or(10, std::numeric_limits<double>::infinity()))
+                              : std::numeric_limits<float>::infinity();
   const ConvFusion* fusion = g.conv_fusion();
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(fusion ? fusion->out_id : args.back(), name));
+  GpuTensor* y = a.out();
+  if (fusion) {
+    WICK_ASSIGN_OR_RETURN(y, g.tensor(fusion->out_id, name));
+  }
   GpuTensor* scale = nullptr;
   GpuTensor* residual = nullptr;
   if (fusion && fusion->residual_id >= 0) {
@@ -142,16 +140,15 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
 
   const int spatial = x->rank() - 2;
   if ((spatial != 1 && spatial != 2) || w->rank() != x->rank() || y->rank() != x->rank())
-    return Status(ErrorCode::kNotSupported, std::string(name) + ": input rank " + std::to_string(x->rank()) +
+    return a.unsupported("input rank " + std::to_string(x->rank()) +
                                                 ", weight rank " + std::to_string(w->rank()) + " (1-D or 2-D only)");
   auto at = [](const std::vector<int64_t>& v, size_t i) { return v.empty() ? int64_t{0} : v[std::min(i, v.size() - 1)]; };
   if (stride.empty()) stride = {1};
   if (dilation.empty()) dilation = {1};
   if (groups <= 0 || x->max_dims[1] % groups != 0)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": groups " + std::to_string(groups) +
+    return a.invalid("groups " + std::to_string(groups) +
                                                   " does not divide the input channels");
-  if (!x->is_float() || !w->is_float() || !y->is_float() || (bias && !bias->is_float()))
-    return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+  WICK_RETURN_IF_ERROR(a.expect_float({x, w, y, bias}));
 
   // 1-D convolutions run as 2-D with height 1: the spatial parameters go to the width.
   const size_t hi_i = 0, wi_i = spatial == 2 ? 1 : 0;
@@ -170,7 +167,7 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   base.clamp_max = hi;
   if (fusion) {
     if (fusion->epilogue.size() > kMaxEpilogue)
-      return Status(ErrorCode::kInternal, std::string(name) + ": fused epilogue too long");
+      return op_error(ErrorCode::kInternal, name, "fused epilogue too long");
     base.epi_n = static_cast<uint32_t>(fusion->epilogue.size());
     for (size_t k = 0; k < fusion->epilogue.size(); ++k) {
       uint32_t bits;
@@ -182,7 +179,7 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   const int64_t out_pad_w = at(output_padding, wi_i);
   const int64_t out_channels = transposed ? w->max_dims[1] * groups : w->max_dims[0];
   if (base.stride_h == 0 || base.stride_w == 0)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": zero stride");
+    return a.invalid("zero stride");
 
   // groups == 1 forward convolutions use the oc4 kernels (4 output channels per
   // invocation; pointwise 1x1/stride-1/pad-0 as a matmul over pixels); transposed and
@@ -191,7 +188,7 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   const bool pointwise = oc4 && base.k_h == 1 && base.k_w == 1 && base.stride_h == 1 && base.stride_w == 1 &&
                          base.pad_h == 0 && base.pad_w == 0;
   if ((scale || residual) && !pointwise)
-    return Status(ErrorCode::kInternal, std::string(name) + ": input scale or residual fused into a non-pointwise conv");
+    return op_error(ErrorCode::kInternal, name, "input scale or residual fused into a non-pointwise conv");
   // Dense convs with constant f32 weights run as an implicit GEMM (conv2d_igemm: 64-pixel
   // x 64/32-channel tiles through shared memory, weights repacked here, split over K when
   // the tiles alone cannot fill the GPU), 3-8x faster than the direct kernels on the H200
@@ -211,10 +208,10 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
                lim.max_compute_workgroup_storage_size >= 8192 && lim.max_compute_invocations_per_workgroup >= 4 * bn;
   gpu::Buffer* packed = nullptr;
   if (igemm) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, args[1], w, bn, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_id, w, bn, name));
     igemm = packed != nullptr;  // no host copy of the weights: conv2d_oc4
   } else if (dense_const) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, args[1], w, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, w_id, w, name));
   }
   uint32_t splits = 1;
   gpu::Buffer* partial = nullptr;
@@ -292,13 +289,10 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
       oh = (ih + 2 * int64_t{p.pad_h} - int64_t{p.dil_h} * (p.k_h - 1) - 1) / p.stride_h + 1;
       ow = (iw + 2 * int64_t{p.pad_w} - int64_t{p.dil_w} * (p.k_w - 1) - 1) / p.stride_w + 1;
     }
-    if (oh <= 0 || ow <= 0) return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input too small for the kernel");
+    if (oh <= 0 || ow <= 0) return op_error(ErrorCode::kInvalidArgument, name, "input too small for the kernel");
     std::vector<int64_t> shape = spatial == 2 ? std::vector<int64_t>{n, out_channels, oh, ow}
                                               : std::vector<int64_t>{n, out_channels, ow};
-    if (shape_numel(shape) > y->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": output " + shape_to_string(shape) +
-                                                     " exceeds its bound " + shape_to_string(y->max_dims));
-    y->dims = shape;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, y, shape));
     p.n = static_cast<uint32_t>(n);
     p.in_c = static_cast<uint32_t>(c);
     p.in_h = static_cast<uint32_t>(ih);
@@ -311,13 +305,13 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
       // x * s with s [N|1, C, 1, 1] broadcast over the pixels (the fused multiply).
       const auto& sd = scale->dims;
       if (sd.size() != 4 || sd[1] != c || sd[2] != 1 || sd[3] != 1 || (sd[0] != 1 && sd[0] != n))
-        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": fused scale " + shape_to_string(sd) +
+        return op_error(ErrorCode::kInvalidArgument, name, "fused scale " + shape_to_string(sd) +
                                                        " does not broadcast to " + shape_to_string(x->dims));
       p.has_scale = 1;
       p.scale_bstride = sd[0] == 1 ? 0 : static_cast<uint32_t>(c);
     }
     if (residual && residual->dims != shape)
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": fused residual " + shape_to_string(residual->dims) +
+      return op_error(ErrorCode::kInvalidArgument, name, "fused residual " + shape_to_string(residual->dims) +
                                                      " differs from the output " + shape_to_string(shape));
     WICK_RETURN_IF_ERROR(params->write(p));
     if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
@@ -332,15 +326,12 @@ Status conv(Graph& g, const std::vector<int32_t>& args, bool with_clamp) {
   });
 }
 
-Status convolution(Graph& g, const std::vector<int32_t>& args) { return conv(g, args, false); }
-Status conv_with_clamp(Graph& g, const std::vector<int32_t>& args) { return conv(g, args, true); }
-
 }  // namespace
 
 void append_conv_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.convolution.default", convolution},
-      {"et_vk.conv_with_clamp.default", conv_with_clamp},
+      {"aten.convolution.default", "T T T? L L L B L I -> T", conv, 0},
+      {"et_vk.conv_with_clamp.default", "T T T? L L L B L I F? F? -> T", conv, 1},
   });
 }
 

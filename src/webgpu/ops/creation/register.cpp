@@ -32,10 +32,8 @@ struct Fill {
 Status build_fill(Graph& g, GpuTensor* out, const char* name, std::function<Result<Fill>()> current) {
   if (out->elem == Elem::kPackedBytes)
     return Status(ErrorCode::kNotSupported, std::string(name) + ": byte-packed output");
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::fill).set("wg_size", kWorkgroup), sizeof(FillParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::fill).set("wg_size", kWorkgroup), sizeof(FillParams),
       {out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     WICK_ASSIGN_OR_RETURN(Fill f, current());
@@ -54,8 +52,7 @@ Status build_fill(Graph& g, GpuTensor* out, const char* name, std::function<Resu
     }
     p.start_f = static_cast<float>(f.start);
     p.step_f = static_cast<float>(f.step);
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return kernel.launch(g, p, p.n, kWorkgroup);
   });
 }
 

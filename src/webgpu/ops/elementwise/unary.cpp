@@ -42,10 +42,8 @@ Status add_unary(Graph& g, GpuTensor* a, GpuTensor* out, const UnaryConfig& cfg,
 
   const uint32_t flags = (a->elem == Elem::kI32 ? 1u : 0u) | (out->elem == Elem::kI32 ? 4u : 0u) |
                          (cfg.has_lo ? 16u : 0u) | (cfg.has_hi ? 32u : 0u);
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::unary).set("wg_size", kWorkgroup).set("per", kElementsPerThread).set("op_code", static_cast<uint32_t>(cfg.op)).set("kind_flags", flags), sizeof(UnaryParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::unary).set("wg_size", kWorkgroup).set("per", kElementsPerThread).set("op_code", static_cast<uint32_t>(cfg.op)).set("kind_flags", flags), sizeof(UnaryParams),
       {a->buffer.get(), out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     WICK_RETURN_IF_ERROR(set_output_dims(name, out, a->dims));
@@ -56,8 +54,7 @@ Status add_unary(Graph& g, GpuTensor* a, GpuTensor* out, const UnaryConfig& cfg,
     p.lo = cfg.lo;
     p.hi = cfg.hi;
     p.s = cfg.s;
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, elementwise_threads(p.n), kWorkgroup);
+    return kernel.launch(g, p, elementwise_threads(p.n), kWorkgroup);
   });
 }
 
@@ -108,10 +105,8 @@ Status where_self(Graph& g, const OpArgs& args) {
 
   const uint32_t flags = (c->elem == Elem::kI32 ? 1u : 0u) | (a->elem == Elem::kI32 ? 2u : 0u) |
                          (b->elem == Elem::kI32 ? 4u : 0u) | (out->elem == Elem::kI32 ? 8u : 0u);
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::where).set("wg_size", kWorkgroup).set("per", kElementsPerThread).set("kind_flags", flags), sizeof(WhereParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::where).set("wg_size", kWorkgroup).set("per", kElementsPerThread).set("kind_flags", flags), sizeof(WhereParams),
       {c->buffer.get(), a->buffer.get(), b->buffer.get(), out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     WICK_ASSIGN_OR_RETURN(auto ca, broadcast_shapes(c->dims, a->dims));
@@ -126,8 +121,7 @@ Status where_self(Graph& g, const OpArgs& args) {
     p.a_strides = broadcast_strides(a->dims, shape);
     p.b_strides = broadcast_strides(b->dims, shape);
     p.rank = coalesce_dims(p.rank, p.out_dims, {&p.c_strides, &p.a_strides, &p.b_strides});
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, elementwise_threads(p.n), kWorkgroup);
+    return kernel.launch(g, p, elementwise_threads(p.n), kWorkgroup);
   });
 }
 

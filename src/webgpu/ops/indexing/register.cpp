@@ -19,6 +19,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -38,13 +39,6 @@ struct GatherParams {
 static_assert(sizeof(GatherParams) == 80);
 
 constexpr uint32_t kWorkgroup = 256;
-
-Status arg_count(const char* name, const std::vector<int32_t>& args, size_t n) {
-  if (args.size() != n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(n) + " arguments, got " +
-                                                  std::to_string(args.size()));
-  return {};
-}
 
 Status check_index(const char* name, const GpuTensor* index) {
   if (index->elem != Elem::kI32 || index->vk_dtype == vk::VkDataType::BOOL)
@@ -154,22 +148,34 @@ Status check_words(const char* name, const GpuTensor* src, const GpuTensor* out)
   return {};
 }
 
+// One indexing dispatch (index_rows.wgsl, gather.wgsl: bindings src, index, out, params,
+// flags) with its index source and, for computed indices, the flag check after it.
+struct IndexedKernel {
+  KernelDispatch k;
+  std::shared_ptr<IndexSource> source;
+  std::shared_ptr<FlagCheck> flag_check = std::make_shared<FlagCheck>();
+};
+
+Result<IndexedKernel> add_indexed_kernel(Graph& g, const char* name, gpu::ShaderName shader, size_t params_bytes,
+                                         const GpuTensor* src, int64_t index_id, const GpuTensor* index,
+                                         const GpuTensor* out) {
+  WICK_RETURN_IF_ERROR(check_index(name, index));
+  WICK_RETURN_IF_ERROR(check_words(name, src, out));
+  IndexedKernel r;
+  WICK_ASSIGN_OR_RETURN(r.source, index_source(g, index_id, index, name));
+  WICK_ASSIGN_OR_RETURN(r.k, add_kernel(g, name, gpu::PipelineKey(shader).set("wg_size", kWorkgroup), params_bytes,
+                                        {src->buffer.get(), index->buffer.get(), out->buffer.get(), kParamsSlot,
+                                         r.source->flags}));
+  WICK_RETURN_IF_ERROR(watch_flags(g, name, r.source, r.flag_check));
+  return r;
+}
+
 // Source viewed as [outer, S, inner] with S = src dim `dim`; output shape =
 // src[:dim] + index.shape + src[dim+1:]  (embedding: dim 0 of a 2-D weight).
 Status build_rows(Graph& g, const char* name, GpuTensor* src, int64_t index_id, GpuTensor* index, GpuTensor* out,
                   int64_t dim, bool wrap, bool index_is_list) {
-  WICK_RETURN_IF_ERROR(check_index(name, index));
-  WICK_RETURN_IF_ERROR(check_words(name, src, out));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::index_rows).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowsParams), name));
-  WICK_ASSIGN_OR_RETURN(std::shared_ptr<IndexSource> source, index_source(g, index_id, index, name));
-  auto flag_check = std::make_shared<FlagCheck>();
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, src->buffer.get()}, {1, index->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()},
-                {4, source->flags}};
-  WICK_ASSIGN_OR_RETURN(size_t at, g.add_dispatch(std::move(d)));
-  WICK_RETURN_IF_ERROR(watch_flags(g, name, source, flag_check));
+  WICK_ASSIGN_OR_RETURN(const IndexedKernel ik,
+                        add_indexed_kernel(g, name, gpu::shaders::index_rows, sizeof(RowsParams), src, index_id, index, out));
   return g.add_step([=, &g]() -> Status {
     const auto& sd = src->dims;
     if (dim < 0 || dim >= static_cast<int64_t>(sd.size()))
@@ -188,95 +194,70 @@ Status build_rows(Graph& g, const char* name, GpuTensor* src, int64_t index_id, 
     }
     shape.insert(shape.end(), sd.begin() + dim + 1, sd.end());
     if (index_is_list && sd.empty()) shape.clear();
-    if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result " + shape_to_string(shape) +
-                                                     " does not fit the output " + shape_to_string(out->max_dims));
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
     const int64_t size = sd.empty() ? 1 : sd[static_cast<size_t>(dim)];
-    flag_check->size = size;
-    flag_check->what = "dim " + std::to_string(dim);
-    WICK_RETURN_IF_ERROR(check_host_indices(g, index_id, *source, count, size, wrap, flag_check->what));
-    WICK_RETURN_IF_ERROR(clear_flags(*source));
-    out->dims = shape;
+    ik.flag_check->size = size;
+    ik.flag_check->what = "dim " + std::to_string(dim);
+    WICK_RETURN_IF_ERROR(check_host_indices(g, index_id, *ik.source, count, size, wrap, ik.flag_check->what));
+    WICK_RETURN_IF_ERROR(clear_flags(*ik.source));
     RowsParams p{};
     p.total = static_cast<uint32_t>(outer * count * inner);
     p.inner = static_cast<uint32_t>(std::max<int64_t>(inner, 1));
     p.count = static_cast<uint32_t>(std::max<int64_t>(count, 1));
     p.src_size = static_cast<uint32_t>(sd.empty() ? 1 : sd[static_cast<size_t>(dim)]);
     p.wrap = wrap ? 1 : 0;
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(at, p.total, kWorkgroup);
+    return ik.k.launch(g, p, p.total, kWorkgroup);
   });
 }
 
 // [weight, indices, padding_idx, scale_grad_by_freq, sparse, out]
-Status embedding(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.embedding.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 6));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * weight, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * indices, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
-  if (weight->rank() != 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": weight must be [vocab, dim]");
-  return build_rows(g, name, weight, args[1], indices, out, 0, false, false);
+Status embedding(Graph& g, const OpArgs& a) {
+  GpuTensor* weight = a.tensor(0);
+  if (weight->rank() != 2) return a.invalid("weight must be [vocab, dim]");
+  return build_rows(g, a.name(), weight, a.id(1), a.tensor(1), a.out(), 0, false, false);
+}
+
+// A dim argument normalized against `t`'s rank (a 0-D tensor has one dim).
+Result<int64_t> dim_arg(const OpArgs& a, size_t i, const GpuTensor* t) {
+  const int64_t rank = std::max<int64_t>(t->rank(), 1);
+  const int64_t dim = normalize_dim(a.integer(i), rank);
+  if (dim < 0 || dim >= rank) return a.invalid("dim out of range");
+  return dim;
 }
 
 // [self, dim, index, out]
-Status index_select(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.index_select.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 4));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * self, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * index, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  const int64_t rank = std::max<int64_t>(self->rank(), 1);
-  dim = normalize_dim(dim, rank);
-  if (dim < 0 || dim >= rank) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": dim out of range");
-  return build_rows(g, name, self, args[2], index, out, dim, false, true);
+Status index_select(Graph& g, const OpArgs& a) {
+  GpuTensor* self = a.tensor(0);
+  WICK_ASSIGN_OR_RETURN(const int64_t dim, dim_arg(a, 1, self));
+  return build_rows(g, a.name(), self, a.id(2), a.tensor(2), a.out(), dim, false, true);
 }
 
 // [self, ValueList(Tensor?...), out]: exactly one index tensor (advanced indexing on one dim).
-Status index_tensor(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.index.Tensor";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 3));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * self, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(auto items, g.value_list(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
+Status index_tensor(Graph& g, const OpArgs& a) {
+  GpuTensor* self = a.tensor(0);
+  WICK_ASSIGN_OR_RETURN(std::vector<GpuTensor*> indices, a.tensors(1));
   GpuTensor* index = nullptr;
   int64_t dim = -1;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (g.is_none(items[i])) continue;
-    if (index) return Status(ErrorCode::kNotSupported, std::string(name) + ": more than one index tensor");
-    WICK_ASSIGN_OR_RETURN(index, g.tensor(items[i], name));
+  for (size_t i = 0; i < indices.size(); ++i) {
+    if (!indices[i]) continue;
+    if (index) return a.unsupported("more than one index tensor");
+    index = indices[i];
     dim = static_cast<int64_t>(i);
   }
-  if (!index) return Status(ErrorCode::kNotSupported, std::string(name) + ": no index tensor");
-  if (dim >= self->rank()) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": too many indices");
-  return build_rows(g, name, self, items[static_cast<size_t>(dim)], index, out, dim, true, false);
+  if (!index) return a.unsupported("no index tensor");
+  if (dim >= self->rank()) return a.invalid("too many indices");
+  return build_rows(g, a.name(), self, a.items(1)[static_cast<size_t>(dim)], index, a.out(), dim, true, false);
 }
 
 // [self, dim, index, sparse_grad, out]
-Status gather(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.gather.default";
-  WICK_RETURN_IF_ERROR(arg_count(name, args, 5));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * self, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(int64_t dim, g.int_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * index, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[4], name));
-  WICK_RETURN_IF_ERROR(check_index(name, index));
-  WICK_RETURN_IF_ERROR(check_words(name, self, out));
-  const int64_t rank = std::max<int64_t>(self->rank(), 1);
-  dim = normalize_dim(dim, rank);
-  if (dim < 0 || dim >= rank || self->rank() > kMaxRank)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": dim out of range or rank above 8");
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::gather).set("wg_size", kWorkgroup)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(GatherParams), name));
-  WICK_ASSIGN_OR_RETURN(std::shared_ptr<IndexSource> source, index_source(g, args[2], index, name));
-  auto flag_check = std::make_shared<FlagCheck>();
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, self->buffer.get()}, {1, index->buffer.get()}, {2, out->buffer.get()}, {3, params->buffer()},
-                {4, source->flags}};
-  WICK_ASSIGN_OR_RETURN(size_t at, g.add_dispatch(std::move(d)));
-  WICK_RETURN_IF_ERROR(watch_flags(g, name, source, flag_check));
+Status gather(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *self = a.tensor(0), *index = a.tensor(2), *out = a.out();
+  const int32_t index_id = a.id(2);
+  WICK_ASSIGN_OR_RETURN(const int64_t dim, dim_arg(a, 1, self));
+  if (self->rank() > kMaxRank) return a.invalid("rank above 8");
+  WICK_ASSIGN_OR_RETURN(const IndexedKernel ik,
+                        add_indexed_kernel(g, name, gpu::shaders::gather, sizeof(GatherParams), self, index_id, index, out));
   return g.add_step([=, &g]() -> Status {
     std::vector<int64_t> sd = self->dims, id = index->dims;
     if (sd.empty()) sd = {1};
@@ -288,15 +269,12 @@ Status gather(Graph& g, const std::vector<int32_t>& args) {
         return Status(ErrorCode::kInvalidArgument, std::string(name) + ": index " + shape_to_string(index->dims) +
                                                        " larger than the input " + shape_to_string(self->dims));
     const std::vector<int64_t>& shape = index->dims;
-    if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": result " + shape_to_string(shape) +
-                                                     " does not fit the output " + shape_to_string(out->max_dims));
-    flag_check->size = sd[static_cast<size_t>(dim)];
-    flag_check->what = "dim " + std::to_string(dim);
-    WICK_RETURN_IF_ERROR(check_host_indices(g, args[2], *source, shape_numel(id), flag_check->size, false,
-                                            flag_check->what));
-    WICK_RETURN_IF_ERROR(clear_flags(*source));
-    out->dims = shape;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
+    ik.flag_check->size = sd[static_cast<size_t>(dim)];
+    ik.flag_check->what = "dim " + std::to_string(dim);
+    WICK_RETURN_IF_ERROR(check_host_indices(g, index_id, *ik.source, shape_numel(id), ik.flag_check->size, false,
+                                            ik.flag_check->what));
+    WICK_RETURN_IF_ERROR(clear_flags(*ik.source));
     GatherParams p{};
     p.total = static_cast<uint32_t>(shape_numel(shape));
     p.rank = static_cast<uint32_t>(sd.size());
@@ -307,8 +285,7 @@ Status gather(Graph& g, const std::vector<int32_t>& args) {
       p.index_dims[i] = static_cast<uint32_t>(id[i]);
       p.src_strides[i] = static_cast<uint32_t>(strides[i]);
     }
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(at, p.total, kWorkgroup);
+    return ik.k.launch(g, p, p.total, kWorkgroup);
   });
 }
 
@@ -316,10 +293,10 @@ Status gather(Graph& g, const std::vector<int32_t>& args) {
 
 void append_indexing_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.embedding.default", embedding},
-      {"aten.index_select.default", index_select},
-      {"aten.index.Tensor", index_tensor},
-      {"aten.gather.default", gather},
+      {"aten.embedding.default", "T T * * * -> T", embedding},
+      {"aten.index_select.default", "T I T -> T", index_select},
+      {"aten.index.Tensor", "T V -> T", index_tensor},
+      {"aten.gather.default", "T I T * -> T", gather},
   });
 }
 

@@ -155,32 +155,30 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   });
 }
 
-// [input, normalized_shape, weight?, bias?, eps, (out, mean, rstd)]
-Status layer_norm(Graph& g, const OpArgs& a) {
+// The row norms differ only in where their arguments sit (-1: none):
+//   layer_norm [input, normalized_shape, weight?, bias?, eps, (out, mean, rstd)]
+//   group_norm [input, weight?, bias?, N, C, HxW, group, eps, (out, mean, rstd)]
+//   rms_norm   [x, weight, eps, out]
+Status row_norm(Graph& g, const OpArgs& a) {
+  struct At {
+    int weight, bias, eps, outs, groups;
+  };
+  static constexpr At kAt[] = {{2, 3, 4, 5, -1}, {1, 2, 7, 8, 6}, {1, -1, 2, 3, -1}};  // by Mode
   RowNormSpec s{};
-  s.mode = kLayer;
+  s.mode = a.variant_as<Mode>();
+  const At& at = kAt[s.mode];
   s.x = a.tensor(0);
-  const std::vector<int64_t> shape = a.ints(1);
-  s.weight = a.tensor(2);
-  s.bias = a.tensor(3);
-  s.eps = static_cast<float>(a.scalar(4));
-  WICK_RETURN_IF_ERROR(outputs3(a, 5, s.out, s.mean, s.rstd));
-  if (shape.empty() || shape.size() > s.x->max_dims.size())
-    return a.invalid("normalized_shape of rank " + std::to_string(shape.size()));
-  s.norm_rank = shape.size();
-  return build_row_norm(g, a.name(), s);
-}
-
-// [input, weight?, bias?, N, C, HxW, group, eps, (out, mean, rstd)]
-Status group_norm(Graph& g, const OpArgs& a) {
-  RowNormSpec s{};
-  s.mode = kGroup;
-  s.x = a.tensor(0);
-  s.weight = a.tensor(1);
-  s.bias = a.tensor(2);
-  s.groups = a.integer(6);
-  s.eps = static_cast<float>(a.scalar(7));
-  WICK_RETURN_IF_ERROR(outputs3(a, 8, s.out, s.mean, s.rstd));
+  s.weight = a.tensor(at.weight);
+  s.bias = at.bias >= 0 ? a.tensor(at.bias) : nullptr;
+  s.eps = static_cast<float>(a.scalar(at.eps));
+  if (at.groups >= 0) s.groups = a.integer(at.groups);
+  WICK_RETURN_IF_ERROR(outputs3(a, at.outs, s.out, s.mean, s.rstd));
+  if (s.mode == kLayer) {
+    const std::vector<int64_t> shape = a.ints(1);
+    if (shape.empty() || shape.size() > s.x->max_dims.size())
+      return a.invalid("normalized_shape of rank " + std::to_string(shape.size()));
+    s.norm_rank = shape.size();
+  }
   return build_row_norm(g, a.name(), s);
 }
 
@@ -201,17 +199,6 @@ Status batch_norm_no_stats(Graph& g, const OpArgs& a) {
   return build_row_norm(g, a.name(), s);
 }
 
-// [x, weight, eps, out]
-Status rms_norm(Graph& g, const OpArgs& a) {
-  RowNormSpec s{};
-  s.mode = kRms;
-  s.x = a.tensor(0);
-  s.weight = a.tensor(1);
-  s.eps = static_cast<float>(a.scalar(2));
-  s.out = a.out();
-  return build_row_norm(g, a.name(), s);
-}
-
 // [input, weight?, bias?, running_mean, running_var, momentum, eps, (out, mean, rstd)]
 Status batch_norm(Graph& g, const OpArgs& a) {
   const char* name = a.name();
@@ -222,10 +209,8 @@ Status batch_norm(Graph& g, const OpArgs& a) {
   WICK_RETURN_IF_ERROR(check_float(name, {x, w, b, rm, rv, out}));
   if (x->rank() < 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input must be [N, C, *]");
 
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup), sizeof(BatchNormParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::batch_norm).set("wg_size", kWorkgroup), sizeof(BatchNormParams),
       {x->buffer.get(), w ? w->buffer.get() : x->buffer.get(), b ? b->buffer.get() : x->buffer.get(), rm->buffer.get(), rv->buffer.get(), out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   const float feps = static_cast<float>(eps);
   return g.add_step([=, &g]() -> Status {
     const auto& dims = x->dims;
@@ -241,8 +226,7 @@ Status batch_norm(Graph& g, const OpArgs& a) {
     p.inner = static_cast<uint32_t>(std::max<int64_t>(inner, 1));
     p.flags = (w ? 1u : 0u) | (b ? 2u : 0u);
     p.eps = feps;
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return kernel.launch(g, p, p.n, kWorkgroup);
   });
 }
 
@@ -250,11 +234,11 @@ Status batch_norm(Graph& g, const OpArgs& a) {
 
 void append_norm_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.native_layer_norm.default", "T L T? T? F -> O", layer_norm},
-      {"aten.native_group_norm.default", "T T? T? I I I I F -> O", group_norm},
+      {"aten.native_layer_norm.default", "T L T? T? F -> O", row_norm, kLayer},
+      {"aten.native_group_norm.default", "T T? T? I I I I F -> O", row_norm, kGroup},
       {"aten._native_batch_norm_legit_no_training.default", "T T? T? T T * F -> O", batch_norm},
       {"aten._native_batch_norm_legit.no_stats", "T T? T? B F F -> O", batch_norm_no_stats},
-      {"et_vk.rms_norm.default", "T T? F -> T", rms_norm},
+      {"et_vk.rms_norm.default", "T T? F -> T", row_norm, kRms},
   });
 }
 

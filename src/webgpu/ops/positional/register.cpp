@@ -13,43 +13,29 @@ namespace {
 
 constexpr uint32_t kWorkgroup = 256;
 
-Status fail(ErrorCode code, const char* name, const std::string& what) {
-  return Status(code, std::string(name) + ": " + what);
-}
-
 struct RopeParams {
   uint32_t pairs, n, c, pad0;
 };
 
 // [x [B, N, C], freqs_cis (any rank, N * C elements), out]
-Status apply_rotary_emb_interleaved(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.apply_rotary_emb_interleaved.default";
-  if (args.size() != 3) return fail(ErrorCode::kInvalidProgram, name, "expected 3 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * freqs, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[2], name));
-  if (!x->is_float() || !freqs->is_float() || !out->is_float())
-    return fail(ErrorCode::kNotSupported, name, "x, freqs_cis and out must be float");
-  if (x->rank() != 3) return fail(ErrorCode::kNotSupported, name, "x must be [B, N, C], got " + shape_to_string(x->max_dims));
-  if (out->buffer == x->buffer || out->buffer == freqs->buffer)
-    return fail(ErrorCode::kNotSupported, name, "output aliases an input");
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey("rope_interleaved").set("wg_size", kWorkgroup), sizeof(RopeParams),
+Status apply_rotary_emb_interleaved(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *freqs = a.tensor(1), *out = a.out();
+  WICK_RETURN_IF_ERROR(a.expect_float({x, freqs, out}, "x, freqs_cis and out must be float"));
+  if (x->rank() != 3) return a.unsupported("x must be [B, N, C], got " + shape_to_string(x->max_dims));
+  if (out->buffer == x->buffer || out->buffer == freqs->buffer) return a.unsupported("output aliases an input");
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey("rope_interleaved").set("wg_size", kWorkgroup), sizeof(RopeParams),
       {x->buffer.get(), freqs->buffer.get(), out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     const int64_t n = x->dims[1], c = x->dims[2];
-    if (c % 2 != 0) return fail(ErrorCode::kInvalidArgument, name, "C = " + std::to_string(c) + " is odd");
+    if (c % 2 != 0) return op_error(ErrorCode::kInvalidArgument, name, "C = " + std::to_string(c) + " is odd");
     if (freqs->numel() != n * c)
-      return fail(ErrorCode::kInvalidArgument, name,
-                  "freqs_cis " + shape_to_string(freqs->dims) + " does not hold N x C = " + std::to_string(n) + " x " +
-                      std::to_string(c) + " values");
-    if (x->numel() > out->max_numel())
-      return fail(ErrorCode::kInvalidArgument, name, "x " + shape_to_string(x->dims) + " does not fit the output");
-    out->dims = x->dims;
+      return op_error(ErrorCode::kInvalidArgument, name,
+                      "freqs_cis " + shape_to_string(freqs->dims) + " does not hold N x C = " + std::to_string(n) + " x " +
+                          std::to_string(c) + " values");
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, x->dims));
     RopeParams p{static_cast<uint32_t>(x->numel() / 2), static_cast<uint32_t>(n), static_cast<uint32_t>(c), 0};
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.pairs, kWorkgroup);
+    return kernel.launch(g, p, p.pairs, kWorkgroup);
   });
 }
 
@@ -59,31 +45,24 @@ struct PriorsParams {
 };
 
 // [self (only its last two dims are read), stride (Int), offset (Double), out [H * W, 2]]
-Status grid_priors(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.grid_priors.default";
-  if (args.size() != 4) return fail(ErrorCode::kInvalidProgram, name, "expected 4 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(double stride, g.scalar_arg(args[1], name));
-  WICK_ASSIGN_OR_RETURN(double offset, g.scalar_arg(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[3], name));
-  if (!out->is_float()) return fail(ErrorCode::kNotSupported, name, "out must be float");
-  if (x->rank() < 2) return fail(ErrorCode::kInvalidProgram, name, "self must have at least 2 dims");
-  if (out->rank() != 2 || out->max_dims[1] != 2)
-    return fail(ErrorCode::kInvalidProgram, name, "out must be [H * W, 2], got " + shape_to_string(out->max_dims));
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey("grid_priors").set("wg_size", kWorkgroup), sizeof(PriorsParams),
+Status grid_priors(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *out = a.out();
+  const double stride = a.scalar(1), offset = a.scalar(2);
+  WICK_RETURN_IF_ERROR(a.expect_float({out}, "out must be float"));
+  if (x->rank() < 2) return a.invalid("self must have at least 2 dims");
+  if (out->rank() != 2 || out->max_dims[1] != 2) return a.invalid("out must be [H * W, 2], got " + shape_to_string(out->max_dims));
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey("grid_priors").set("wg_size", kWorkgroup), sizeof(PriorsParams),
       {out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     const int64_t h = x->dims[x->dims.size() - 2], w = x->dims.back();
     if (h * w > out->max_dims[0])
-      return fail(ErrorCode::kInvalidArgument, name,
-                  std::to_string(h) + " x " + std::to_string(w) + " priors do not fit the output " + shape_to_string(out->max_dims));
+      return op_error(ErrorCode::kInvalidArgument, name,
+                      std::to_string(h) + " x " + std::to_string(w) + " priors do not fit the output " + shape_to_string(out->max_dims));
     out->dims = {h * w, 2};
     PriorsParams p{static_cast<uint32_t>(h * w), static_cast<uint32_t>(w), static_cast<float>(stride),
                    static_cast<float>(offset)};
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.hw, kWorkgroup);
+    return kernel.launch(g, p, p.hw, kWorkgroup);
   });
 }
 
@@ -91,8 +70,8 @@ Status grid_priors(Graph& g, const std::vector<int32_t>& args) {
 
 void append_positional_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"et_vk.apply_rotary_emb_interleaved.default", apply_rotary_emb_interleaved},
-      {"et_vk.grid_priors.default", grid_priors},
+      {"et_vk.apply_rotary_emb_interleaved.default", "T T -> T", apply_rotary_emb_interleaved},
+      {"et_vk.grid_priors.default", "T F F -> T", grid_priors},
   });
 }
 

@@ -109,10 +109,8 @@ Status build_conv(Graph& g, const OpArgs& a) {
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(bias, oc, name, "bias"));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
 
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_conv2d).set("wg_size", kWorkgroup).set("w_layout", static_cast<uint32_t>(layout)), sizeof(Q8ConvParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch dispatch, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_conv2d).set("wg_size", kWorkgroup).set("w_layout", static_cast<uint32_t>(layout)), sizeof(Q8ConvParams),
       {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   auto u = [](int64_t v) { return static_cast<uint32_t>(v); };
   Q8ConvParams p{u(shape_numel(yd)), u(ic), u(xd[2]), u(xd[3]), u(oc), u(yd[2]), u(yd[3]), u(kernel.first),
                  u(kernel.second), u(stride.first), u(stride.second), u(pad.first), u(pad.second), u(dil.first),
@@ -123,8 +121,7 @@ Status build_conv(Graph& g, const OpArgs& a) {
       return fail(ErrorCode::kNotSupported, name, "input " + shape_to_string(x->dims) + " is not its serialized shape " +
                                                       shape_to_string(x->max_dims) + " (static shapes only)");
     y->dims = y->max_dims;
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return dispatch.launch(g, p, p.n, kWorkgroup);
   });
 }
 

@@ -41,10 +41,8 @@ Status build_binary(Graph& g, const char* name, GpuTensor* a, GpuTensor* b, GpuT
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*a, name, "input"));
   if (b) WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*b, name, "input_b"));
   WICK_RETURN_IF_ERROR(q8ta::check_int8_activation(*y, name, "output"));
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_binary).set("wg_size", kWorkgroup).set("mode", b ? 1u : 0u), sizeof(EltParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_binary).set("wg_size", kWorkgroup).set("mode", b ? 1u : 0u), sizeof(EltParams),
       {a->buffer.get(), (b ? b : a)->buffer.get(), y->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     if (b && b->dims != a->dims)
       return fail(ErrorCode::kNotSupported, name, "inputs " + shape_to_string(a->dims) + " and " + shape_to_string(b->dims) +
@@ -55,8 +53,7 @@ Status build_binary(Graph& g, const char* name, GpuTensor* a, GpuTensor* b, GpuT
     y->dims = a->dims;
     EltParams p = base;
     p.n = static_cast<uint32_t>(a->numel());
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return kernel.launch(g, p, p.n, kWorkgroup);
   });
 }
 
@@ -90,10 +87,8 @@ Status q8ta_pixel_shuffle(Graph& g, const OpArgs& a) {
   if (r <= 0 || r > 64) return fail(ErrorCode::kInvalidProgram, name, "upscale_factor " + std::to_string(r));
   if (x->rank() < 3 || y->rank() != x->rank())
     return fail(ErrorCode::kInvalidProgram, name, "expected [..., C*r*r, H, W] in and [..., C, H*r, W*r] out");
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_pixel_shuffle).set("wg_size", kWorkgroup), sizeof(ShuffleParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_pixel_shuffle).set("wg_size", kWorkgroup), sizeof(ShuffleParams),
       {x->buffer.get(), y->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   ShuffleParams base{};
   base.r = static_cast<uint32_t>(r);
   base.in_zp = qi.zp;
@@ -121,8 +116,7 @@ Status q8ta_pixel_shuffle(Graph& g, const OpArgs& a) {
     p.c = static_cast<uint32_t>(shape[rank - 3]);
     p.oh = static_cast<uint32_t>(shape[rank - 2]);
     p.ow = static_cast<uint32_t>(shape[rank - 1]);
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return kernel.launch(g, p, p.n, kWorkgroup);
   });
 }
 

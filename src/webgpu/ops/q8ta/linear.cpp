@@ -61,18 +61,15 @@ Status build_linear(Graph& g, const OpArgs& a) {
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(scales, n, name, "weight_scales"));
   WICK_RETURN_IF_ERROR(q8ta::check_channel_vector(bias, n, name, "bias"));
   if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_linear).set("wg_size", kWorkgroup).set("float_out", int8_out ? 0u : 1u), sizeof(Q8LinearParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::q8ta_linear).set("wg_size", kWorkgroup).set("float_out", int8_out ? 0u : 1u), sizeof(Q8LinearParams),
       {x->buffer.get(), w->buffer.get(), scales->buffer.get(), bias ? bias->buffer.get() : scales->buffer.get(), y->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   Q8LinearParams base{0, static_cast<uint32_t>(n), static_cast<uint32_t>(k), static_cast<uint32_t>(w->max_dims[1]),
                       qi.zp, qo.zp, qi.scale, qo.inv_scale, bias ? 1u : 0u, relu ? 1u : 0u, 0, 0};
   return g.add_step([=, &g]() -> Status {
     WICK_ASSIGN_OR_RETURN(const int64_t m, set_linear_output(name, x, k, n, y));
     Q8LinearParams p = base;
     p.m = static_cast<uint32_t>(m);
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
+    return kernel.launch(g, p, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
   });
 }
 

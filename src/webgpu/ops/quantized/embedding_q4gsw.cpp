@@ -21,42 +21,29 @@ struct EmbedQ4Params {
 };
 static_assert(sizeof(EmbedQ4Params) == gpu::wgsl_size::embedding_q4gsw_params_Params);
 
-Status fail(ErrorCode code, const char* name, const std::string& what) {
-  return Status(code, std::string(name) + ": " + what);
-}
-
 // [weight, weight_scales, group_size, indices, is_linear_weight, out]
-Status embedding_q4gsw(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.embedding_q4gsw.default";
-  if (args.size() != 6) return fail(ErrorCode::kInvalidProgram, name, "expected 6 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(int64_t group_size, g.int_arg(args[2], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * indices, g.tensor(args[3], name));
-  bool linear = false;
-  if (!g.is_none(args[4])) {
-    WICK_ASSIGN_OR_RETURN(linear, g.bool_arg(args[4], name));
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
+Status embedding_q4gsw(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *w = a.tensor(0), *scales = a.tensor(1), *indices = a.tensor(3), *out = a.out();
+  const int64_t group_size = a.integer(2);
+  const bool linear = a.integer_or(4, 0) != 0;
   if (w->elem != Elem::kPackedBytes || w->rank() != 2)
-    return fail(ErrorCode::kNotSupported, name, "weight must be a uint8 [vocab, dim / 2] tensor");
-  if (!scales->is_float() || !out->is_float()) return fail(ErrorCode::kNotSupported, name, "scales and out must be float");
+    return a.unsupported("weight must be a uint8 [vocab, dim / 2] tensor");
+  if (!scales->is_float() || !out->is_float()) return a.unsupported("scales and out must be float");
   if (indices->elem != Elem::kI32 || indices->vk_dtype == vk::VkDataType::BOOL)
-    return fail(ErrorCode::kNotSupported, name, "indices must be integer");
+    return a.unsupported("indices must be integer");
   const int64_t vocab = w->max_dims[0], row_bytes = w->max_dims[1], dim = out->max_dims.empty() ? 0 : out->max_dims.back();
-  if (group_size <= 0) return fail(ErrorCode::kInvalidProgram, name, "group_size " + std::to_string(group_size) + " must be positive");
+  if (group_size <= 0) return a.invalid("group_size " + std::to_string(group_size) + " must be positive");
   if (dim <= 0 || dim > 2 * row_bytes)
-    return fail(ErrorCode::kInvalidProgram, name, "output " + shape_to_string(out->max_dims) + " does not end in a dim the weight " +
+    return a.invalid("output " + shape_to_string(out->max_dims) + " does not end in a dim the weight " +
                                                       shape_to_string(w->max_dims) + " holds");
   const int64_t groups = scales->rank() == 2 ? scales->max_dims[1] : 0;
   if (scales->rank() != 2 || scales->max_dims[0] < vocab || groups * group_size < dim)
-    return fail(ErrorCode::kInvalidProgram, name, "scales " + shape_to_string(scales->max_dims) + " do not cover [" +
+    return a.invalid("scales " + shape_to_string(scales->max_dims) + " do not cover [" +
                                                       std::to_string(vocab) + ", " + std::to_string(dim) + " / " +
                                                       std::to_string(group_size) + "]");
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::embedding_q4gsw).set("wg_size", kWorkgroup), sizeof(EmbedQ4Params),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::embedding_q4gsw).set("wg_size", kWorkgroup), sizeof(EmbedQ4Params),
       {w->buffer.get(), scales->buffer.get(), indices->buffer.get(), out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   const EmbedQ4Params base{0,
                            static_cast<uint32_t>(dim),
                            static_cast<uint32_t>(vocab),
@@ -68,21 +55,17 @@ Status embedding_q4gsw(Graph& g, const std::vector<int32_t>& args) {
   return g.add_step([=, &g]() -> Status {
     std::vector<int64_t> shape = indices->dims;
     shape.push_back(dim);
-    if (shape_numel(shape) > out->max_numel())
-      return fail(ErrorCode::kInvalidArgument, name, "result " + shape_to_string(shape) + " does not fit the output " +
-                                                         shape_to_string(out->max_dims));
-    out->dims = shape;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
     EmbedQ4Params p = base;
     p.total = static_cast<uint32_t>(shape_numel(shape));
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.total, kWorkgroup);
+    return kernel.launch(g, p, p.total, kWorkgroup);
   });
 }
 
 }  // namespace
 
 void append_embedding_q4gsw_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"et_vk.embedding_q4gsw.default", embedding_q4gsw}});
+  ops.insert(ops.end(), {{"et_vk.embedding_q4gsw.default", "T T I T B? -> T", embedding_q4gsw}});
 }
 
 }  // namespace wick::webgpu

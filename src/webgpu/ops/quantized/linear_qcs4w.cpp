@@ -20,34 +20,29 @@ struct Qcs4wParams {
 };
 static_assert(sizeof(Qcs4wParams) == gpu::wgsl_size::linear_qcs4w_params_Params);
 
-Status fail(ErrorCode code, const char* name, const std::string& what) { return op_error(code, name, what); }
-
 // [x, weight, weight_scales, out]
 Status linear_qcs4w(Graph& g, const OpArgs& a) {
   const char* name = a.name();
   GpuTensor *x = a.tensor(0), *w = a.tensor(1), *scales = a.tensor(2), *y = a.out();
   if (!x->is_float() || !scales->is_float() || !y->is_float())
-    return fail(ErrorCode::kNotSupported, name, "input, scales and output must be float");
+    return a.unsupported("input, scales and output must be float");
   if (w->elem != Elem::kPackedBytes || w->rank() != 2)
-    return fail(ErrorCode::kNotSupported, name, "weight must be a uint8 [N, K / 2] tensor");
-  if (x->rank() < 1 || y->rank() != x->rank()) return fail(ErrorCode::kInvalidProgram, name, "input and output ranks differ");
+    return a.unsupported("weight must be a uint8 [N, K / 2] tensor");
+  if (x->rank() < 1 || y->rank() != x->rank()) return a.invalid("input and output ranks differ");
   const int64_t k = x->max_dims.back(), n = y->max_dims.back(), row_bytes = w->max_dims[1];
   if (k <= 0 || w->max_dims[0] < n || row_bytes != (k + 1) / 2)
-    return fail(ErrorCode::kInvalidProgram, name, "weight " + shape_to_string(w->max_dims) + " does not hold N=" +
+    return a.invalid("weight " + shape_to_string(w->max_dims) + " does not hold N=" +
                                                       std::to_string(n) + ", K=" + std::to_string(k));
   if (scales->max_numel() < n)
-    return fail(ErrorCode::kInvalidProgram, name, "scales " + shape_to_string(scales->max_dims) + " shorter than N=" + std::to_string(n));
-  if (y->buffer == x->buffer) return fail(ErrorCode::kNotSupported, name, "output aliases the input");
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::linear_qcs4w).set("wg_size", kWorkgroup), sizeof(Qcs4wParams),
+    return a.invalid("scales " + shape_to_string(scales->max_dims) + " shorter than N=" + std::to_string(n));
+  if (y->buffer == x->buffer) return a.unsupported("output aliases the input");
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::linear_qcs4w).set("wg_size", kWorkgroup), sizeof(Qcs4wParams),
       {x->buffer.get(), w->buffer.get(), scales->buffer.get(), y->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   return g.add_step([=, &g]() -> Status {
     WICK_ASSIGN_OR_RETURN(const int64_t m, set_linear_output(name, x, k, n, y));
     const Qcs4wParams p{static_cast<uint32_t>(m), static_cast<uint32_t>(n), static_cast<uint32_t>(k),
                         static_cast<uint32_t>(row_bytes)};
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
+    return kernel.launch(g, p, static_cast<uint64_t>(p.m) * p.n, kWorkgroup);
   });
 }
 

@@ -8,6 +8,7 @@
 // All kernels share one params block; the unused ones get a zero grid (skipped).
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
 
@@ -22,42 +23,31 @@ struct Q4Params {
 // The WGSL Params of the family's module has the same size (generated at configure time).
 static_assert(sizeof(Q4Params) == gpu::wgsl_size::q4gsw_params_Params);
 
-Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "et_vk.linear_q4gsw.default";
-  if (args.size() != 6)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected 6 arguments, got " +
-                                                  std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * w, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * scales, g.tensor(args[2], name));
-  WICK_ASSIGN_OR_RETURN(int64_t group_size, g.int_arg(args[3], name));
-  GpuTensor* bias = nullptr;
-  if (!g.is_none(args[4])) {
-    WICK_ASSIGN_OR_RETURN(bias, g.tensor(args[4], name));
-  }
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args[5], name));
-
-  if (!x->is_float() || !scales->is_float() || !y->is_float() || (bias && !bias->is_float()))
-    return Status(ErrorCode::kNotSupported, std::string(name) + ": input, scales, bias and output must be float");
+// [x, weight, weight_scales, group_size, bias?, out]
+Status linear_q4gsw(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *x = a.tensor(0), *w = a.tensor(1), *scales = a.tensor(2), *bias = a.tensor(4), *y = a.out();
+  const int64_t group_size = a.integer(3);
+  WICK_RETURN_IF_ERROR(a.expect_float({x, scales, y, bias}, "input, scales, bias and output must be float"));
   if (w->elem != Elem::kPackedBytes || w->rank() != 2)
-    return Status(ErrorCode::kNotSupported, std::string(name) + ": weight must be a uint8 [N, K/2] constant");
-  if (scales->rank() != 2) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": scales must be 2-D");
+    return a.unsupported("weight must be a uint8 [N, K/2] constant");
+  if (scales->rank() != 2) return a.invalid("scales must be 2-D");
   if (x->rank() < 1 || y->rank() != x->rank())
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": input and output ranks differ");
+    return a.invalid("input and output ranks differ");
   const int64_t k = x->max_dims.back();
   const int64_t n = y->max_dims.back();
   const int64_t k_packed = w->max_dims[1];
   const int64_t groups = scales->max_dims[0], n_pad = scales->max_dims[1];
-  if (group_size <= 0) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": group_size must be positive");
+  if (group_size <= 0) return a.invalid("group_size must be positive");
   if (k_packed * 2 < k || w->max_dims[0] < n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": weight " + shape_to_string(w->max_dims) +
+    return a.invalid("weight " + shape_to_string(w->max_dims) +
                                                   " does not cover K=" + std::to_string(k) + ", N=" + std::to_string(n));
   if (groups * group_size < k || n_pad < n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": scales " + shape_to_string(scales->max_dims) +
+    return a.invalid("scales " + shape_to_string(scales->max_dims) +
                                                   " do not cover K=" + std::to_string(k) + ", N=" + std::to_string(n));
   if (bias && bias->max_numel() < n)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": bias shorter than N");
-  if (y->buffer == x->buffer) return Status(ErrorCode::kNotSupported, std::string(name) + ": aliased buffers");
+    return a.invalid("bias shorter than N");
+  if (y->buffer == x->buffer) return a.unsupported("aliased buffers");
 
   Q4Params base{};
   base.n = static_cast<uint32_t>(n);
@@ -69,40 +59,26 @@ Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
   base.aligned = (k_packed % 4 == 0 && k % 8 == 0 && group_size % 8 == 0) ? 1 : 0;
   const bool rows_ok = k_packed % 16 == 0 && k % 32 == 0 && group_size % 32 == 0;
 
-  WICK_ASSIGN_OR_RETURN(auto gemv, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemv)));
-  WICK_ASSIGN_OR_RETURN(auto gemm, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemm)));
-  WICK_ASSIGN_OR_RETURN(auto gemv_rows, g.pipeline(gpu::PipelineKey(gpu::shaders::q4gsw_gemv_rows)));
+  // The three kernels share the bindings and one params block.
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(Q4Params), name));
-  std::vector<gpu::BufferBinding> bindings = {{0, x->buffer.get()},
-                                              {1, w->buffer.get()},
-                                              {2, scales->buffer.get()},
-                                              {3, bias ? bias->buffer.get() : scales->buffer.get()},
-                                              {4, y->buffer.get()},
-                                              {5, params->buffer()}};
-  gpu::Dispatch dv;
-  dv.pipeline = gemv;
-  dv.bindings = bindings;
-  WICK_ASSIGN_OR_RETURN(size_t gemv_index, g.add_dispatch(std::move(dv)));
-  gpu::Dispatch dr;
-  dr.pipeline = gemv_rows;
-  dr.bindings = bindings;
-  WICK_ASSIGN_OR_RETURN(size_t rows_index, g.add_dispatch(std::move(dr)));
-  gpu::Dispatch dm;
-  dm.pipeline = gemm;
-  dm.bindings = bindings;
-  WICK_ASSIGN_OR_RETURN(size_t gemm_index, g.add_dispatch(std::move(dm)));
+  const std::vector<gpu::BufferBinding> bindings = {{0, x->buffer.get()},
+                                                    {1, w->buffer.get()},
+                                                    {2, scales->buffer.get()},
+                                                    {3, bias ? bias->buffer.get() : scales->buffer.get()},
+                                                    {4, y->buffer.get()},
+                                                    {5, params->buffer()}};
+  size_t indices[3];  // gemv, gemv_rows, gemm
+  const gpu::ShaderName shaders[3] = {gpu::shaders::q4gsw_gemv, gpu::shaders::q4gsw_gemv_rows, gpu::shaders::q4gsw_gemm};
+  for (size_t i = 0; i < 3; ++i) {
+    gpu::Dispatch d;
+    WICK_ASSIGN_OR_RETURN(d.pipeline, g.pipeline(gpu::PipelineKey(shaders[i])));
+    d.bindings = bindings;
+    WICK_ASSIGN_OR_RETURN(indices[i], g.add_dispatch(std::move(d)));
+  }
+  const size_t gemv_index = indices[0], rows_index = indices[1], gemm_index = indices[2];
 
   return g.add_step([=, &g]() -> Status {
-    if (x->dims.back() != k)
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input " + shape_to_string(x->dims) +
-                                                     " does not end in K=" + std::to_string(k));
-    const int64_t m = x->numel() / k;
-    std::vector<int64_t> shape = x->dims;
-    shape.back() = n;
-    if (shape_numel(shape) > y->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": output " + shape_to_string(shape) +
-                                                     " exceeds its bound " + shape_to_string(y->max_dims));
-    y->dims = shape;
+    WICK_ASSIGN_OR_RETURN(const int64_t m, set_linear_output(name, x, k, n, y));
     Q4Params p = base;
     p.m = static_cast<uint32_t>(m);
     WICK_RETURN_IF_ERROR(params->write(p));
@@ -126,7 +102,7 @@ Status linear_q4gsw(Graph& g, const std::vector<int32_t>& args) {
 
 void append_quantized_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"et_vk.linear_q4gsw.default", linear_q4gsw},
+      {"et_vk.linear_q4gsw.default", "T T T I T? -> T", linear_q4gsw},
   });
 }
 

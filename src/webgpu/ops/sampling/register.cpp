@@ -15,62 +15,46 @@ namespace {
 
 constexpr uint32_t kWorkgroup = 256;
 
-Status fail(ErrorCode code, const char* name, const std::string& what) {
-  return Status(code, std::string(name) + ": " + what);
-}
-
 struct GridParams {
   uint32_t n, c, h_in, w_in, h_out, w_out, total, flags;
 };
 static_assert(sizeof(GridParams) == gpu::wgsl_size::grid_sampler_params_Params);
 
 // [input [N, C, H, W], grid [N, Ho, Wo, 2], interpolation_mode, padding_mode, align_corners, out]
-Status grid_sampler_2d(Graph& g, const std::vector<int32_t>& args) {
-  const char* name = "aten.grid_sampler_2d.default";
-  if (args.size() != 6) return fail(ErrorCode::kInvalidProgram, name, "expected 6 arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * in, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * grid, g.tensor(args[1], name));
-  WICK_ASSIGN_OR_RETURN(int64_t interp, g.int_arg(args[2], name));
-  WICK_ASSIGN_OR_RETURN(int64_t padding, g.int_arg(args[3], name));
-  WICK_ASSIGN_OR_RETURN(bool align, g.bool_arg(args[4], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(args[5], name));
-  if (!in->is_float() || !grid->is_float() || !out->is_float())
-    return fail(ErrorCode::kNotSupported, name, "input, grid and out must be float");
+Status grid_sampler_2d(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  GpuTensor *in = a.tensor(0), *grid = a.tensor(1), *out = a.out();
+  const int64_t interp = a.integer(2), padding = a.integer(3);
+  const bool align = a.flag(4);
+  WICK_RETURN_IF_ERROR(a.expect_float({in, grid, out}, "input, grid and out must be float"));
   if (interp != 0 && interp != 1)
-    return fail(ErrorCode::kNotSupported, name, "interpolation_mode " + std::to_string(interp) + " (0 bilinear, 1 nearest only)");
+    return a.unsupported("interpolation_mode " + std::to_string(interp) + " (0 bilinear, 1 nearest only)");
   if (padding != 0 && padding != 1)
-    return fail(ErrorCode::kNotSupported, name, "padding_mode " + std::to_string(padding) + " (0 zeros, 1 border only)");
-  if (in->rank() != 4 || grid->rank() != 4 || out->rank() != 4)
-    return fail(ErrorCode::kInvalidProgram, name, "input, grid and out must be 4-D");
-  if (out->buffer == in->buffer || out->buffer == grid->buffer)
-    return fail(ErrorCode::kNotSupported, name, "output aliases an input");
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::grid_sampler_2d).set("wg_size", kWorkgroup).set("mode", static_cast<uint32_t>(interp)), sizeof(GridParams),
+    return a.unsupported("padding_mode " + std::to_string(padding) + " (0 zeros, 1 border only)");
+  if (in->rank() != 4 || grid->rank() != 4 || out->rank() != 4) return a.invalid("input, grid and out must be 4-D");
+  if (out->buffer == in->buffer || out->buffer == grid->buffer) return a.unsupported("output aliases an input");
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::grid_sampler_2d).set("wg_size", kWorkgroup).set("mode", static_cast<uint32_t>(interp)), sizeof(GridParams),
       {in->buffer.get(), grid->buffer.get(), out->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
   const uint32_t flags = (align ? 1u : 0u) | (padding == 1 ? 2u : 0u);
   return g.add_step([=, &g]() -> Status {
     const auto& id = in->dims;
     const auto& gd = grid->dims;
     if (gd[0] != id[0] || gd[3] != 2)
-      return fail(ErrorCode::kInvalidArgument, name,
-                  "grid " + shape_to_string(gd) + " must be [N, Ho, Wo, 2] for input " + shape_to_string(id));
+      return op_error(ErrorCode::kInvalidArgument, name,
+                      "grid " + shape_to_string(gd) + " must be [N, Ho, Wo, 2] for input " + shape_to_string(id));
     std::vector<int64_t> shape = {id[0], id[1], gd[1], gd[2]};
-    if (shape_numel(shape) > out->max_numel())
-      return fail(ErrorCode::kInvalidArgument, name, "result " + shape_to_string(shape) + " does not fit the output");
-    out->dims = shape;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, out, shape));
     GridParams p{static_cast<uint32_t>(id[0]), static_cast<uint32_t>(id[1]), static_cast<uint32_t>(id[2]),
                  static_cast<uint32_t>(id[3]), static_cast<uint32_t>(gd[1]), static_cast<uint32_t>(gd[2]),
                  static_cast<uint32_t>(shape_numel(shape)), flags};
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.total, kWorkgroup);
+    return kernel.launch(g, p, p.total, kWorkgroup);
   });
 }
 
 }  // namespace
 
 void append_sampling_ops(std::vector<OpEntry>& ops) {
-  ops.insert(ops.end(), {{"aten.grid_sampler_2d.default", grid_sampler_2d}});
+  ops.insert(ops.end(), {{"aten.grid_sampler_2d.default", "T T I I B -> T", grid_sampler_2d}});
 }
 
 }  // namespace wick::webgpu

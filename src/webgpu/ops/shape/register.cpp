@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/view_shape.h"
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 #include "webgpu/ops/op_kit.h"
@@ -35,40 +36,6 @@ Result<int64_t> norm_dim(const char* name, int64_t dim, int64_t rank) {
 
 // ---- flat copies ----
 
-// view_copy's live shape: -1 takes the remaining elements; a static size list that no
-// longer matches the live element count (dynamic shapes) lets its leftmost dim that can
-// absorb the difference do so.
-Result<Dims> resolve_view(const char* name, Dims sizes, int64_t numel) {
-  int infer = -1;
-  int64_t prod = 1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == -1) {
-      if (infer >= 0) return bad_arg(name, "more than one -1 in size " + shape_to_string(sizes));
-      infer = static_cast<int>(i);
-    } else if (sizes[i] < 0) {
-      return bad_arg(name, "invalid size " + shape_to_string(sizes));
-    } else {
-      prod *= sizes[i];
-    }
-  }
-  if (infer >= 0) {
-    if (prod == 0 || numel % prod != 0)
-      return bad_arg(name, "size " + shape_to_string(sizes) + " does not fit " + std::to_string(numel) + " elements");
-    sizes[static_cast<size_t>(infer)] = numel / prod;
-    return sizes;
-  }
-  if (prod == numel) return sizes;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) continue;
-    const int64_t others = prod / sizes[i];
-    if (others > 0 && numel % others == 0) {
-      sizes[i] = numel / others;
-      return sizes;
-    }
-  }
-  return bad_arg(name, "size " + shape_to_string(sizes) + " does not fit " + std::to_string(numel) + " elements");
-}
-
 Status view_copy(Graph& g, const OpArgs& a) {
   const char* name = a.name();
   GpuTensor *x = a.tensor(0), *out = a.out();
@@ -78,7 +45,7 @@ Status view_copy(Graph& g, const OpArgs& a) {
   const int32_t size_id = a.id(1);
   return add_flat_copy(g, name, x, out, [=, &g]() -> Result<Dims> {
     WICK_ASSIGN_OR_RETURN(Dims sizes, g.int_list(size_id, name));
-    return resolve_view(name, sizes, x->numel());
+    return resolve_view_shape(name, sizes, x->numel());
   });
 }
 

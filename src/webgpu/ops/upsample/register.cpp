@@ -32,60 +32,45 @@ float compute_scale(int64_t in, int64_t out, bool align_corners, double scale_fa
   return static_cast<float>(in) / static_cast<float>(out);
 }
 
-Status upsample(Graph& g, const std::vector<int32_t>& args, bool bilinear) {
-  const char* name = bilinear ? "aten.upsample_bilinear2d.vec" : "aten.upsample_nearest2d.vec";
-  const size_t expected = bilinear ? 5 : 4;
-  if (args.size() != expected)
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": expected " + std::to_string(expected) +
-                                                  " arguments, got " + std::to_string(args.size()));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * x, g.tensor(args[0], name));
-  WICK_ASSIGN_OR_RETURN(GpuTensor * y, g.tensor(args.back(), name));
-  const int32_t size_id = args[1];
-  const int32_t scales_id = bilinear ? args[3] : args[2];
-  bool align_corners = false;
-  if (bilinear) {
-    WICK_ASSIGN_OR_RETURN(align_corners, g.bool_arg(args[2], name));
-  }
+// nearest (variant 0): [input, output_size?, scale_factors?, out]
+// bilinear (variant 1): [input, output_size?, align_corners, scale_factors?, out]
+Status upsample(Graph& g, const OpArgs& a) {
+  const char* name = a.name();
+  const bool bilinear = a.variant() == 1;
+  GpuTensor *x = a.tensor(0), *y = a.out();
+  const int32_t size_id = a.id(1);
+  const size_t scales = bilinear ? 3 : 2;
+  const bool align_corners = bilinear && a.flag(2);
   if (x->rank() != 4 || y->rank() != 4)
-    return Status(ErrorCode::kNotSupported, std::string(name) + ": input rank " + std::to_string(x->rank()) +
-                                                ", output rank " + std::to_string(y->rank()) + " (4-D NCHW only)");
-  if (!x->is_float() || !y->is_float())
-    return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+    return a.unsupported("input rank " + std::to_string(x->rank()) + ", output rank " + std::to_string(y->rank()) +
+                         " (4-D NCHW only)");
+  WICK_RETURN_IF_ERROR(a.expect_float({x, y}));
 
-  const bool has_size = !g.is_none(size_id);
-  if (has_size) {
-    WICK_ASSIGN_OR_RETURN(auto probe, g.int_list(size_id, name));
-    if (probe.size() != 2)
-      return Status(ErrorCode::kInvalidProgram, std::string(name) + ": output_size must have 2 entries, got " +
-                                                    std::to_string(probe.size()));
-  }
+  const bool has_size = a.has(1);
+  if (has_size && a.ints(1).size() != 2)
+    return a.invalid("output_size must have 2 entries, got " + std::to_string(a.ints(1).size()));
   double sf_h = 0, sf_w = 0;
-  if (!g.is_none(scales_id)) {
-    WICK_ASSIGN_OR_RETURN(GValue * v, g.value(scales_id));
+  if (a.has(scales)) {
+    WICK_ASSIGN_OR_RETURN(GValue * v, g.value(a.id(scales)));
     std::vector<double> s;
     if (v->kind == GValue::kDoubleList) {
       s = v->doubles;
     } else if (v->kind == GValue::kIntList) {
       s.assign(v->ints.begin(), v->ints.end());
     } else {
-      return Status(ErrorCode::kInvalidProgram, std::string(name) + ": scale_factors is not a float list");
+      return a.invalid("scale_factors is not a float list");
     }
     if (s.size() == 1) s.push_back(s[0]);
-    if (s.size() != 2)
-      return Status(ErrorCode::kInvalidProgram, std::string(name) + ": scale_factors must have 2 entries, got " +
-                                                    std::to_string(s.size()));
-    if (s[0] <= 0 || s[1] <= 0)
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": scale_factors must be positive");
+    if (s.size() != 2) return a.invalid("scale_factors must have 2 entries, got " + std::to_string(s.size()));
+    if (s[0] <= 0 || s[1] <= 0) return a.bad("scale_factors must be positive");
     sf_h = s[0];
     sf_w = s[1];
   }
   if (!has_size && sf_h == 0 && (x->max_dims[2] == 0 || x->max_dims[3] == 0))
-    return Status(ErrorCode::kInvalidProgram, std::string(name) + ": neither output_size nor scale_factors");
+    return a.invalid("neither output_size nor scale_factors");
 
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch index_k, add_kernel(g, name, gpu::PipelineKey(bilinear ? gpu::shaders::upsample_bilinear2d : gpu::shaders::upsample_nearest2d).set("wg_size", kWorkgroup), sizeof(UpsampleParams),
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kernel, add_kernel(g, name, gpu::PipelineKey(bilinear ? gpu::shaders::upsample_bilinear2d : gpu::shaders::upsample_nearest2d).set("wg_size", kWorkgroup), sizeof(UpsampleParams),
       {x->buffer.get(), y->buffer.get(), kParamsSlot}));
-  ParamsBlock* params = index_k.params;
-  const size_t index = index_k.index;
 
   return g.add_step([=, &g]() -> Status {
     const int64_t n = x->dims[0], c = x->dims[1], ih = x->dims[2], iw = x->dims[3];
@@ -102,14 +87,10 @@ Status upsample(Graph& g, const std::vector<int32_t>& args, bool bilinear) {
       ow = iw * y->max_dims[3] / x->max_dims[3];
     }
     if (oh <= 0 || ow <= 0 || ih <= 0 || iw <= 0)
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": input " + shape_to_string(x->dims) +
-                                                     " to output size " + std::to_string(oh) + "x" +
-                                                     std::to_string(ow));
+      return op_error(ErrorCode::kInvalidArgument, name,
+                      "input " + shape_to_string(x->dims) + " to output size " + std::to_string(oh) + "x" + std::to_string(ow));
     const std::vector<int64_t> shape = {n, c, oh, ow};
-    if (shape_numel(shape) > y->max_numel())
-      return Status(ErrorCode::kInvalidArgument, std::string(name) + ": output " + shape_to_string(shape) +
-                                                     " exceeds its bound " + shape_to_string(y->max_dims));
-    y->dims = shape;
+    WICK_RETURN_IF_ERROR(set_output_dims(name, y, shape));
     UpsampleParams p{};
     p.n = static_cast<uint32_t>(shape_numel(shape));
     p.in_h = static_cast<uint32_t>(ih);
@@ -119,20 +100,16 @@ Status upsample(Graph& g, const std::vector<int32_t>& args, bool bilinear) {
     p.align_corners = align_corners ? 1 : 0;
     p.scale_h = compute_scale(ih, oh, align_corners, sf_h);
     p.scale_w = compute_scale(iw, ow, align_corners, sf_w);
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, p.n, kWorkgroup);
+    return kernel.launch(g, p, p.n, kWorkgroup);
   });
 }
-
-Status upsample_nearest2d(Graph& g, const std::vector<int32_t>& args) { return upsample(g, args, false); }
-Status upsample_bilinear2d(Graph& g, const std::vector<int32_t>& args) { return upsample(g, args, true); }
 
 }  // namespace
 
 void append_upsample_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
-      {"aten.upsample_nearest2d.vec", upsample_nearest2d},
-      {"aten.upsample_bilinear2d.vec", upsample_bilinear2d},
+      {"aten.upsample_nearest2d.vec", "T L? *? -> T", upsample, 0},
+      {"aten.upsample_bilinear2d.vec", "T L? B *? -> T", upsample, 1},
   });
 }
 
