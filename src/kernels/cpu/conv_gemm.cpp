@@ -123,8 +123,11 @@ void run_item(const ConvGemm& c, int64_t item, std::vector<float>& bp) {
   bp.resize(static_cast<size_t>(kKc * kTile));
   // A 1x1 layer's im2col rows are its input planes: whole panels read them in place (no
   // copy: packing cost about as much as the product for MobileNet's 16-48-channel
-  // projections), only a last partial panel is packed (its zeros past the tile).
-  const int64_t in_place = c.pointwise ? (np / kSgemmNR) * kSgemmNR : 0;
+  // projections), only a last partial panel is packed (its zeros past the tile). Not when
+  // the planes are a multiple of 1 KiB apart (ESRGAN's 64 x 64): a panel's rows then fall
+  // into a few L1 sets and evict each other (its Wasm run took twice as long that way).
+  const bool aliasing = c.pixels % 256 == 0;
+  const int64_t in_place = c.pointwise && !aliasing ? (np / kSgemmNR) * kSgemmNR : 0;
   for (int64_t k0 = 0; k0 < c.k; k0 += kKc) {
     const int64_t kc = std::min(kKc, c.k - k0);
     SgemmTile t{};

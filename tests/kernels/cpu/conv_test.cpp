@@ -264,7 +264,8 @@ TEST(CpuConvKernel, DepthwiseBlocksAndLeftoverRows) {
 }
 
 // 1x1 convolutions whose pixel tiles are read in place (whole 16-column panels) with a packed
-// partial last panel, K past one 256-row chunk, at 1 and 2 threads; and the 3x3 stride-2
+// partial last panel, or packed whole (planes 256 pixels apart), K past one 256-row chunk,
+// at 1 and 2 threads; and the 3x3 stride-2
 // stem whose im2col rows are gathered 8 even columns at a time (rows past 16 + 8 wide).
 TEST(CpuConvKernel, PointwiseInPlacePanelsAndStride2Gather) {
   uint32_t seed = 4000;
@@ -277,6 +278,9 @@ TEST(CpuConvKernel, PointwiseInPlacePanelsAndStride2Gather) {
         run_conv2d({{1, c, p, p + 3}, {oc, c, 1, 1}, {1, 1}, {0, 0}, {1, 1}}, seed++);
       }
     }
+    // planes a multiple of 256 pixels apart take the packed panels instead (L1 aliasing)
+    run_conv2d({{1, 40, 16, 16}, {24, 40, 1, 1}, {1, 1}, {0, 0}, {1, 1}}, seed++);
+    run_conv2d({{2, 300, 8, 64}, {7 + 9 * threads, 300, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, false}, seed++);
     for (const int64_t w : {17, 33, 45, 224}) {
       SCOPED_TRACE(::testing::Message() << "threads " << threads << " stem 3x3/2 on 3x" << w);
       run_conv2d({{1, 3, 11, w}, {16, 3, 3, 3}, {2, 2}, {1, 1}, {1, 1}}, seed++);
