@@ -222,6 +222,7 @@ Result<std::unique_ptr<Graph>> Graph::build(std::shared_ptr<gpu::Device> device,
   g->cache_ = cache;
   g->options_ = options;
   g->commands_ = std::make_unique<gpu::CommandList>(g->device_);
+  g->uploads_ = std::make_unique<gpu::UploadStaging>(g->device_);
   WICK_RETURN_IF_ERROR(g->create_values(plan));
   WICK_RETURN_IF_ERROR(g->build_ops(plan));
   WICK_RETURN_IF_ERROR(g->add_output_copies());
@@ -694,9 +695,9 @@ Status Graph::upload_input(const Tensor& host, int32_t id, const std::string& wh
   host_inputs_[id] = &host;
   const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(host.numel(), 1)) * 4;
   host_times_.upload_bytes += bytes;
-  if (host.numel() > 0 && same_words(host.dtype, t.elem)) return t.buffer->write(host.data, bytes);
+  if (host.numel() > 0 && same_words(host.dtype, t.elem)) return uploads_->write(*t.buffer, host.data, bytes);
   WICK_RETURN_IF_ERROR(host_to_words(host, t.elem, convert_scratch_).with_context(where));
-  return t.buffer->write(convert_scratch_.data(), bytes);
+  return uploads_->write(*t.buffer, convert_scratch_.data(), bytes);
 }
 
 Status Graph::download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where) {
@@ -745,6 +746,14 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
                   "WebGPU delegate: an input is below its upper bound, and this graph builds concatenations in place "
                   "at the upper bounds' offsets (GraphOptions::cat_in_place; the backend rebuilds without)");
   Clock::time_point t0 = Clock::now();
+  uint64_t upload_total = 0;
+  for (size_t i = 0; i < input_ids_.size(); ++i) {
+    const GValue& gv = values_[static_cast<size_t>(input_ids_[i])];
+    Result<Value*> hv = values.at(args[i]);
+    if (gv.kind == GValue::kTensor && hv.ok() && (*hv)->is_tensor())
+      upload_total += static_cast<uint64_t>(std::max<int64_t>((*hv)->tensor.numel(), 1)) * 4;
+  }
+  WICK_RETURN_IF_ERROR(uploads_->begin(upload_total).with_context("WebGPU delegate"));
   for (size_t i = 0; i < input_ids_.size(); ++i) {
     GValue& gv = values_[static_cast<size_t>(input_ids_[i])];
     WICK_ASSIGN_OR_RETURN(Value * hv, values.at(args[i]));
@@ -759,6 +768,7 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
       return Status(ErrorCode::kNotSupported, where + ": unsupported input kind");
     }
   }
+  WICK_RETURN_IF_ERROR(uploads_->flush().with_context("WebGPU delegate"));
   Clock::time_point t1 = Clock::now();
   host_times_.upload_ns = ns_between(t0, t1);
   for (auto& step : steps_) WICK_RETURN_IF_ERROR(step());

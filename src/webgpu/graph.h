@@ -31,6 +31,7 @@
 #include "gpu/command.h"
 #include "gpu/device.h"
 #include "gpu/pipeline.h"
+#include "gpu/upload_staging.h"
 #include "runtime/value.h"
 #include "vkgraph/vk_plan.h"
 #include "webgpu/llm_fusion.h"
@@ -290,6 +291,9 @@ class Graph {
   std::vector<std::unique_ptr<OutputTopK>> topk_;  // per output, created on first request
   std::vector<TopK> topk_result_;
   std::unique_ptr<gpu::CommandList> commands_;
+  // Inputs go through one persistent mapped staging buffer and one copy submit per call
+  // (gpu/upload_staging.h): queue.writeBuffer of multi-MiB inputs was page-fault bound.
+  std::unique_ptr<gpu::UploadStaging> uploads_;
   std::vector<std::function<Status()>> steps_;
   std::vector<std::function<Status()>> after_submit_;
   std::string current_op_;
