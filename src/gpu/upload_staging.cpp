@@ -29,6 +29,9 @@ UploadStaging::~UploadStaging() {
 
 Status UploadStaging::wait_mapped() {
   if (!map_) return Status::ok_status();
+#ifdef __EMSCRIPTEN__
+  return Status::ok_status();  // never mapped there (begin() stages nothing)
+#else
   std::unique_ptr<MapReply> reply = std::move(map_);
   WICK_RETURN_IF_ERROR(device_->wait(reply->future, "upload staging: map"));
   if (reply->status != WGPUMapAsyncStatus_Success)
@@ -36,6 +39,7 @@ Status UploadStaging::wait_mapped() {
   mapped_ = static_cast<uint8_t*>(wgpuBufferGetMappedRange(staging_.get(), 0, capacity_));
   if (mapped_ == nullptr) return make_error(ErrorCode::kInternal, "upload staging: mapped range unavailable");
   return Status::ok_status();
+#endif
 }
 
 Status UploadStaging::begin(uint64_t total_bytes) {
@@ -91,6 +95,9 @@ Status UploadStaging::write(Buffer& dst, const void* data, uint64_t bytes, uint6
 
 Status UploadStaging::flush() {
   if (mapped_ == nullptr || copies_.empty()) return Status::ok_status();
+#ifdef __EMSCRIPTEN__
+  return Status::ok_status();  // never mapped there: every write went through Buffer::write
+#else
   wgpuBufferUnmap(staging_.get());
   mapped_ = nullptr;
   CommandEncoderHandle encoder(wgpuDeviceCreateCommandEncoder(device_->handle(), nullptr));
@@ -111,6 +118,7 @@ Status UploadStaging::flush() {
   cb.userdata1 = map_.get();
   map_->future = wgpuBufferMapAsync(staging_.get(), WGPUMapMode_Write, 0, capacity_, cb);
   return device_->check().with_context("upload staging: submit");
+#endif
 }
 
 }  // namespace wick::gpu
