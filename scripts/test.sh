@@ -11,8 +11,9 @@
 #               shards, $WICK_JOBS at a time
 #   fuzz        the same build-asan/: pte_reader_fuzzer and c_api_fuzzer side by side,
 #               WICK_FUZZ_SECONDS each, on seeds copied from the fixtures' small .pte files
-#   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundle in package/dist/
-#               that the node tests load
+#   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundles in package/dist/
+#               that the node tests load; built in the background from the start (after
+#               deps), alongside the native and sanitizer stages; the stage waits for it
 #   node        node --test tests/js/*.test.mjs, $WICK_JOBS files at a time (skipped when
 #               there are none)
 #
@@ -184,6 +185,35 @@ run_fuzz() {
   return $rc
 }
 
+# The Wasm bundles build in the background from the start (right after deps), while the
+# native, ASan and fuzz stages run: their link is one long single-threaded wasm-opt pass
+# (Asyncify) that would otherwise hold the whole run with one core idle. Output in
+# build-wasm/build_wasm.log, exit status in build-wasm/build_wasm.rc; the wasm stage waits
+# for it and prints the log, so its stage time is what was left to wait.
+WASM_PID=""
+wasm_start() {
+  mkdir -p build-wasm
+  rm -f build-wasm/build_wasm.rc
+  ( t0="$(wick_now)"; rc=0
+    scripts/build_wasm.sh >build-wasm/build_wasm.log 2>&1 || rc=$?
+    awk -v a="$t0" -v b="$(wick_now)" 'BEGIN { printf "build_wasm.sh took %.1f s in the background\n", b - a }' >>build-wasm/build_wasm.log
+    echo "$rc" >build-wasm/build_wasm.rc ) &
+  WASM_PID=$!
+}
+wasm_wait() {
+  [[ -n "$WASM_PID" ]] || { echo "the background Wasm build was not started" >&2; return 1; }
+  # Polled, not `wait`ed: stages run in a subshell, of which the build is not a child.
+  while [[ ! -f build-wasm/build_wasm.rc ]] && kill -0 "$WASM_PID" 2>/dev/null; do sleep 2; done
+  cat build-wasm/build_wasm.log
+  [[ "$(cat build-wasm/build_wasm.rc 2>/dev/null || echo missing)" == 0 ]]
+}
+# A run cut short leaves no Wasm build behind.
+wasm_stop() {
+  [[ -n "$WASM_PID" && ! -f build-wasm/build_wasm.rc ]] || return 0
+  pkill -TERM -P "$WASM_PID" 2>/dev/null || true
+  kill -- "$WASM_PID" 2>/dev/null || true
+}
+
 node_tests() {
   local files=()
   shopt -s nullglob
@@ -198,8 +228,9 @@ node_tests() {
   node --test --test-concurrency="$WICK_JOBS" "${files[@]}"
 }
 
-trap wick_stage_summary EXIT
+trap 'wasm_stop; wick_stage_summary' EXIT
 stage deps - "deps (setup.sh --deps-only)" deps
+skipped wasm || wasm_start
 stage build - "build/: configure + build" build_main
 stage unit build "build/: unit tests (ctest)" unit
 stage e2e build "build/: upscale the bundled photo" e2e
@@ -209,6 +240,6 @@ stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
 stage fuzz asan-build "build-asan/: fuzz the .pte reader and the C API (${FUZZ_SECONDS} s)" run_fuzz
 # The node tests load package/dist/wick.js, which only the wasm stage writes (it is not
 # checked in): a fresh clone has none.
-stage wasm - "build-wasm/: wasm bundle (scripts/build_wasm.sh)" scripts/build_wasm.sh
+stage wasm - "build-wasm/: wasm bundles (scripts/build_wasm.sh, since deps)" wasm_wait
 stage node wasm "node tests" node_tests
 exit $FAILED
