@@ -248,7 +248,8 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
   };
   uint64_t chunk = options.first_chunk, in_chunk = 0;  // dispatches per command buffer, and in the open one
   uint32_t query = 0;
-  for (const Command& c : commands_) {
+  for (size_t index = 0; index < commands_.size(); ++index) {
+    const Command& c = commands_[index];
     if (c.kind == Command::Kind::kCopy) {
       if (c.bytes == 0) continue;
       open();
@@ -286,7 +287,10 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     }
     wgpuComputePassEncoderSetBindGroup(pass.get(), 0, c.bind_group.get(), 0, nullptr);
     wgpuComputePassEncoderDispatchWorkgroups(pass.get(), c.x, c.y, c.z);
-    if (timed) stats.labels.push_back(c.label);
+    if (timed) {
+      stats.labels.push_back(c.label);
+      stats.commands.push_back(static_cast<uint32_t>(index));
+    }
     ++stats.dispatches;
     ++in_chunk;
   }
