@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "gpu/strings.h"
+#include "gpu/object_counts.h"
 
 namespace wick::gpu {
 
@@ -104,6 +105,7 @@ Result<size_t> CommandList::add(Dispatch dispatch) {
   desc.entries = entries.data();
   device_->push_error_scope();
   cmd.bind_group = BindGroupHandle(wgpuDeviceCreateBindGroup(device_->handle(), &desc));
+  count_bind_group_created();
   WICK_RETURN_IF_ERROR(device_->pop_error_scope(what + ": bind group"));
 
   cmd.pipeline = std::move(dispatch.pipeline);
@@ -208,6 +210,8 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
       }
       ts.resolve = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &resolve));
       ts.readback = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &readback));
+      count_buffer_created();
+      count_buffer_created();
       Status created = device_->pop_error_scope("timestamp query set");
       if (!created.ok()) {
         timestamps_.reset();

@@ -44,7 +44,9 @@ void check_host_section(const std::string& text, const std::string& header, bool
     }
     // Each phase is printed rounded to 1 us; the call also checks the device and builds
     // error contexts, so the phases fit inside it.
-    if (add_up) EXPECT_LE(phases, call_ms + 0.006) << d.str();
+    if (add_up) {
+      EXPECT_LE(phases, call_ms + 0.006) << d.str();
+    }
     EXPECT_GT(std::stoi(d[10]), 0) << d.str();
     EXPECT_EQ(std::stoi(d[6]), 1) << d.str();  // profiled calls submit one command buffer
     rows_ms += call_ms;
