@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side `wick bench` of models h200.sh already exported, under environment settings
 # that switch one runtime feature off (WICK_SUBMIT_CHUNK=0: one command buffer per call;
-# WICK_CAT_IN_PLACE=0: every cat copies its inputs), next to the default, in one device call
+# WICK_CAT_IN_PLACE=0: every cat copies its inputs; WICK_READBACK_STAGING=0: one readback
+# buffer and one map per output instead of one shared buffer), next to the default, in one device call
 # right after h200.sh (same W):
 #
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
