@@ -208,7 +208,7 @@ void print_host_rows(const std::vector<ProfiledCall>& calls, size_t step) {
     return;
   }
   print_host_profile(stdout, runs[0], title + " first call", chosen_backend(),
-                     " (pipelines compiled, staging buffers created: one-time costs)");
+                     " (with the one-time costs: pipelines compiled, staging buffers created, memory first touched)");
   size_t used = 0;
   const HostRun median = median_host_run(runs, &used);
   print_host_profile(stdout, median, title, chosen_backend(),
