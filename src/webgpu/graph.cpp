@@ -452,7 +452,9 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     auto replaced = llm.replaced.find(i);
     const size_t first_command = commands_->size();
     Status s = replaced != llm.replaced.end() ? replaced->second(*this) : find_op(current_op_)(*this, call.args);
-    if (s.ok() && counts_flops(call.name) && !call.args.empty()) {
+    // FLOPs per op for the profile (flop_count.h); not for LLM fusions' replacements, whose
+    // dispatches also do the work of the ops they absorbed.
+    if (s.ok() && replaced == llm.replaced.end() && counts_flops(call.name) && !call.args.empty()) {
       FlopOp f{call.name, call.args, current_fusion_ ? current_fusion_->out_id : call.args.back(), false};
       if (call.name.find("conv") != std::string::npos && call.args.size() > 6) {
         auto transposed = int_arg(call.args[6], "flops");
