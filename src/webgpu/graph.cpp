@@ -508,7 +508,8 @@ Status Graph::add_output_copies() {
       offsets.push_back(total);
       if (v.kind == GValue::kTensor) total += (output_bytes(v) + 255) / 256 * 256;
     }
-    if (total > 0) {
+    // Outputs that together pass the device's buffer size limit keep a buffer each.
+    if (total > 0 && total <= device_->limits().max_buffer_size) {
       WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create(device_, total, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
                                                                  "output readback"));
       readback_ = std::make_unique<gpu::Buffer>(std::move(buf));
