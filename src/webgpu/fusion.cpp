@@ -4,7 +4,8 @@
 // nothing and changes nothing (Graph::build_ops applies the plan).
 //
 //  * conv epilogues: a chain of elementwise ops that directly follows a convolution
-//    (relu, clamp, hardtanh, hardswish, and add/sub/mul/div by a scalar known on the host)
+//    (relu, leaky_relu, clamp, hardtanh, hardswish, and add/sub/mul/div by a scalar known on
+//    the host)
 //    is applied by the conv as it stores its result. The conv writes the chain's last
 //    output; the intermediate tensors are never written. Each link must be the only user
 //    of the previous result, and no link's result may be a graph output except the last.
@@ -224,6 +225,13 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
         if (nm == "aten.relu.default") push(EpilogueCode::kMax, 0.0);
         else push(EpilogueCode::kHardswish, 0.0);
         ok = true;
+      } else if (nm == "aten.leaky_relu.default" && a.size() == 3 && a[0] == cur) {
+        // negative_slope: a host scalar, or none (PyTorch's default, 0.01).
+        auto slope = g.is_none(a[1]) ? Result<double>(0.01) : g.scalar_arg(a[1], "fusion");
+        if (slope.ok()) {
+          push(EpilogueCode::kLeakyRelu, *slope);
+          ok = true;
+        }
       } else if ((nm == "aten.clamp.default" || nm == "aten.hardtanh.default") && a.size() == 4 && a[0] == cur) {
         ok = true;
         for (int s = 1; s <= 2 && ok; ++s) {

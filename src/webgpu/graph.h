@@ -113,6 +113,13 @@ struct GraphOptions {
   // Concatenations built in place (cat_plan.h): producers write into their slice of the
   // cat's output. Environment override: WICK_CAT_IN_PLACE=0.
   bool cat_in_place = true;
+  // Pointwise convs as a tiled GEMM (conv2d_pw_gemm): -1 where the output has enough tiles
+  // (ops/conv/register.cpp), 1 always, 0 never (conv2d_pw). Environment override:
+  // WICK_CONV_PW_GEMM=0|1.
+  int conv_pw_gemm = -1;
+  // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
+  // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
+  bool conv_splitk = true;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
@@ -123,8 +130,9 @@ struct GraphOptions {
 
 // Elementwise steps a convolution applies to its result before storing it (after bias
 // and its own clamp), in order. Codes are those of the conv shaders' epilogue().
-// kAddTensor (y += a * residual at the same index) only in conv2d_pw.
-enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7 };
+// kAddTensor (y += a * residual at the same index) only in conv2d_pw and conv2d_pw_gemm;
+// kLeakyRelu: v >= 0 ? v : a * v (aten.leaky_relu, a its negative_slope).
+enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7, kLeakyRelu = 8 };
 struct EpilogueOp {
   EpilogueCode code;
   float a = 0;

@@ -48,6 +48,34 @@ constexpr uint64_t kIgemmFill = 512;
 constexpr uint64_t kIgemmFillCpu = 16;
 constexpr uint64_t kIgemmMaxPartialBytes = uint64_t{64} << 20;
 
+// conv2d_pw_gemm's tiles (pipeline overrides of matmul_large_tile.inc.wgsl): BM output
+// channels x BN pixels, K steps of BK input channels, RM x RN outputs per thread; each
+// within WebGPU's default limits (16 KiB of workgroup storage, 256 invocations).
+struct PwTile {
+  uint32_t bm, bn, bk, rm, rn;
+  uint32_t threads() const { return (bm / rm) * (bn / rn); }
+};
+constexpr PwTile kPwTile128 = {128, 128, 8, 8, 8};
+constexpr PwTile kPwTile128x64 = {128, 64, 8, 8, 8};
+constexpr PwTile kPwTile64 = {64, 64, 16, 4, 4};
+constexpr PwTile kPwTile32 = {32, 128, 8, 4, 8};  // out_c <= 32: no mostly-empty 64-channel tiles
+// The largest tile whose grid still gives the GPU's multiprocessors (132 on the H200) about
+// two workgroups each; the GEMM runs where its grid has at least kPwGemmMinTiles tiles
+// (smaller layers, e.g. squeeze-and-excitation's 1x1 convs on a 1x1 plane, keep conv2d_pw
+// and its split over the input channels). bench/kernels/conv/README.md, pointwise section.
+constexpr uint64_t kPwMinTiles = 264;
+constexpr uint64_t kPwGemmMinTiles = 16;
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+PwTile pointwise_tile(uint64_t oc, uint64_t plane, uint64_t n) {
+  if (oc <= 32) return kPwTile32;
+  if (ceil_div(oc, 128) * ceil_div(plane, 128) * n >= kPwMinTiles) return kPwTile128;
+  if (ceil_div(oc, 128) * ceil_div(plane, 64) * n >= kPwMinTiles) return kPwTile128x64;
+  return kPwTile64;
+}
+uint64_t pointwise_tiles(const PwTile& t, uint64_t oc, uint64_t plane, uint64_t n) {
+  return ceil_div(oc, t.bm) * ceil_div(plane, t.bn) * n;
+}
+
 // Split-K factor of conv2d_pw: enough invocations to fill the GPU (about 64K) while each
 // still sums at least 8 input channels.
 uint32_t pointwise_split(uint64_t slots, uint64_t in_c) {
@@ -220,7 +248,7 @@ Status conv(Graph& g, const OpArgs& a) {
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
     const uint64_t fill = g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu : kIgemmFill;
     const uint64_t tiles = m_tiles * n_tiles;
-    while (tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits &&
+    while (g.options().conv_splitk && tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits &&
            out_bytes * splits * 2 <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size))
       splits *= 2;
     if (splits > 1) {
@@ -228,7 +256,19 @@ Status conv(Graph& g, const OpArgs& a) {
     }
   }
   const bool block = !igemm && packed != nullptr;
+  // Pointwise convs with enough output for the tiled GEMM's grid run as one (conv2d_pw_gemm);
+  // GraphOptions::conv_pw_gemm (WICK_CONV_PW_GEMM) forces either kernel for side-by-side timings.
+  const uint64_t max_plane = pointwise ? static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1)) : 0;
+  const uint64_t max_n = static_cast<uint64_t>(std::max<int64_t>(x->max_dims[0], 1));
+  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n);
+  const int pw_force = g.options().conv_pw_gemm;
+  const bool pw_gemm = pointwise && lim.max_compute_workgroup_storage_size >= 16384 &&
+                       lim.max_compute_invocations_per_workgroup >= pw_tile.threads() &&
+                       ceil_div(max_plane, pw_tile.bn) <= max_dim && ceil_div(static_cast<uint64_t>(out_channels), pw_tile.bm) <= max_dim &&
+                       max_n <= max_dim && pw_force != 0 &&
+                       (pw_force == 1 || pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n) >= kPwGemmMinTiles);
   const gpu::ShaderName shader = transposed ? gpu::shaders::conv2d_transposed
+                                : pw_gemm    ? gpu::shaders::conv2d_pw_gemm
                                 : pointwise  ? gpu::shaders::conv2d_pw
                                 : igemm      ? gpu::shaders::conv2d_igemm
                                 : block      ? gpu::shaders::conv2d_block
@@ -242,8 +282,9 @@ Status conv(Graph& g, const OpArgs& a) {
   } else if (block) {
     key.set("wg_size", kWorkgroup).set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h);
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
+  } else if (pw_gemm) {
+    key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
   } else if (pointwise) {
-    const uint64_t max_plane = static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1));
     const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
     ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
     key.set("wg_size", kPwWorkgroup).set("ks", ks);
@@ -314,6 +355,9 @@ Status conv(Graph& g, const OpArgs& a) {
       return op_error(ErrorCode::kInvalidArgument, name, "fused residual " + shape_to_string(residual->dims) +
                                                      " differs from the output " + shape_to_string(shape));
     WICK_RETURN_IF_ERROR(params->write(p));
+    if (pw_gemm)
+      return g.set_workgroups(index, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
+                              static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n);
     if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
     if (igemm) {
       const uint64_t mt = (uint64_t{p.n} * p.out_h * p.out_w + kIgemmM - 1) / kIgemmM;
