@@ -4,11 +4,12 @@
 // nothing and changes nothing (Graph::build_ops applies the plan).
 //
 //  * conv epilogues: a chain of elementwise ops that directly follows a convolution
-//    (relu, leaky_relu, clamp, hardtanh, hardswish, and add/sub/mul/div by a scalar known on
-//    the host)
-//    is applied by the conv as it stores its result. The conv writes the chain's last
-//    output; the intermediate tensors are never written. Each link must be the only user
-//    of the previous result, and no link's result may be a graph output except the last.
+//    (relu, leaky_relu, clamp, hardtanh, hardswish, SiLU as sigmoid(y) * y, and
+//    add/sub/mul/div by a scalar known on the host) is applied by the conv as it stores its
+//    result. The conv writes the chain's last output; the intermediate tensors are never
+//    written. Each link must be the only user of the previous result (SiLU: the sigmoid
+//    and the multiply its only two), and no link's result may be a graph output except
+//    the last.
 //  * residual adds: y + r with r shaped as y, for pointwise convs (one per conv).
 //  * pointwise-conv prologue: a per-channel multiply right before a 1x1 convolution
 //    (squeeze-and-excitation's x * scale[N, C, 1, 1]) is done by the conv as it loads x.
@@ -202,26 +203,49 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
     int32_t cur = y;
     size_t pos = i;
     std::vector<size_t> between;  // scalar copies passed over
-    struct Link { size_t op; int32_t out; EpilogueOp e[2]; int n; size_t between_end; int32_t residual; };
+    // A link is one op folded in, or two for SiLU (sigmoid(y) then y * that: `extra` is the sigmoid).
+    struct Link { size_t op; int32_t out; EpilogueOp e[2]; int n; size_t between_end; int32_t residual; size_t extra = SIZE_MAX; };
     const bool is_pointwise = pointwise();
     bool have_residual = false;
     std::vector<Link> links;
     size_t n_epi = 0;
     while (n_epi + 2 <= kMaxEpilogue) {
-      if (readers[static_cast<size_t>(cur)] != 1 || is_output[static_cast<size_t>(cur)]) break;
-      size_t k = pos + 1;
+      // Two readers only for SiLU: the sigmoid and the multiply.
+      const int cur_readers = readers[static_cast<size_t>(cur)];
+      if ((cur_readers != 1 && cur_readers != 2) || is_output[static_cast<size_t>(cur)]) break;
       size_t between_mark = between.size();
-      while (k < n_ops && (skip[k] || scalar_op[k])) {
-        if (!skip[k]) between.push_back(k);
-        ++k;
-      }
+      // The next op after `from` that is not skipped, passing over (and noting) scalar copies.
+      auto next_op = [&](size_t from) {
+        size_t k = from + 1;
+        while (k < n_ops && (skip[k] || scalar_op[k])) {
+          if (!skip[k]) between.push_back(k);
+          ++k;
+        }
+        return k;
+      };
+      size_t k = next_op(pos);
       if (k >= n_ops) break;
       const auto& a = args[k];
       const std::string& nm = names[k];
       Link l{k, a.empty() ? -1 : a.back(), {}, 0, 0, -1};
       auto push = [&](EpilogueCode c, double v) { l.e[l.n++] = EpilogueOp{c, static_cast<float>(v)}; };
       bool ok = false;
-      if ((nm == "aten.hardswish.default" || nm == "aten.relu.default") && a.size() == 2 && a[0] == cur) {
+      if (cur_readers == 2) {
+        // SiLU as exported: s = sigmoid(y), then y * s (either order), s read by the multiply alone.
+        if (nm == "aten.sigmoid.default" && a.size() == 2 && a[0] == cur && readers[static_cast<size_t>(a[1])] == 1 &&
+            !is_output[static_cast<size_t>(a[1])]) {
+          const int32_t sig = a[1];
+          const size_t k2 = next_op(k);
+          if (k2 < n_ops && names[k2] == "aten.mul.Tensor" && args[k2].size() == 3 &&
+              ((args[k2][0] == cur && args[k2][1] == sig) || (args[k2][0] == sig && args[k2][1] == cur))) {
+            l.extra = k;
+            l.op = k2;
+            l.out = args[k2].back();
+            push(EpilogueCode::kSilu, 0.0);
+            ok = true;
+          }
+        }
+      } else if ((nm == "aten.hardswish.default" || nm == "aten.relu.default") && a.size() == 2 && a[0] == cur) {
         if (nm == "aten.relu.default") push(EpilogueCode::kMax, 0.0);
         else push(EpilogueCode::kHardswish, 0.0);
         ok = true;
@@ -287,7 +311,7 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
       n_epi += static_cast<size_t>(l.n);
       links.push_back(l);
       cur = l.out;
-      pos = k;
+      pos = l.op;
     }
 
     // The buffer the conv writes: the chain output's own where the conv reads no tensor in
@@ -363,6 +387,7 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
       for (int e = 0; e < links[l].n; ++e) f.epilogue.push_back(links[l].e[e]);
       if (links[l].residual >= 0) f.residual_id = links[l].residual;
       fused.push_back(links[l].op);
+      if (links[l].extra != SIZE_MAX) fused.push_back(links[l].extra);
     }
     if (use_prologue) fused.push_back(i - 1);
     for (size_t op : fused) {
