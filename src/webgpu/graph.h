@@ -139,15 +139,20 @@ struct EpilogueOp {
 };
 constexpr size_t kMaxEpilogue = 6;
 
-// What fusion.cpp folds into one convolution: a chain of elementwise ops on its output
-// (the conv writes the chain's last output, `out_id`), and for pointwise convs a preceding
-// per-channel multiply of its input (`x_id` * `scale_id`, scale shaped [N|1, C, 1, 1])
-// and an add of a same-shaped tensor (`residual_id`, the kAddTensor step).
+// What fusion.cpp folds into one convolution: a per-channel affine by constants, then a
+// chain of elementwise ops on its output (the conv writes the chain's last output,
+// `out_id`), and for pointwise convs a preceding per-channel multiply of its input (`x_id`
+// * `scale_id`, scale shaped [N|1, C, 1, 1]) and an add of a same-shaped tensor
+// (`residual_id`, the kAddTensor step).
 struct ConvFusion {
   std::vector<EpilogueOp> epilogue;
   int32_t out_id = -1;
   int32_t x_id = -1, scale_id = -1;
   int32_t residual_id = -1;
+  // A per-output-channel affine y * channel_scale[o] + channel_shift[o] right after the conv
+  // (a batch norm exported as multiply and add by constants [1, C, 1, 1]), folded into the
+  // weights and bias at build (empty: none). Before the epilogue.
+  std::vector<float> channel_scale, channel_shift;
 };
 
 // Where a value lives when concatenations are built in place (cat_plan.h): in the buffer of

@@ -300,6 +300,72 @@ TEST(WebGpuConvOp, ImplicitGemmFusedAnd1d) {
   EXPECT_NE(b.kernels[0].find("conv2d_igemm"), std::string::npos) << kernel_list(b.kernels);
 }
 
+// A batch norm exported as y * scale[1, C, 1, 1] + shift[1, C, 1, 1] (constants staged
+// through et_vk.prepack, as D-FINE's HGNetV2 has it) after a conv folds into the conv's
+// weights and bias, and a relu after it is the epilogue: one dispatch for conv2d_igemm,
+// conv2d_pw_gemm, conv2d_pw and a depthwise conv2d_direct, with bias and without; the
+// constant as either operand, and a subtract. A clamped conv (et_vk.conv_with_clamp) keeps
+// the multiply.
+TEST(WebGpuConvOp, FusedChannelAffine) {
+  std::mt19937 rng(80);
+  const std::vector<ConvCase> cases = {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
+                                       ConvCase{2, 19, 17, 16, 70, 1, 1, 1, 0, 1, 1, false},
+                                       ConvCase{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true},
+                                       ConvCase{1, 12, 10, 9, 12, 3, 3, 1, 1, 1, 12, false}};
+  for (const ConvCase& k : cases) {
+    for (int variant = 0; variant < 3; ++variant) {  // y * s + t; s * y - t; clamped conv
+      if (variant == 2 && &k != &cases.front()) continue;
+      const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+      Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+      Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
+      Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+      Tensor st = test::random_tensor(ScalarType::kFloat, {1, k.oc, 1, 1}, rng, 0.5, 2);
+      Tensor tt = test::random_tensor(ScalarType::kFloat, {1, k.oc, 1, 1}, rng, -1, 1);
+      test::VkGraphBuilder b;
+      b.profile = true;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      const double lo = -0.6;
+      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow, variant == 2 ? &lo : nullptr);
+      auto staged = [&](const Tensor& c) {
+        int id = b.tensor(ScalarType::kFloat, {1, k.oc, 1, 1});
+        b.op("et_vk.prepack.default", {b.constant(c), id});
+        return id;
+      };
+      int s_id = staged(st), t_id = staged(tt);
+      int m = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      if (variant == 1) b.op("aten.mul.Tensor", {s_id, y, m});
+      else b.op("aten.mul.Tensor", {y, s_id, m});
+      int a = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      if (variant == 1) b.op("aten.sub.Tensor", {m, t_id, b.int_value(1), a});
+      else b.op("aten.add.Tensor", {m, t_id, b.int_value(1), a});
+      int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      b.op("aten.relu.default", {a, z});
+      b.output(z);
+      auto r = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+      std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+      const int64_t plane = oh * ow;
+      for (size_t i = 0; i < want.size(); ++i) {
+        const int64_t o = (static_cast<int64_t>(i) / plane) % k.oc;
+        double v = variant == 2 ? std::max(want[i], lo) : want[i];
+        v = v * st.data_as<float>()[o] + (variant == 1 ? -1.0 : 1.0) * tt.data_as<float>()[o];
+        want[i] = std::max(v, 0.0);
+      }
+      expect_close((*r)[0].tensor, want, describe(k) + " variant " + std::to_string(variant));
+      const std::string list = kernel_list(b.kernels);
+      ASSERT_FALSE(b.kernels.empty());
+      if (variant < 2) {
+        EXPECT_NE(b.kernels[0].find("+affine"), std::string::npos) << "not folded: " << list;
+        EXPECT_EQ(list.find("binary"), std::string::npos) << list;
+        EXPECT_EQ(list.find("unary"), std::string::npos) << list;
+      } else {
+        EXPECT_EQ(b.kernels[0].find("+affine"), std::string::npos) << "folded past the clamp: " << list;
+        EXPECT_NE(list.find("binary"), std::string::npos) << list;
+      }
+    }
+  }
+}
+
 // SiLU as exported (s = sigmoid(y), then y * s or s * y) after a conv is its epilogue (D-FINE's
 // ConvNormLayer): conv2d_igemm, its split-K reduce pass, conv2d_pw_gemm, conv2d_pw; no unary
 // or binary dispatch. When the sigmoid's result is read elsewhere too, nothing is fused.

@@ -112,8 +112,7 @@ Result<gpu::Buffer*> upload_packed(Graph& g, const std::vector<float>& packed, c
 // conv2d_block's weights: [O, C, KH, KW] -> [ceil(O/4), C, KH, KW] x 4 output channels
 // (zeros past O), so one vec4 load feeds the 4 channels of a block. Built once, at graph
 // build, from the constant's host bytes; nullptr where there are none.
-Result<gpu::Buffer*> pack_block_weights(Graph& g, int32_t w_id, const GpuTensor* w, const char* name) {
-  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+Result<gpu::Buffer*> pack_block_weights(Graph& g, std::span<const uint8_t> bytes, const GpuTensor* w, const char* name) {
   if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);  // conv2d_oc4 reads w as it is
   const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), per_oc = bytes.size() / 4 / oc;
   std::vector<float> out((oc + 3) / 4 * per_oc * 4, 0.f);
@@ -124,8 +123,7 @@ Result<gpu::Buffer*> pack_block_weights(Graph& g, int32_t w_id, const GpuTensor*
 
 // conv2d_igemm's weights: [O, K = C*KH*KW] -> wT [round_up(K, 16)][round_up(O, bn)], zeros
 // in the padding, so the shader's B-tile loads need no bounds checks.
-Result<gpu::Buffer*> pack_igemm_weights(Graph& g, int32_t w_id, const GpuTensor* w, uint32_t bn, const char* name) {
-  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+Result<gpu::Buffer*> pack_igemm_weights(Graph& g, std::span<const uint8_t> bytes, const GpuTensor* w, uint32_t bn, const char* name) {
   if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);
   const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), k = bytes.size() / 4 / oc;
   const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK, np = (oc + bn - 1) / bn * bn;
@@ -234,12 +232,47 @@ Status conv(Graph& g, const OpArgs& a) {
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
   bool igemm = dense_const && (out_channels >= 8 || max_m <= 8192) && m_tiles <= max_dim && n_tiles <= max_dim &&
                lim.max_compute_workgroup_storage_size >= 8192 && lim.max_compute_invocations_per_workgroup >= 4 * bn;
+  // A per-channel affine after the conv (fusion.cpp: a batch norm as multiply and add by
+  // constants): w[o] * scale[o] and bias[o] * scale[o] + shift[o], from the host bytes.
+  std::vector<float> folded_w;
+  gpu::Buffer* w_buf = w->buffer.get();
+  gpu::Buffer* bias_buf = bias ? bias->buffer.get() : nullptr;
+  if (fusion && !fusion->channel_scale.empty()) {
+    WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> host, weight_bytes(g, w_id, w, name));
+    const size_t oc = fusion->channel_scale.size();
+    if (transposed || host.empty() || static_cast<int64_t>(oc) != w->max_dims[0] || fusion->channel_shift.size() != oc)
+      return op_error(ErrorCode::kInternal, name, "per-channel affine fused into a conv without host weights");
+    folded_w.resize(host.size() / 4);
+    std::memcpy(folded_w.data(), host.data(), host.size());
+    const size_t rest = folded_w.size() / oc;
+    for (size_t o = 0; o < oc; ++o)
+      for (size_t t = 0; t < rest; ++t) folded_w[o * rest + t] *= fusion->channel_scale[o];
+    std::vector<float> folded_b(fusion->channel_shift);
+    if (bias) {
+      WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bh, g.constant_bytes(a.id(2), name));
+      if (bh.size() != oc * 4) return op_error(ErrorCode::kInternal, name, "fused conv bias has no host copy");
+      for (size_t o = 0; o < oc; ++o) {
+        float b;
+        std::memcpy(&b, bh.data() + o * 4, 4);
+        folded_b[o] += b * fusion->channel_scale[o];
+      }
+    }
+    WICK_ASSIGN_OR_RETURN(w_buf, upload_packed(g, folded_w, std::string(name) + " weights x channel scale"));
+    WICK_ASSIGN_OR_RETURN(bias_buf, upload_packed(g, folded_b, std::string(name) + " bias with channel affine"));
+    base.has_bias = 1;
+  }
+  std::span<const uint8_t> w_bytes;
+  if (!folded_w.empty()) {
+    w_bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(folded_w.data()), folded_w.size() * 4);
+  } else if (dense_const) {
+    WICK_ASSIGN_OR_RETURN(w_bytes, weight_bytes(g, w_id, w, name));
+  }
   gpu::Buffer* packed = nullptr;
   if (igemm) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_id, w, bn, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_bytes, w, bn, name));
     igemm = packed != nullptr;  // no host copy of the weights: conv2d_oc4
   } else if (dense_const) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, w_id, w, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, w_bytes, w, name));
   }
   uint32_t splits = 1;
   gpu::Buffer* partial = nullptr;
@@ -295,15 +328,16 @@ Status conv(Graph& g, const OpArgs& a) {
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ConvParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, packed ? packed : w->buffer.get()},
-                {2, bias ? bias->buffer.get() : w->buffer.get()}, {3, partial ? partial : y->buffer.get()},
+  d.bindings = {{0, x->buffer.get()}, {1, packed ? packed : w_buf},
+                {2, bias_buf ? bias_buf : w_buf}, {3, partial ? partial : y->buffer.get()},
                 {4, params->buffer()}};
   if (pointwise) {
-    d.bindings.push_back({5, scale ? scale->buffer.get() : w->buffer.get()});
-    d.bindings.push_back({6, residual ? residual->buffer.get() : w->buffer.get()});
+    d.bindings.push_back({5, scale ? scale->buffer.get() : w_buf});
+    d.bindings.push_back({6, residual ? residual->buffer.get() : w_buf});
   }
   if (fusion)
-    d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) + (scale ? "+scale" : "") +
+    d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
+              (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   size_t reduce_index = 0;
@@ -314,7 +348,7 @@ Status conv(Graph& g, const OpArgs& a) {
     WICK_ASSIGN_OR_RETURN(auto reduce, g.pipeline(rkey));
     gpu::Dispatch r;
     r.pipeline = reduce;
-    r.bindings = {{0, partial}, {2, bias ? bias->buffer.get() : w->buffer.get()}, {3, y->buffer.get()}, {4, params->buffer()}};
+    r.bindings = {{0, partial}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()}, {4, params->buffer()}};
     WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
   }
 
