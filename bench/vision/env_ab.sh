@@ -8,7 +8,7 @@
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
 #
 # e.g. realesrgan_x4_tile64:WICK_CAT_IN_PLACE=0,WICK_SUBMIT_CHUNK=0,default. One log per
-# model and setting under $OUT (env_ab_<model>_<setting>.txt), medians printed.
+# model and setting under $OUT (env_ab_<model>_<setting with = as _>.txt), medians printed.
 set -u
 W=${W:-/tmp/vb}
 R=${OUT:-/tmp/vision_out}
@@ -23,7 +23,7 @@ for spec in "$@"; do
   while read -r s; do inargs+=(--input "$s"); done < <(python3 -c "import json;[print(f\"$D/{i['file']}:{i['dtype']}:{','.join(map(str, i['shape']))}\") for i in json.load(open('$D/meta.json'))['inputs']]")
   IFS=, read -ra settings <<< "${spec#*:}"
   for s in "${settings[@]}"; do
-    log=$R/env_ab_${m}_${s%%=*}.txt
+    log=$R/env_ab_${m}_${s//=/_}.txt
     if [[ $s == default ]]; then env_args=(); else env_args=("$s"); fi
     timeout 40 env "${env_args[@]}" "$WICK" bench "$D/model.pte" --backend webgpu --runs 200 --warmup 3 \
       --max-seconds "${AB_SECONDS:-3}" "${inargs[@]}" > "$log" 2>&1

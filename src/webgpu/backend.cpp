@@ -22,9 +22,9 @@ namespace wick::webgpu {
 namespace {
 
 // The graph options every delegate of this backend gets; the environment can override the
-// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
-// concatenations in place (WICK_CAT_IN_PLACE=0) and the shared output readback buffer
-// (WICK_READBACK_STAGING=0: one buffer and one map per output).
+// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), and
+// the other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
+// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM).
 GraphOptions graph_options(bool profile, bool alias_views) {
   GraphOptions go;
   go.profile = profile;
@@ -36,6 +36,8 @@ GraphOptions graph_options(bool profile, bool alias_views) {
   }
   if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_PW_GEMM")) go.conv_pw_gemm = std::string_view(v) == "1" ? 1 : std::string_view(v) == "0" ? 0 : -1;
   return go;
 }
 

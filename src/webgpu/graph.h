@@ -122,6 +122,13 @@ struct GraphOptions {
   // browser's maps are asynchronous; Emscripten keeps one buffer per output). Environment
   // override: WICK_READBACK_STAGING=0.
   bool readback_staging = true;
+  // Pointwise convs as a tiled GEMM (conv2d_pw_gemm): -1 where the output has enough tiles
+  // (ops/conv/register.cpp), 1 always, 0 never (conv2d_pw). Environment override:
+  // WICK_CONV_PW_GEMM=0|1.
+  int conv_pw_gemm = -1;
+  // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
+  // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
+  bool conv_splitk = true;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
@@ -132,23 +139,29 @@ struct GraphOptions {
 
 // Elementwise steps a convolution applies to its result before storing it (after bias
 // and its own clamp), in order. Codes are those of the conv shaders' epilogue().
-// kAddTensor (y += a * residual at the same index) only in conv2d_pw.
-enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7 };
+// kAddTensor (y += a * residual at the same index) only in conv2d_pw and conv2d_pw_gemm;
+// kLeakyRelu: v >= 0 ? v : a * v (aten.leaky_relu, a its negative_slope); kSilu: v * sigmoid(v).
+enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7, kLeakyRelu = 8, kSilu = 9 };
 struct EpilogueOp {
   EpilogueCode code;
   float a = 0;
 };
 constexpr size_t kMaxEpilogue = 6;
 
-// What fusion.cpp folds into one convolution: a chain of elementwise ops on its output
-// (the conv writes the chain's last output, `out_id`), and for pointwise convs a preceding
-// per-channel multiply of its input (`x_id` * `scale_id`, scale shaped [N|1, C, 1, 1])
-// and an add of a same-shaped tensor (`residual_id`, the kAddTensor step).
+// What fusion.cpp folds into one convolution: a per-channel affine by constants, then a
+// chain of elementwise ops on its output (the conv writes the chain's last output,
+// `out_id`), and for pointwise convs a preceding per-channel multiply of its input (`x_id`
+// * `scale_id`, scale shaped [N|1, C, 1, 1]) and an add of a same-shaped tensor
+// (`residual_id`, the kAddTensor step).
 struct ConvFusion {
   std::vector<EpilogueOp> epilogue;
   int32_t out_id = -1;
   int32_t x_id = -1, scale_id = -1;
   int32_t residual_id = -1;
+  // A per-output-channel affine y * channel_scale[o] + channel_shift[o] right after the conv
+  // (a batch norm exported as multiply and add by constants [1, C, 1, 1]), folded into the
+  // weights and bias at build (empty: none). Before the epilogue.
+  std::vector<float> channel_scale, channel_shift;
 };
 
 // Where a value lives when concatenations are built in place (cat_plan.h): in the buffer of

@@ -211,6 +211,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.cat_in_place = cat_in_place;
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;
+  go.conv_pw_gemm = conv_pw_gemm;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
   cat_placed = graph->cat_placed_count();

@@ -63,6 +63,7 @@ class VkGraphBuilder {
   // times); their outputs land in later_outputs, one list per call.
   std::vector<std::vector<Value>> later_calls;
   std::vector<std::vector<Value>> later_outputs;
+  int conv_pw_gemm = -1;      // GraphOptions::conv_pw_gemm for run() (1: every pointwise conv as a GEMM)
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
   size_t cat_placed = 0, cat_not_copied = 0;  // after run(): Graph::cat_placed_count / cat_pieces_not_copied
   size_t submits = 0;         // after run(): command buffers of the execution
