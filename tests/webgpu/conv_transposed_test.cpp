@@ -1,6 +1,6 @@
 // Randomized tests of the transposed convolution kernels (ops/conv: conv2d_transposed_gemm
 // for kernel == stride, conv2d_transposed_phase for any other with constant weights,
-// conv2d_transposed for depthwise and run-time weights) against the CPU kernel
+// conv2d_transposed for depthwise, tiny layers and run-time weights) against the CPU kernel
 // (src/kernels/cpu/conv.cpp, through the VK00 CPU executor): odd sizes and edge tiles (M,
 // N and K not multiples of the 64 x 64 x 16 tile), strides 1-3 (non-square too), padding,
 // output_padding, dilation, groups, a stride past the kernel (phases without taps: bias
@@ -20,7 +20,8 @@ struct Case {
   int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dil, op, groups;
   bool bias;
   const char* kernel;  // the shader the op must choose
-  bool clamp = false;  // as et_vk.conv_with_clamp [-0.5, 0.75]
+  bool clamp = false;            // as et_vk.conv_with_clamp [-0.5, 0.75]
+  bool runtime_weights = false;  // the weight a graph input, not a constant
 };
 
 std::string describe(const Case& k) {
@@ -57,8 +58,9 @@ void run_case(const Case& k, std::mt19937& rng) {
     b.cpu = cpu;
     b.profile = !cpu;
     int x = b.input(ScalarType::kFloat, xs);
+    int w = k.runtime_weights ? b.input(ScalarType::kFloat, ws) : b.constant(wt);
     int y = b.tensor(ScalarType::kFloat, ys);
-    std::vector<int> args = {x, b.constant(wt), k.bias ? b.constant(bt) : b.none(), b.int_list(list(k.sh, k.sw)),
+    std::vector<int> args = {x, w, k.bias ? b.constant(bt) : b.none(), b.int_list(list(k.sh, k.sw)),
                              b.int_list(list(k.ph, k.pw)), b.int_list(list(k.dil, k.dil)), b.bool_value(true),
                              b.int_list(list(k.op, k.op)), b.int_value(k.groups)};
     if (clamp && !cpu) {
@@ -69,7 +71,9 @@ void run_case(const Case& k, std::mt19937& rng) {
       b.op("aten.convolution.default", args);
     }
     b.output(y);
-    auto r = b.run({Value::make_tensor(xt)});
+    std::vector<Value> inputs = {Value::make_tensor(xt)};
+    if (k.runtime_weights) inputs.push_back(Value::make_tensor(wt));
+    auto r = b.run(inputs);
     ASSERT_TRUE(r.ok()) << describe(k) << (cpu ? " cpu: " : " gpu: ") << r.status().to_string();
     (cpu ? want : got) = (*r)[0].tensor;
     if (!cpu) {
@@ -95,9 +99,9 @@ TEST(WebGpuConvTransposed, KernelEqualsStride) {
            // 143 pixels (3 tiles, the last partial), N 148 (an edge column tile), K 19; clamped
            {1, 19, 13, 11, 37, 2, 2, 2, 2, 0, 0, 1, 0, 1, true, kGemm, true},
            // batch 2 across tile boundaries, kernel 3, no bias
-           {2, 5, 7, 9, 6, 3, 3, 3, 3, 0, 0, 1, 0, 1, false, kGemm},
+           {2, 12, 7, 9, 6, 3, 3, 3, 3, 0, 0, 1, 0, 1, false, kGemm},
            // kernel 4 (DPT's), N 32: the 32-column tile
-           {1, 8, 5, 6, 2, 4, 4, 4, 4, 0, 0, 1, 0, 1, true, kGemm},
+           {1, 40, 8, 9, 2, 4, 4, 4, 4, 0, 0, 1, 0, 1, true, kGemm},
            // non-square: kernel 2x1, stride 2x1
            {1, 17, 9, 10, 24, 2, 1, 2, 1, 0, 0, 1, 0, 1, true, kGemm},
        })
@@ -112,19 +116,23 @@ TEST(WebGpuConvTransposed, PhasesAndDirect) {
            // kernel 4 stride 2 padding 1, batch 2, out_c 70 (64-channel tiles with an edge)
            {2, 8, 6, 5, 70, 4, 4, 2, 2, 1, 1, 1, 0, 1, false, kPhase},
            // stride 3, dilation 2, output_padding 2
-           {1, 5, 9, 13, 7, 3, 3, 3, 3, 1, 1, 2, 2, 1, true, kPhase},
-           // groups 4 (4 input channels per group)
-           {1, 16, 10, 7, 12, 3, 3, 2, 2, 1, 1, 1, 0, 4, true, kPhase},
+           {1, 12, 9, 13, 7, 3, 3, 3, 3, 1, 1, 2, 2, 1, true, kPhase},
+           // groups 4 (8 input channels per group)
+           {1, 32, 10, 7, 16, 3, 3, 2, 2, 1, 1, 1, 0, 4, true, kPhase},
            // stride past the kernel (1x1, stride 3): 8 of 9 phases get bias only
-           {2, 6, 7, 6, 5, 1, 1, 3, 3, 0, 0, 1, 1, 1, true, kPhase},
+           {2, 48, 7, 6, 20, 1, 1, 3, 3, 0, 0, 1, 1, 1, true, kPhase},
            // kernel 5x3, stride 2x1, padding 2x1, K 33 x taps
            {1, 33, 15, 17, 20, 5, 3, 2, 1, 2, 1, 1, 0, 1, true, kPhase},
            // stride 1 (one phase: an ordinary conv)
            {1, 12, 8, 9, 10, 3, 3, 1, 1, 1, 1, 1, 0, 1, false, kPhase},
            // kernel == stride with padding: not the GEMM's shape
-           {1, 9, 6, 7, 11, 2, 2, 2, 2, 1, 1, 1, 0, 1, true, kPhase},
+           {1, 32, 6, 7, 13, 2, 2, 2, 2, 1, 1, 1, 0, 1, true, kPhase},
            // depthwise: one input channel per group stays on the direct kernel
            {1, 6, 5, 7, 6, 3, 3, 2, 2, 1, 1, 1, 1, 6, true, kDirect},
+           // a tiny layer (7,200 multiply-adds) too
+           {1, 8, 5, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, false, kDirect},
+           // and weights computed at run time (nothing to repack at build)
+           {1, 21, 9, 11, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, kDirect, false, true},
        })
     run_case(k, rng);
 }
@@ -132,8 +140,8 @@ TEST(WebGpuConvTransposed, PhasesAndDirect) {
 // ConvTranspose1d (h == 0 here): height 1 on the same kernels.
 TEST(WebGpuConvTransposed, OneDimensional) {
   std::mt19937 rng(83);
-  run_case({2, 10, 0, 23, 12, 1, 4, 1, 4, 0, 0, 1, 0, 1, true, kGemm}, rng);
-  run_case({1, 10, 0, 23, 12, 1, 5, 1, 2, 0, 2, 1, 1, 1, true, kPhase}, rng);
+  run_case({2, 40, 0, 23, 12, 1, 4, 1, 4, 0, 0, 1, 0, 1, true, kGemm}, rng);
+  run_case({1, 48, 0, 23, 12, 1, 5, 1, 2, 0, 2, 1, 1, 1, true, kPhase}, rng);
 }
 
 }  // namespace

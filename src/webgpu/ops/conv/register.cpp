@@ -47,6 +47,9 @@ constexpr uint32_t kIgemmK = 16;
 constexpr uint64_t kIgemmFill = 512;
 constexpr uint64_t kIgemmFillCpu = 16;
 constexpr uint64_t kIgemmMaxPartialBytes = uint64_t{64} << 20;
+// Transposed convs below this many multiply-adds keep the direct kernel (conv2d_transposed):
+// bench/kernels/conv_transposed/README.md.
+constexpr uint64_t kTransposedGemmMinMacs = uint64_t{1} << 16;
 
 // Split-K factor of conv2d_pw: enough invocations to fill the GPU (about 64K) while each
 // still sums at least 8 input channels.
@@ -263,11 +266,16 @@ Status conv(Graph& g, const OpArgs& a) {
   // the input pixels with a scattered store (conv2d_transposed_gemm); any other with at
   // least 4 input channels per group as an implicit GEMM per output phase
   // (conv2d_transposed_phase). conv2d_transposed (one output per invocation) stays for
-  // run-time weights and narrow groups (depthwise: a 16-channel K step would be mostly zeros).
-  const bool t_const = transposed && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32 &&
-                       lim.max_compute_workgroup_storage_size >= 8192;
+  // run-time weights, narrow groups (depthwise: a 16-channel K step would be mostly zeros)
+  // and tiny layers (under kTransposedGemmMinMacs multiply-adds), where it won on
+  // SwiftShader and every kernel is launch-bound on a GPU.
   const uint64_t t_cin_g = static_cast<uint64_t>(x->max_dims[1]) / static_cast<uint64_t>(groups);
   const uint64_t t_taps = uint64_t{base.k_h} * base.k_w;
+  // Every input element meets out_c / groups x KH x KW weights (w is [in_c, out_c / groups, KH, KW]).
+  const uint64_t t_macs = static_cast<uint64_t>(x->max_numel()) *
+                          (static_cast<uint64_t>(w->max_numel()) / std::max<uint64_t>(static_cast<uint64_t>(w->max_dims[0]), 1));
+  const bool t_const = transposed && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32 &&
+                       lim.max_compute_workgroup_storage_size >= 8192 && t_macs >= kTransposedGemmMinMacs;
   const bool t_k_eq_s = groups == 1 && base.k_h == base.stride_h && base.k_w == base.stride_w && base.pad_h == 0 &&
                         base.pad_w == 0 && base.dil_h == 1 && base.dil_w == 1 && out_pad_h == 0 && out_pad_w == 0;
   const uint64_t t_in_pixels = static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[1], 1));
