@@ -44,7 +44,8 @@ void run_case(const Case& k, std::mt19937& rng) {
   const bool one_d = k.h == 0;
   const int64_t ow = out_dim(k.w, k.kw, k.sw, k.pw, k.dil, k.op);
   const int64_t oh = one_d ? 0 : out_dim(k.h, k.kh, k.sh, k.ph, k.dil, k.op);
-  const std::vector<int64_t> xs = one_d ? std::vector<int64_t>{k.n, k.c, k.w} : std::vector<int64_t>{k.n, k.c, k.h, k.w};
+  const std::vector<int64_t> xs = one_d ? std::vector<int64_t>{k.n, k.c, k.w}
+                                        : std::vector<int64_t>{k.n, k.c, k.h, k.w};
   const std::vector<int64_t> ws = one_d ? std::vector<int64_t>{k.c, k.oc / k.groups, k.kw}
                                         : std::vector<int64_t>{k.c, k.oc / k.groups, k.kh, k.kw};
   const std::vector<int64_t> ys = one_d ? std::vector<int64_t>{k.n, k.oc, ow} : std::vector<int64_t>{k.n, k.oc, oh, ow};
@@ -142,6 +143,23 @@ TEST(WebGpuConvTransposed, OneDimensional) {
   std::mt19937 rng(83);
   run_case({2, 40, 0, 23, 12, 1, 4, 1, 4, 0, 0, 1, 0, 1, true, kGemm}, rng);
   run_case({1, 48, 0, 23, 12, 1, 5, 1, 2, 0, 2, 1, 1, 1, true, kPhase}, rng);
+}
+
+// A weight whose rows are not the input's channels is refused at graph build with a clear
+// error (the repacked kernels would read past it).
+TEST(WebGpuConvTransposed, WeightChannelMismatch) {
+  std::mt19937 rng(84);
+  test::VkGraphBuilder b;
+  int x = b.input(ScalarType::kFloat, {1, 16, 5, 5});
+  int w = b.constant(test::random_tensor(ScalarType::kFloat, {12, 8, 2, 2}, rng, -1, 1));
+  int y = b.tensor(ScalarType::kFloat, {1, 8, 10, 10});
+  b.op("aten.convolution.default", {x, w, b.none(), b.int_list({2, 2}), b.int_list({0, 0}), b.int_list({1, 1}),
+                                    b.bool_value(true), b.int_list({0, 0}), b.int_value(1), y});
+  b.output(y);
+  auto r = b.run({Value::make_tensor(test::random_tensor(ScalarType::kFloat, {1, 16, 5, 5}, rng, -1, 1))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().to_string().find("does not match the input's 16 channels"), std::string::npos)
+      << r.status().to_string();
 }
 
 }  // namespace

@@ -183,6 +183,9 @@ Status conv(Graph& g, const OpArgs& a) {
     return a.invalid("groups " + std::to_string(groups) +
                                                   " does not divide the input channels");
   WICK_RETURN_IF_ERROR(a.expect_float({x, w, y, bias}));
+  if (transposed && w->max_dims[0] != x->max_dims[1])
+    return a.invalid("transposed weight " + shape_to_string(w->max_dims) + " does not match the input's " +
+                     std::to_string(x->max_dims[1]) + " channels");
 
   // 1-D convolutions run as 2-D with height 1: the spatial parameters go to the width.
   const size_t hi_i = 0, wi_i = spatial == 2 ? 1 : 0;
@@ -272,8 +275,8 @@ Status conv(Graph& g, const OpArgs& a) {
   const uint64_t t_cin_g = static_cast<uint64_t>(x->max_dims[1]) / static_cast<uint64_t>(groups);
   const uint64_t t_taps = uint64_t{base.k_h} * base.k_w;
   // Every input element meets out_c / groups x KH x KW weights (w is [in_c, out_c / groups, KH, KW]).
-  const uint64_t t_macs = static_cast<uint64_t>(x->max_numel()) *
-                          (static_cast<uint64_t>(w->max_numel()) / std::max<uint64_t>(static_cast<uint64_t>(w->max_dims[0]), 1));
+  const uint64_t w_rows = std::max<uint64_t>(static_cast<uint64_t>(w->max_dims[0]), 1);
+  const uint64_t t_macs = static_cast<uint64_t>(x->max_numel()) * (static_cast<uint64_t>(w->max_numel()) / w_rows);
   const bool t_const = transposed && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32 &&
                        lim.max_compute_workgroup_storage_size >= 8192 && t_macs >= kTransposedGemmMinMacs;
   const bool t_k_eq_s = groups == 1 && base.k_h == base.stride_h && base.k_w == base.stride_w && base.pad_h == 0 &&
@@ -288,7 +291,8 @@ Status conv(Graph& g, const OpArgs& a) {
   // The largest phase's output pixels (phase (0, 0): ceil(out / stride) rows and columns).
   const uint64_t t_out_h = spatial == 2 ? static_cast<uint64_t>(y->max_dims[2]) : 1;
   const uint64_t t_out_w = static_cast<uint64_t>(y->max_dims.back());
-  const uint64_t t_phase_pixels = static_cast<uint64_t>(y->max_dims[0]) * ((t_out_h + base.stride_h - 1) / base.stride_h) *
+  const uint64_t t_phase_pixels = static_cast<uint64_t>(y->max_dims[0]) *
+                                  ((t_out_h + base.stride_h - 1) / base.stride_h) *
                                   ((t_out_w + base.stride_w - 1) / base.stride_w);
   bool t_phase = t_const && !t_gemm && t_cin_g >= 4 && (t_phase_pixels + kIgemmM - 1) / kIgemmM <= max_dim &&
                  static_cast<uint64_t>(groups) * ((t_cout_g + t_phase_bn - 1) / t_phase_bn) <= max_dim &&
@@ -298,7 +302,8 @@ Status conv(Graph& g, const OpArgs& a) {
     WICK_ASSIGN_OR_RETURN(packed, pack_transposed_gemm_weights(g, w_id, w, t_gemm_bn, name));
     t_gemm = packed != nullptr;
   } else if (t_phase) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_transposed_phase_weights(g, w_id, w, static_cast<uint64_t>(groups), t_phase_bn, name));
+    WICK_ASSIGN_OR_RETURN(packed,
+                          pack_transposed_phase_weights(g, w_id, w, static_cast<uint64_t>(groups), t_phase_bn, name));
     t_phase = packed != nullptr;
   }
   const uint32_t t_bn = t_gemm ? t_gemm_bn : t_phase_bn;
