@@ -1,9 +1,10 @@
 // Randomized tests of the convolution kernels (conv2d_igemm with and without its split-K
 // reduce pass, conv2d_block, conv2d_direct, conv2d_oc4, conv2d_pw with its split-K
-// variants, conv2d_transposed) and of the graph-build-time fusions into them
-// (webgpu/fusion.cpp: elementwise epilogues, the per-channel input scale of pointwise
-// convs, dead scalar copies), against a float64 CPU reference. Tolerance:
-// 1e-4 absolute + 1e-4 relative (sums of up to ~600 products of values in [-1, 1]).
+// variants; the transposed ones are in conv_transposed_test.cpp) and of the
+// graph-build-time fusions into them (webgpu/fusion.cpp: elementwise epilogues, the
+// per-channel input scale of pointwise convs, dead scalar copies), against a float64 CPU
+// reference. Tolerance: 1e-4 absolute + 1e-4 relative (sums of up to ~600 products of
+// values in [-1, 1]).
 #include <gtest/gtest.h>
 
 #include <cmath>

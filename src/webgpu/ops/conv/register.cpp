@@ -47,6 +47,9 @@ constexpr uint32_t kIgemmK = 16;
 constexpr uint64_t kIgemmFill = 512;
 constexpr uint64_t kIgemmFillCpu = 16;
 constexpr uint64_t kIgemmMaxPartialBytes = uint64_t{64} << 20;
+// Transposed convs below this many multiply-adds keep the direct kernel (conv2d_transposed):
+// bench/kernels/conv_transposed/README.md.
+constexpr uint64_t kTransposedGemmMinMacs = uint64_t{1} << 16;
 
 // conv2d_pw_gemm's tiles (pipeline overrides of matmul_large_tile.inc.wgsl): BM output
 // channels x BN pixels, K steps of BK input channels, RM x RN outputs per thread; each
@@ -133,6 +136,37 @@ Result<gpu::Buffer*> pack_igemm_weights(Graph& g, std::span<const uint8_t> bytes
   return upload_packed(g, out, std::string(name) + " igemm weights");
 }
 
+// conv2d_transposed_gemm's weights (kernel == stride, groups 1): w [in_c][N = out_c*KH*KW]
+// is already the GEMM's B [K][N]; zero-padded to [round_up(in_c, 16)][round_up(N, bn)].
+Result<gpu::Buffer*> pack_transposed_gemm_weights(Graph& g, int32_t w_id, const GpuTensor* w, uint32_t bn,
+                                                  const char* name) {
+  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+  if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);
+  const uint64_t k = static_cast<uint64_t>(w->max_dims[0]), n = bytes.size() / 4 / k;
+  const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK, np = (n + bn - 1) / bn * bn;
+  std::vector<float> out(kp * np, 0.f);
+  for (uint64_t c = 0; c < k; ++c)
+    for (uint64_t j = 0; j < n; ++j) copy_word(out, c * np + j, bytes, c * n + j);
+  return upload_packed(g, out, std::string(name) + " transposed gemm weights");
+}
+
+// conv2d_transposed_phase's weights: w [in_c][out_c/g][KH][KW] -> wr [g][KH][KW][Cpad][Npad]
+// with Cpad = round_up(in_c/g, 16), Npad = round_up(out_c/g, bn), zeros in the padding.
+Result<gpu::Buffer*> pack_transposed_phase_weights(Graph& g, int32_t w_id, const GpuTensor* w, uint64_t groups,
+                                                   uint32_t bn, const char* name) {
+  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+  if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);
+  const uint64_t in_c = static_cast<uint64_t>(w->max_dims[0]), og = static_cast<uint64_t>(w->max_dims[1]);
+  const uint64_t taps = bytes.size() / 4 / (in_c * og), cg = in_c / groups;
+  const uint64_t cp = (cg + kIgemmK - 1) / kIgemmK * kIgemmK, np = (og + bn - 1) / bn * bn;
+  std::vector<float> out(groups * taps * cp * np, 0.f);
+  for (uint64_t ic = 0; ic < in_c; ++ic)
+    for (uint64_t o = 0; o < og; ++o)
+      for (uint64_t t = 0; t < taps; ++t)
+        copy_word(out, (((ic / cg) * taps + t) * cp + ic % cg) * np + o, bytes, (ic * og + o) * taps + t);
+  return upload_packed(g, out, std::string(name) + " transposed phase weights");
+}
+
 // aten.convolution (variant 0): [x, w, bias?, stride, padding, dilation, transposed,
 //   output_padding, groups, out]; et_vk.conv_with_clamp (variant 1) adds [min?, max?]
 //   before out.
@@ -175,6 +209,9 @@ Status conv(Graph& g, const OpArgs& a) {
     return a.invalid("groups " + std::to_string(groups) +
                                                   " does not divide the input channels");
   WICK_RETURN_IF_ERROR(a.expect_float({x, w, y, bias}));
+  if (transposed && w->max_dims[0] != x->max_dims[1])
+    return a.invalid("transposed weight " + shape_to_string(w->max_dims) + " does not match the input's " +
+                     std::to_string(x->max_dims[1]) + " channels");
 
   // 1-D convolutions run as 2-D with height 1: the spatial parameters go to the width.
   const size_t hi_i = 0, wi_i = spatial == 2 ? 1 : 0;
@@ -288,7 +325,50 @@ Status conv(Graph& g, const OpArgs& a) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_igemm split-K partial sums", out_bytes * splits));
     }
   }
-  const bool block = !igemm && packed != nullptr;
+  // Transposed convs with constant f32 weights (bench/kernels/conv_transposed/README.md):
+  // kernel == stride without padding, dilation, output_padding or groups as one GEMM over
+  // the input pixels with a scattered store (conv2d_transposed_gemm); any other with at
+  // least 4 input channels per group as an implicit GEMM per output phase
+  // (conv2d_transposed_phase). conv2d_transposed (one output per invocation) stays for
+  // run-time weights, narrow groups (depthwise: a 16-channel K step would be mostly zeros)
+  // and tiny layers (under kTransposedGemmMinMacs multiply-adds), where it won on
+  // SwiftShader and every kernel is launch-bound on a GPU.
+  const uint64_t t_cin_g = static_cast<uint64_t>(x->max_dims[1]) / static_cast<uint64_t>(groups);
+  const uint64_t t_taps = uint64_t{base.k_h} * base.k_w;
+  // Every input element meets out_c / groups x KH x KW weights (w is [in_c, out_c / groups, KH, KW]).
+  const uint64_t w_rows = std::max<uint64_t>(static_cast<uint64_t>(w->max_dims[0]), 1);
+  const uint64_t t_macs = static_cast<uint64_t>(x->max_numel()) * (static_cast<uint64_t>(w->max_numel()) / w_rows);
+  const bool t_const = transposed && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32 &&
+                       lim.max_compute_workgroup_storage_size >= 8192 && t_macs >= kTransposedGemmMinMacs;
+  const bool t_k_eq_s = groups == 1 && base.k_h == base.stride_h && base.k_w == base.stride_w && base.pad_h == 0 &&
+                        base.pad_w == 0 && base.dil_h == 1 && base.dil_w == 1 && out_pad_h == 0 && out_pad_w == 0;
+  const uint64_t t_in_pixels = static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[1], 1));
+  const uint32_t t_gemm_bn = static_cast<uint64_t>(out_channels) * t_taps <= 32 ? 32 : 64;
+  bool t_gemm = t_const && t_k_eq_s && (t_in_pixels + kIgemmM - 1) / kIgemmM <= max_dim &&
+                (static_cast<uint64_t>(out_channels) * t_taps + t_gemm_bn - 1) / t_gemm_bn <= max_dim &&
+                lim.max_compute_invocations_per_workgroup >= 4 * t_gemm_bn;
+  const uint64_t t_cout_g = static_cast<uint64_t>(out_channels) / static_cast<uint64_t>(groups);
+  const uint32_t t_phase_bn = t_cout_g <= 32 ? 32 : 64;
+  // The largest phase's output pixels (phase (0, 0): ceil(out / stride) rows and columns).
+  const uint64_t t_out_h = spatial == 2 ? static_cast<uint64_t>(y->max_dims[2]) : 1;
+  const uint64_t t_out_w = static_cast<uint64_t>(y->max_dims.back());
+  const uint64_t t_phase_pixels = static_cast<uint64_t>(y->max_dims[0]) *
+                                  ((t_out_h + base.stride_h - 1) / base.stride_h) *
+                                  ((t_out_w + base.stride_w - 1) / base.stride_w);
+  bool t_phase = t_const && !t_gemm && t_cin_g >= 4 && (t_phase_pixels + kIgemmM - 1) / kIgemmM <= max_dim &&
+                 static_cast<uint64_t>(groups) * ((t_cout_g + t_phase_bn - 1) / t_phase_bn) <= max_dim &&
+                 uint64_t{base.stride_h} * base.stride_w <= max_dim &&
+                 lim.max_compute_invocations_per_workgroup >= 4 * t_phase_bn;
+  if (t_gemm) {
+    WICK_ASSIGN_OR_RETURN(packed, pack_transposed_gemm_weights(g, w_id, w, t_gemm_bn, name));
+    t_gemm = packed != nullptr;
+  } else if (t_phase) {
+    WICK_ASSIGN_OR_RETURN(packed,
+                          pack_transposed_phase_weights(g, w_id, w, static_cast<uint64_t>(groups), t_phase_bn, name));
+    t_phase = packed != nullptr;
+  }
+  const uint32_t t_bn = t_gemm ? t_gemm_bn : t_phase_bn;
+  const bool block = !igemm && !transposed && packed != nullptr;
   // Pointwise convs with enough output for the tiled GEMM's grid run as one (conv2d_pw_gemm);
   // GraphOptions::conv_pw_gemm (WICK_CONV_PW_GEMM) forces either kernel for side-by-side timings.
   const uint64_t max_plane = pointwise ? static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1)) : 0;
@@ -300,7 +380,9 @@ Status conv(Graph& g, const OpArgs& a) {
                        ceil_div(max_plane, pw_tile.bn) <= max_dim && ceil_div(static_cast<uint64_t>(out_channels), pw_tile.bm) <= max_dim &&
                        max_n <= max_dim && pw_force != 0 &&
                        (pw_force == 1 || pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n) >= kPwGemmMinTiles);
-  const gpu::ShaderName shader = transposed ? gpu::shaders::conv2d_transposed
+  const gpu::ShaderName shader = t_gemm      ? gpu::shaders::conv2d_transposed_gemm
+                                : t_phase    ? gpu::shaders::conv2d_transposed_phase
+                                : transposed ? gpu::shaders::conv2d_transposed
                                 : pw_gemm    ? gpu::shaders::conv2d_pw_gemm
                                 : pointwise  ? gpu::shaders::conv2d_pw
                                 : igemm      ? gpu::shaders::conv2d_igemm
@@ -309,7 +391,10 @@ Status conv(Graph& g, const OpArgs& a) {
                                              : gpu::shaders::conv2d_direct;
   uint32_t ks = 1;
   gpu::PipelineKey key(shader);
-  if (igemm) {
+  if (t_gemm || t_phase) {
+    key.set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h).set("SW", base.stride_w);
+    key.set("DH", base.dil_h).set("DW", base.dil_w).set("BN", t_bn);
+  } else if (igemm) {
     key.set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h).set("SW", base.stride_w);
     key.set("DH", base.dil_h).set("DW", base.dil_w).set("ks", splits).set("BN", bn);
   } else if (block) {
@@ -393,6 +478,18 @@ Status conv(Graph& g, const OpArgs& a) {
       return g.set_workgroups(index, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
                               static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n);
     if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
+    if (t_gemm) {
+      const uint64_t mt = (uint64_t{p.n} * p.in_h * p.in_w + kIgemmM - 1) / kIgemmM;
+      const uint64_t nt = (uint64_t{p.out_c} * t_taps + t_bn - 1) / t_bn;
+      return g.set_workgroups(index, static_cast<uint32_t>(mt), static_cast<uint32_t>(nt), 1);
+    }
+    if (t_phase) {
+      // Phase (0, 0) has the most output pixels: ceil(out / stride) rows and columns.
+      const uint64_t qh = (p.out_h + p.stride_h - 1) / p.stride_h, qw = (p.out_w + p.stride_w - 1) / p.stride_w;
+      const uint64_t mt = (uint64_t{p.n} * qh * qw + kIgemmM - 1) / kIgemmM;
+      const uint64_t nt = uint64_t{p.groups} * ((p.out_c / p.groups + t_bn - 1) / t_bn);
+      return g.set_workgroups(index, static_cast<uint32_t>(mt), static_cast<uint32_t>(nt), p.stride_h * p.stride_w);
+    }
     if (igemm) {
       const uint64_t mt = (uint64_t{p.n} * p.out_h * p.out_w + kIgemmM - 1) / kIgemmM;
       WICK_RETURN_IF_ERROR(g.set_workgroups(index, static_cast<uint32_t>(mt), static_cast<uint32_t>((p.out_c + bn - 1) / bn), splits));
