@@ -34,6 +34,7 @@
 #include "gpu/upload_staging.h"
 #include "runtime/value.h"
 #include "vkgraph/vk_plan.h"
+#include "webgpu/attention_fusion.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/output_topk.h"
 
@@ -113,6 +114,9 @@ struct GraphOptions {
   // Concatenations built in place (cat_plan.h): producers write into their slice of the
   // cat's output. Environment override: WICK_CAT_IN_PLACE=0.
   bool cat_in_place = true;
+  // Attention (bmm, softmax, bmm and the copies around them) as one flash_attention
+  // dispatch (attention_fusion.h). Environment override: WICK_FLASH_ATTENTION=0.
+  bool flash_attention = true;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
@@ -305,6 +309,7 @@ class Graph {
   std::set<std::tuple<int32_t, int64_t, int32_t>> cat_copies_;  // (root, offset, piece) copied so far
   size_t cat_placed_ = 0, cat_pieces_skipped_ = 0;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
+  AttentionFusions attention_fusions_;  // likewise
 
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;

@@ -57,8 +57,10 @@ class VkGraphBuilder {
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead
   bool cat_in_place = true;   // GraphOptions::cat_in_place for run()
+  bool flash_attention = true;  // GraphOptions::flash_attention for run()
   uint32_t submit_first_chunk = 16;  // GraphOptions::submit_first_chunk for run()
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
+  uint64_t planned_bytes = 0;  // after run(): Graph::planned_activation_bytes
   size_t cat_placed = 0, cat_not_copied = 0;  // after run(): Graph::cat_placed_count / cat_pieces_not_copied
   size_t submits = 0;         // after run(): command buffers of the execution
   // With `profile` (GraphOptions::profile), after run(): each dispatch's label

@@ -47,6 +47,7 @@ struct Variant {
   uint32_t bq, bkv;
   bool strided = false;
   uint32_t rs = 4;  // v5+: score rows per invocation
+  bool shared_kp = false;  // v18+: the P tile in the K tile's shared memory
 };
 
 const Case kCases[] = {
@@ -80,6 +81,12 @@ const Variant kVariants[] = {
     {15, "v5_fa2_blocked.wgsl", 32, 24, true, 8},
     {16, "v5_fa2_blocked.wgsl", 64, 24, true, 8},
     {17, "v5_fa2_blocked.wgsl", 16, 24, true},
+    // v18+: the shipped kernel (src/webgpu/ops/attention/flash_attention.wgsl, a link here).
+    {18, "v18_flash_shipped.wgsl", 64, 32, true, 4, true},
+    {19, "v18_flash_shipped.wgsl", 64, 24, true, 4, true},
+    {20, "v18_flash_shipped.wgsl", 48, 32, true, 4, true},
+    {21, "v18_flash_shipped.wgsl", 64, 48, true, 4, true},
+    {22, "v18_flash_shipped.wgsl", 32, 48, true, 4, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -88,7 +95,9 @@ bool fits(const Variant& v, uint32_t d, uint32_t limit) {
   if (!v.strided) return d % 16 == 0 && d <= 64;
   const uint32_t nt = v.bq / v.rs * (v.bkv / 4), d4 = d / 4;
   if (d % 4 || v.bq % v.rs || nt % d4 || v.bq % (nt / d4) || v.bq / (nt / d4) > 16) return false;
-  const uint32_t floats = 4 * (v.bq * (d4 + 1) + v.bkv * (d4 + 1) + v.bkv * d4 + v.bq * v.bkv / 4) + v.bq * v.bkv / 4 + v.bq;
+  const uint32_t k_tile = v.bkv * (d4 + 1), p_tile = v.bq * v.bkv / 4;
+  const uint32_t floats = 4 * (v.bq * (d4 + 1) + (v.shared_kp ? std::max(k_tile, p_tile) : k_tile + p_tile) + v.bkv * d4) +
+                          v.bq * v.bkv / 4 + v.bq;
   return floats * 4 <= limit;
 }
 
