@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -46,8 +47,10 @@ struct AttentionFusions {
   std::map<size_t, AttentionFusion> fused;    // chain index of the op the dispatch replaces
 };
 
-// `max_storage_buffers`: the device's per-stage limit (the kernel binds 5).
-AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_storage_buffers);
+// `max_storage_buffers`: the device's per-stage limit (the kernel binds 5); `accept` says
+// whether a match is fused (the device's tile limits, say).
+AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_storage_buffers,
+                                        const std::function<bool(const AttentionFusion&)>& accept);
 
 // The fused dispatch (its shared-memory tile chosen for the device's limit); an error if
 // no tile fits, which plan_attention_fusions' caller avoids through attention_tile_fits.

@@ -33,7 +33,10 @@ GraphOptions graph_options(bool profile, bool alias_views) {
     if (end != v && *end == '\0' && n <= 1u << 20) go.submit_first_chunk = static_cast<uint32_t>(n);
   }
   if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_FLASH_ATTENTION")) go.flash_attention = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_FLASH_ATTENTION")) {
+    go.flash_attention = std::string_view(v) != "0";
+    if (std::string_view(v) == "all") go.flash_attention_max_head_dim = INT64_MAX;
+  }
   return go;
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -354,13 +355,12 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
                                     device_->limits().max_storage_buffers_per_shader_stage);
   if (options_.fuse && options_.flash_attention) {
     const gpu::Limits& lim = device_->limits();
-    attention_fusions_ = plan_attention_fusions(plan, lim.max_storage_buffers_per_shader_stage);
-    // Only head dims some tile of the kernel fits on this device (else the ops stay).
-    for (auto it = attention_fusions_.fused.begin(); it != attention_fusions_.fused.end();)
-      it = attention_tile_fits(it->second.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup)
-               ? std::next(it)
-               : attention_fusions_.fused.erase(it);
-    if (attention_fusions_.fused.empty()) attention_fusions_ = {};
+    // Head dims up to GraphOptions::flash_attention_max_head_dim that some tile of the
+    // kernel fits on this device; else the ops stay.
+    attention_fusions_ = plan_attention_fusions(plan, lim.max_storage_buffers_per_shader_stage, [&](const AttentionFusion& f) {
+      return f.d <= options_.flash_attention_max_head_dim &&
+             attention_tile_fits(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup);
+    });
   }
   const size_t n = values_.size(), n_ops = plan.ops.size();
   std::vector<bool> attention_skip(n_ops, false);

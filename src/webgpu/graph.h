@@ -115,8 +115,12 @@ struct GraphOptions {
   // cat's output. Environment override: WICK_CAT_IN_PLACE=0.
   bool cat_in_place = true;
   // Attention (bmm, softmax, bmm and the copies around them) as one flash_attention
-  // dispatch (attention_fusion.h). Environment override: WICK_FLASH_ATTENTION=0.
+  // dispatch (attention_fusion.h), for head dims up to flash_attention_max_head_dim: on the
+  // H200 the kernel beats the unfused ops at head dim 64 (ViT-S, Whisper) but its head-dim-96
+  // tiles measured slower than them (SAM 2.1's Hiera; bench/kernels/attention/README.md).
+  // Environment override: WICK_FLASH_ATTENTION=0 (off), =all (every head dim a tile fits).
   bool flash_attention = true;
+  int64_t flash_attention_max_head_dim = 64;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on

@@ -4,7 +4,7 @@
 // that matches a double-precision reference (1e-5 absolute on O(1) values) and the unfused
 // ops (WICK_FLASH_ATTENTION=0's path); the score matrix then takes no memory. Shapes are
 // random with odd lengths (partial query and key tiles), Sq != Skv, head dims 32 and 64.
-// A graph whose scores are read elsewhere keeps its ops.
+// A graph whose scores are read elsewhere, or whose head dim is above the default bound, keeps its ops.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -184,6 +184,12 @@ TEST(AttentionFusion, PrescaledQueriesAndKeys) {
   s.prescaled = true;
   const Runs r = check(s, 7);
   EXPECT_EQ(r.fused_dispatches, 2u);
+}
+
+TEST(AttentionFusion, HeadDimAboveTheDefaultBoundIsLeftAlone) {
+  // GraphOptions::flash_attention_max_head_dim (64): head dim 96 keeps its ops.
+  const Runs r = check(Shape{1, 1, 9, 11, 96}, 5);
+  EXPECT_EQ(r.fused_dispatches, r.unfused_dispatches);
 }
 
 TEST(AttentionFusion, ScoresReadElsewhereKeepTheOps) {

@@ -61,6 +61,9 @@ const Case kCases[] = {
     {"sam-glob [4,4096,96]", 4, 4096, 4096, 96, false, true, 4},
     {"sam-win  [256x2,64,96] (8x8 windows)", 512, 64, 64, 96, false, true, 2},
     {"sam-pool [64x1,49,96] x 196 keys", 64, 49, 196, 96, false, true, 1},
+    {"sam-s1   [1024x1,64,96] (stage 1 windows)", 1024, 64, 64, 96, false, true, 1},
+    {"sam-s3   [25x4,196,96] (stage 3 windows)", 100, 196, 196, 96, false, true, 4},
+    {"sam-s4   [25x8,49,96] (stage 4 windows)", 200, 49, 49, 96, false, true, 8},
 };
 
 const Variant kVariants[] = {
