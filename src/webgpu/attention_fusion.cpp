@@ -234,11 +234,57 @@ struct Chain {
     return false;
   }
 
+  // PyTorch's _safe_softmax around softmax(x) = p, as SDPA exports decompose it:
+  //   w = where(logical_not(any(logical_not(eq(x, -inf)), -1)), full_like(p, 0), p)
+  // (rows whose scores are all -inf give 0, not NaN). Returns the ops besides the softmax
+  // (eq ... where) and w, when x and p have no other readers and every intermediate is read
+  // once. Without a mask the scores are finite, so w == p and the guard can go.
+  std::optional<std::pair<std::vector<size_t>, int32_t>> safe_softmax_guard(size_t sm) const {
+    const auto& sa = plan.ops[sm].args;
+    const int32_t x = sa[0], p = sa[3];
+    if (is_output[static_cast<size_t>(p)] || readers[static_cast<size_t>(p)].size() != 2) return std::nullopt;
+    std::vector<size_t> ops;
+    int fl = -1, wh = -1;
+    for (size_t r : readers[static_cast<size_t>(p)]) {
+      if (name(r) == "aten.full_like.default" && plan.ops[r].args[0] == p) fl = static_cast<int>(r);
+      if (name(r) == "aten.where.self" && plan.ops[r].args.size() == 4 && plan.ops[r].args[2] == p) wh = static_cast<int>(r);
+    }
+    if (fl < 0 || wh < 0) return std::nullopt;
+    const auto& fa = plan.ops[static_cast<size_t>(fl)].args;
+    const auto& wa = plan.ops[static_cast<size_t>(wh)].args;
+    auto fill = fa.size() > 2 ? host_scalar(fa[1]) : std::nullopt;
+    if (!fill || *fill != 0.0 || wa[1] != fa.back() || sole_reader(fa.back()) != static_cast<size_t>(wh) ||
+        !is_float_tensor(wa[3]) || dims(wa[3]) != dims(p))
+      return std::nullopt;
+    ops.push_back(static_cast<size_t>(fl));
+    ops.push_back(static_cast<size_t>(wh));
+    // The condition, back to eq(x, -inf).
+    int32_t cur = wa[0];
+    for (int step = 0; step < 6; ++step) {
+      const int pr = producer[static_cast<size_t>(cur)];
+      if (pr < 0 || !sole_reader(cur)) return std::nullopt;
+      const std::string& n = name(static_cast<size_t>(pr));
+      const auto& a = plan.ops[static_cast<size_t>(pr)].args;
+      ops.push_back(static_cast<size_t>(pr));
+      if (n == "aten.logical_not.default" || n == "aten.any.dim") {
+        cur = a[0];
+        continue;
+      }
+      if (n != "aten.eq.Scalar" || a[0] != x) return std::nullopt;
+      auto v = host_scalar(a[1]);
+      if (!v || !std::isinf(*v) || *v > 0) return std::nullopt;
+      // x: read by this eq and the softmax only.
+      if (is_output[static_cast<size_t>(x)] || readers[static_cast<size_t>(x)].size() != 2) return std::nullopt;
+      return std::pair{ops, wa[3]};
+    }
+    return std::nullopt;
+  }
+
   // For a multiply or divide of a tensor by a host scalar: the tensor and the factor.
   std::optional<std::pair<int32_t, double>> scalar_scale(size_t op) const {
     const auto& a = plan.ops[op].args;
     const std::string& n = name(op);
-    if ((n != "aten.mul.Tensor" && n != "aten.div.Tensor") || a.size() != 3) return std::nullopt;
+    if ((n != "aten.mul.Tensor" && n != "aten.mul.Scalar" && n != "aten.div.Tensor") || a.size() != 3) return std::nullopt;
     for (int side = 0; side < 2; ++side) {
       if (n == "aten.div.Tensor" && side == 1) break;
       const int32_t x = a[static_cast<size_t>(side)], c = a[static_cast<size_t>(1 - side)];
@@ -473,7 +519,8 @@ bool attention_tile_fits(int64_t d, uint32_t max_workgroup_storage, uint32_t max
   return pick_tile(d, max_workgroup_storage, max_invocations).has_value();
 }
 
-AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_storage_buffers) {
+AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_storage_buffers,
+                                        const std::function<bool(const AttentionFusion&)>& accept) {
   AttentionFusions result;
   if (max_storage_buffers < 5) return result;
   const size_t n = plan.values.size();
@@ -507,15 +554,18 @@ AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_
     const int64_t rank = static_cast<int64_t>(c.dims(sa[0]).size());
     auto dim = c.int_value(sa[1]);
     if (!dim || (*dim != -1 && *dim != rank - 1)) continue;
+    // SDPA exports: _safe_softmax's guard, dropped with the chain (no mask allowed below).
+    const auto guard = c.safe_softmax_guard(sm);
     // Back from the softmax to the first bmm: reshapes, scalar multiplies, one mask add.
     std::vector<size_t> chain_ops{sm};
+    if (guard) chain_ops.insert(chain_ops.end(), guard->first.begin(), guard->first.end());
     double scale = 1.0;
     int32_t mask = -1, mask_at = -1, cur = sa[0];
     int bmm1 = -1;
     bool ok = true;
     while (ok) {
       const int p = c.producer[static_cast<size_t>(cur)];
-      if (p < 0 || !c.sole_reader(cur)) { ok = false; break; }
+      if (p < 0 || (!c.sole_reader(cur) && !(guard && cur == sa[0]))) { ok = false; break; }
       const size_t op = static_cast<size_t>(p);
       const auto& a = plan.ops[op].args;
       const std::string& nm = c.name(op);
@@ -543,10 +593,10 @@ AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_
       }
       ok = false;
     }
-    if (!ok || bmm1 < 0) continue;
+    if (!ok || bmm1 < 0 || (guard && mask >= 0)) continue;
     chain_ops.push_back(static_cast<size_t>(bmm1));
-    // Forward from the softmax to the second bmm: reshapes only.
-    cur = sa[3];
+    // Forward from the softmax (or its guard's where) to the second bmm: reshapes only.
+    cur = guard ? guard->second : sa[3];
     int bmm2 = -1;
     while (ok) {
       auto r = c.sole_reader(cur);
@@ -637,7 +687,7 @@ AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_
     // move a fused conv's output to a buffer of its own, planned without this dispatch's reads.
     bool tensors_ok = true;
     for (int32_t id : f.uses) tensors_ok = tensors_ok && c.is_float_tensor(id) && !c.near_conv(id);
-    if (!tensors_ok) continue;
+    if (!tensors_ok || !accept(f)) continue;
     for (int32_t id : f.uses) kept.insert(id);
     const size_t at = out_depth == 0 ? static_cast<size_t>(bmm2) : out_path[out_depth - 1];
     for (size_t op : chain_ops) skipped.insert(op);
