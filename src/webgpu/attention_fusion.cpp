@@ -13,142 +13,13 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/memory_plan.h"
-#include "wgsl/wick_gpu_shaders.h"
+#include "webgpu/strided_view.h"
 
 namespace wick::webgpu {
 
 namespace {
 
-// ---- strided views ----
-struct Atom {
-  int64_t n, s;  // size, stride in elements
-};
-using Dim = std::vector<Atom>;  // outer to inner; empty: size 1
-struct View {
-  int64_t off = 0;
-  std::vector<Dim> dims;
-};
-
-int64_t dim_size(const Dim& d) {
-  int64_t n = 1;
-  for (const Atom& a : d) n *= a.n;
-  return n;
-}
-
-// Size-1 atoms dropped, neighbours that are one run of memory merged.
-Dim simplify(const Dim& d) {
-  Dim out;
-  for (const Atom& a : d) {
-    if (a.n == 1) continue;
-    if (!out.empty() && out.back().s == a.s * a.n) out.back() = Atom{out.back().n * a.n, a.s};
-    else out.push_back(a);
-  }
-  return out;
-}
-
-View contiguous(const std::vector<int64_t>& shape) {
-  View v;
-  v.dims.resize(shape.size());
-  int64_t stride = 1;
-  for (size_t i = shape.size(); i-- > 0;) {
-    if (shape[i] != 1) v.dims[i] = {Atom{shape[i], stride}};
-    stride *= shape[i];
-  }
-  return v;
-}
-
-std::optional<View> reshape(const View& v, const std::vector<int64_t>& shape) {
-  std::vector<Atom> atoms;
-  for (const Dim& d : v.dims)
-    for (const Atom& a : simplify(d)) atoms.push_back(a);
-  View out;
-  out.off = v.off;
-  size_t next = 0;
-  for (int64_t n : shape) {
-    if (n <= 0) return std::nullopt;
-    Dim d;
-    int64_t need = n;
-    while (need > 1) {
-      if (next >= atoms.size()) return std::nullopt;
-      Atom& a = atoms[next];
-      if (a.n <= need) {
-        if (need % a.n) return std::nullopt;
-        d.push_back(a);
-        need /= a.n;
-        ++next;
-      } else {
-        if (a.n % need) return std::nullopt;
-        d.push_back(Atom{need, a.s * (a.n / need)});
-        a = Atom{a.n / need, a.s};
-        need = 1;
-      }
-    }
-    out.dims.push_back(d);
-  }
-  if (next != atoms.size()) return std::nullopt;
-  return out;
-}
-
-std::optional<View> permute(const View& v, const std::vector<int64_t>& perm) {
-  const int64_t r = static_cast<int64_t>(v.dims.size());
-  if (static_cast<int64_t>(perm.size()) != r) return std::nullopt;
-  View out;
-  out.off = v.off;
-  std::vector<bool> seen(static_cast<size_t>(r), false);
-  for (int64_t p : perm) {
-    if (p < 0) p += r;
-    if (p < 0 || p >= r || seen[static_cast<size_t>(p)]) return std::nullopt;
-    seen[static_cast<size_t>(p)] = true;
-    out.dims.push_back(v.dims[static_cast<size_t>(p)]);
-  }
-  return out;
-}
-
-std::optional<View> inverse_permute(const View& v, const std::vector<int64_t>& perm) {
-  const int64_t r = static_cast<int64_t>(v.dims.size());
-  if (static_cast<int64_t>(perm.size()) != r) return std::nullopt;
-  View out;
-  out.off = v.off;
-  out.dims.resize(static_cast<size_t>(r));
-  std::vector<bool> seen(static_cast<size_t>(r), false);
-  for (int64_t i = 0; i < r; ++i) {
-    int64_t p = perm[static_cast<size_t>(i)];
-    if (p < 0) p += r;
-    if (p < 0 || p >= r || seen[static_cast<size_t>(p)]) return std::nullopt;
-    seen[static_cast<size_t>(p)] = true;
-    out.dims[static_cast<size_t>(p)] = v.dims[static_cast<size_t>(i)];
-  }
-  return out;
-}
-
-std::optional<View> expand(const View& v, const std::vector<int64_t>& sizes) {
-  if (sizes.size() < v.dims.size()) return std::nullopt;
-  View out;
-  out.off = v.off;
-  const size_t lead = sizes.size() - v.dims.size();
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    const int64_t want = sizes[i];
-    if (i < lead) {
-      if (want < 1) return std::nullopt;
-      out.dims.push_back(want == 1 ? Dim{} : Dim{Atom{want, 0}});
-      continue;
-    }
-    const Dim& d = v.dims[i - lead];
-    const int64_t have = dim_size(d);
-    if (want == -1 || want == have) out.dims.push_back(d);
-    else if (have == 1 && want > 1) out.dims.push_back(Dim{Atom{want, 0}});
-    else return std::nullopt;
-  }
-  return out;
-}
-
-// The one stride of a dim (0 for size 1), or nullopt if it is not a single run.
-std::optional<int64_t> single_stride(const Dim& d) {
-  const Dim s = simplify(d);
-  if (s.empty()) return int64_t{0};
-  if (s.size() == 1) return s[0].s;
-  return std::nullopt;
-}
+using namespace strided;
 
 // ---- the chain ----
 bool is_reshape(const std::string& n) {
@@ -492,32 +363,7 @@ AttentionView to_view(int32_t id, const View& v, std::pair<int64_t, int64_t> bst
   return a;
 }
 
-struct Tile {
-  uint32_t bq, bkv;
-};
-constexpr Tile kTiles[] = {{64, 32}, {64, 24}, {48, 32}, {32, 32}, {32, 24}, {32, 16}, {16, 16}, {16, 24}, {16, 32}};
-constexpr uint32_t kMaxRows = 16;
-
-// flash_attention.wgsl's constraints for a tile (RS = 4) and head dim d, and its shared memory.
-bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invocations) {
-  if (d <= 0 || d % 4 || d > 1024) return false;
-  const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / 4 * (t.bkv / 4);
-  if (nt > max_invocations || nt % d4 || t.bq % (nt / d4) || t.bq / (nt / d4) > kMaxRows) return false;
-  const uint32_t vec4s = t.bq * (d4 + 1) + std::max(t.bkv * (d4 + 1), t.bq * t.bkv / 4) + t.bkv * d4;
-  return (vec4s * 4 + t.bq * t.bkv / 4 + t.bq) * 4 <= max_storage;
-}
-
-std::optional<Tile> pick_tile(int64_t d, uint32_t max_storage, uint32_t max_invocations) {
-  for (const Tile& t : kTiles)
-    if (tile_ok(t, d, max_storage, max_invocations)) return t;
-  return std::nullopt;
-}
-
 }  // namespace
-
-bool attention_tile_fits(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations) {
-  return pick_tile(d, max_workgroup_storage, max_invocations).has_value();
-}
 
 AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_storage_buffers,
                                         const std::function<bool(const AttentionFusion&)>& accept) {
@@ -712,76 +558,6 @@ AttentionFusions plan_attention_fusions(const vkgraph::Plan& plan, uint32_t max_
   }
   result.skipped.assign(skipped.begin(), skipped.end());
   return result;
-}
-
-// ---- the dispatch ----
-namespace {
-
-struct FlashParams {
-  uint32_t heads, sq, skv, mask_mode;
-  float scale;
-  uint32_t pad0, pad1, pad2;
-  uint32_t q[4], k[4], v[4], o[4], m[4];  // offset, batch, head, row strides
-  uint32_t q_sd, k_sd, v_sd, o_sd;
-  uint32_t m_sj, pad3, pad4, pad5;
-};
-static_assert(sizeof(FlashParams) == 144);
-
-}  // namespace
-
-Status build_flash_attention(Graph& g, const AttentionFusion& f) {
-  const char* name = "flash_attention (fused bmm, softmax, bmm)";
-  const auto& lim = g.device().limits();
-  auto tile = pick_tile(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup);
-  if (!tile) return Status(ErrorCode::kNotSupported, std::string(name) + ": no tile fits head dim " + std::to_string(f.d));
-  std::vector<GpuTensor*> ts;
-  for (int32_t id : f.uses) {
-    WICK_ASSIGN_OR_RETURN(GpuTensor * t, g.tensor(id, name));
-    if (!t->is_float()) return Status(ErrorCode::kInternal, std::string(name) + ": float tensors only");
-    ts.push_back(t);
-  }
-  GpuTensor *q = ts[0], *k = ts[1], *v = ts[2], *out = ts[3], *mask = f.mask.id >= 0 ? ts[4] : nullptr;
-  for (GpuTensor* in : ts)
-    if (in != out && in->buffer == out->buffer)
-      return Status(ErrorCode::kInternal, std::string(name) + ": the result shares a buffer with an input");
-  FlashParams p{};
-  auto fits32 = [](int64_t x) { return x >= 0 && x <= static_cast<int64_t>(UINT32_MAX); };
-  auto set = [&](uint32_t (&dst)[4], uint32_t& sd, const AttentionView& a) {
-    const bool ok = fits32(a.offset) && fits32(a.sb) && fits32(a.sh) && fits32(a.ss) && fits32(a.sd);
-    dst[0] = static_cast<uint32_t>(a.offset), dst[1] = static_cast<uint32_t>(a.sb), dst[2] = static_cast<uint32_t>(a.sh);
-    dst[3] = static_cast<uint32_t>(a.ss), sd = static_cast<uint32_t>(a.sd);
-    return ok;
-  };
-  bool ok = set(p.q, p.q_sd, f.q) && set(p.k, p.k_sd, f.k) && set(p.v, p.v_sd, f.v) && set(p.o, p.o_sd, f.out);
-  if (mask) ok = ok && set(p.m, p.m_sj, f.mask);
-  if (!ok) return Status(ErrorCode::kNotSupported, std::string(name) + ": strides beyond 32 bits");
-  p.heads = static_cast<uint32_t>(f.heads);
-  p.sq = static_cast<uint32_t>(f.sq);
-  p.skv = static_cast<uint32_t>(f.skv);
-  p.mask_mode = mask ? 1u : 0u;
-  p.scale = static_cast<float>(f.scale);
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::flash_attention)
-                                                      .set("D", static_cast<uint32_t>(f.d))
-                                                      .set("BQ", tile->bq)
-                                                      .set("BKV", tile->bkv)));
-  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FlashParams), name));
-  gpu::Dispatch d;
-  d.pipeline = pipeline;
-  d.bindings = {{0, q->buffer.get()}, {1, k->buffer.get()}, {2, v->buffer.get()}, {3, (mask ? mask : q)->buffer.get()},
-                {4, out->buffer.get()}, {5, params->buffer()}};
-  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
-  const uint32_t gx = static_cast<uint32_t>((f.sq + tile->bq - 1) / tile->bq);
-  const uint32_t gy = static_cast<uint32_t>(f.batch * f.heads);
-  return g.add_step([=, &g]() -> Status {
-    // Planned on fixed shapes (no SymInt in the graph): the inputs keep their upper bounds.
-    for (GpuTensor* t : ts)
-      if (t != out && t->dims != t->max_dims)
-        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": an input's shape " + shape_to_string(t->dims) +
-                                                       " differs from the planned " + shape_to_string(t->max_dims));
-    out->dims = out->max_dims;
-    WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_workgroups(index, gx, gy);
-  });
 }
 
 }  // namespace wick::webgpu

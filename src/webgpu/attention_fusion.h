@@ -1,11 +1,13 @@
-// Attention fusion (issue 11): the pattern eager-attention exports write,
+// Attention fusion (issue 11): the pattern eager-attention exports write (and SDPA exports,
+// once runtime/fuse_runs.cpp has joined their delegates; _safe_softmax's guard around the
+// softmax then goes with the chain when no mask is added),
 //
 //   scores = bmm(q, k^T) [* c | / c] [+ mask]  ->  _softmax(dim -1)  ->  bmm(., v)
 //
 // with view_copy / squeeze / unsqueeze / permute_copy / expand / clone / select / slice
 // copies around q, k, v and the result, and host-known scalar multiplies on q or k (SDPA's
-// math decomposition scales both by sqrt(scale)), becomes one dispatch of
-// ops/attention/flash_attention.wgsl, which reads q, k, v and the mask as strided views of
+// math decomposition scales both by sqrt(scale), as mul.Tensor or mul.Scalar), becomes one
+// dispatch of ops/attention/flash_attention.wgsl, which reads q, k, v and the mask as strided views of
 // the tensors before those copies and writes the result where the last copy would have:
 // the score matrix and the copies' outputs are never written, nor allocated when nothing
 // else reads them (Graph::plan_transient_buffers leaves tensors no op uses out).
