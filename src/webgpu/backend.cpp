@@ -38,6 +38,10 @@ GraphOptions graph_options(bool profile, bool alias_views) {
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_PW_GEMM")) go.conv_pw_gemm = std::string_view(v) == "1" ? 1 : std::string_view(v) == "0" ? 0 : -1;
+  if (const char* v = std::getenv("WICK_FLASH_ATTENTION")) {
+    go.flash_attention = std::string_view(v) != "0";
+    if (std::string_view(v) == "all") go.flash_attention_max_head_dim = INT64_MAX;
+  }
   return go;
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -354,7 +355,18 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
   if (options_.fuse && !has_conv)
     llm_fusions_ = plan_llm_fusions(plan, std::vector<bool>(plan.ops.size(), false),
                                     device_->limits().max_storage_buffers_per_shader_stage);
+  if (options_.fuse && options_.flash_attention) {
+    const gpu::Limits& lim = device_->limits();
+    // Head dims up to GraphOptions::flash_attention_max_head_dim that some tile of the
+    // kernel fits on this device; else the ops stay.
+    attention_fusions_ = plan_attention_fusions(plan, lim.max_storage_buffers_per_shader_stage, [&](const AttentionFusion& f) {
+      return f.d <= options_.flash_attention_max_head_dim &&
+             attention_tile_fits(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup);
+    });
+  }
   const size_t n = values_.size(), n_ops = plan.ops.size();
+  std::vector<bool> attention_skip(n_ops, false);
+  for (size_t i : attention_fusions_.skipped) attention_skip[i] = true;
   std::vector<bool> is_input(n, false), is_output(n, false);
   for (int32_t id : input_ids_)
     if (id >= 0 && static_cast<size_t>(id) < n) is_input[static_cast<size_t>(id)] = true;
@@ -401,6 +413,12 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
   std::vector<std::pair<size_t, size_t>> aliases;
   for (size_t i = 0; i < n_ops; ++i) {
     const vkgraph::OpCall& call = plan.ops[i];
+    // Ops folded into a fused attention use nothing; the fused dispatch only its own tensors.
+    if (attention_skip[i]) continue;
+    if (auto af = attention_fusions_.fused.find(i); af != attention_fusions_.fused.end()) {
+      for (int32_t id : af->second.uses) touch(id, i);
+      continue;
+    }
     for (int32_t id : call.args) {
       touch(id, i);
       if (id >= 0 && static_cast<size_t>(id) < n && values_[static_cast<size_t>(id)].kind == GValue::kValueList)
@@ -417,7 +435,12 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
     }
   }
   for (PlannedTensor& t : tensors)
-    if (t.first == SIZE_MAX) t.first = std::min(t.last, n_ops);  // never used: any buffer free then will do
+    if (t.first == SIZE_MAX) {
+      t.first = std::min(t.last, n_ops);  // never used: any buffer free then will do
+      // Left dead by a fusion (a score matrix, say): nothing writes or reads it, so it
+      // takes no memory.
+      if (!attention_fusions_.skipped.empty()) t.bytes = 4;
+    }
   const MemoryPlan mp = plan_memory(tensors, aliases);
   aliased_ops_ = mp.aliased;
   std::vector<std::shared_ptr<gpu::Buffer>> slots;
@@ -442,6 +465,8 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   const LlmFusions& llm = llm_fusions_;
   for (size_t i : llm.skipped) skip_op_[i] = true;
   fused_ops_ += llm.skipped.size();
+  for (size_t i : attention_fusions_.skipped) skip_op_[i] = true;
+  fused_ops_ += attention_fusions_.skipped.size();
   WICK_RETURN_IF_ERROR(place_concatenations(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
@@ -451,10 +476,14 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     current_fusion_ = fused == fusions_.end() ? nullptr : &fused->second;
     auto replaced = llm.replaced.find(i);
     const size_t first_command = commands_->size();
-    Status s = replaced != llm.replaced.end() ? replaced->second(*this) : find_op(current_op_)(*this, call.args);
-    // FLOPs per op for the profile (flop_count.h); not for LLM fusions' replacements, whose
-    // dispatches also do the work of the ops they absorbed.
-    if (s.ok() && replaced == llm.replaced.end() && counts_flops(call.name) && !call.args.empty()) {
+    auto attention = attention_fusions_.fused.find(i);
+    const bool fused = attention != attention_fusions_.fused.end() || replaced != llm.replaced.end();
+    Status s = attention != attention_fusions_.fused.end() ? build_flash_attention(*this, attention->second)
+               : replaced != llm.replaced.end()           ? replaced->second(*this)
+                                                          : find_op(current_op_)(*this, call.args);
+    // FLOPs per op for the profile (flop_count.h); not for the LLM fusions' replacements or
+    // a fused attention, whose dispatches also do the work of the ops they absorbed.
+    if (s.ok() && !fused && counts_flops(call.name) && !call.args.empty()) {
       FlopOp f{call.name, call.args, current_fusion_ ? current_fusion_->out_id : call.args.back(), false};
       if (call.name.find("conv") != std::string::npos && call.args.size() > 6) {
         auto transposed = int_arg(call.args[6], "flops");

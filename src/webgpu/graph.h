@@ -34,6 +34,7 @@
 #include "gpu/upload_staging.h"
 #include "runtime/value.h"
 #include "vkgraph/vk_plan.h"
+#include "webgpu/attention_fusion.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/output_topk.h"
 
@@ -129,6 +130,13 @@ struct GraphOptions {
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;
+  // Attention (bmm, softmax, bmm and the copies around them) as one flash_attention
+  // dispatch (attention_fusion.h), for head dims up to flash_attention_max_head_dim: on the
+  // H200 the kernel beats the unfused ops at head dim 64 (ViT-S, Whisper) but its head-dim-96
+  // tiles measured slower than them (SAM 2.1's Hiera; bench/kernels/attention/README.md).
+  // Environment override: WICK_FLASH_ATTENTION=0 (off), =all (every head dim a tile fits).
+  bool flash_attention = true;
+  int64_t flash_attention_max_head_dim = 64;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
@@ -344,6 +352,7 @@ class Graph {
   std::set<std::tuple<int32_t, int64_t, int32_t>> cat_copies_;  // (root, offset, piece) copied so far
   size_t cat_placed_ = 0, cat_pieces_skipped_ = 0;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
+  AttentionFusions attention_fusions_;  // likewise
 
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;

@@ -81,6 +81,12 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
   for (const auto& [c, f] : fusions_)
     if (f.out_id >= 0 && static_cast<size_t>(f.out_id) < n)
       first[static_cast<size_t>(f.out_id)] = std::min(first[static_cast<size_t>(f.out_id)], c);
+  // A fused attention (attention_fusion.h) reads its inputs and writes its result at the op it replaces.
+  for (const auto& [at, f] : attention_fusions_.fused)
+    for (int32_t id : f.uses) {
+      first[static_cast<size_t>(id)] = std::min(first[static_cast<size_t>(id)], at);
+      last[static_cast<size_t>(id)] = std::max(last[static_cast<size_t>(id)], at);
+    }
   auto is_io = [&](int32_t id) {
     return std::find(input_ids_.begin(), input_ids_.end(), id) != input_ids_.end() ||
            std::find(output_ids_.begin(), output_ids_.end(), id) != output_ids_.end();
@@ -115,6 +121,10 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
     }
     for (int32_t id : call.args)
       each_tensor(id, [&](int32_t t) { (first[static_cast<size_t>(t)] == i ? op.writes : op.reads).push_back(t); });
+    if (auto af = attention_fusions_.fused.find(i); af != attention_fusions_.fused.end()) {
+      for (int32_t id : af->second.uses)
+        if (id != af->second.out.id) op.reads.push_back(id);
+    }
     auto fused = fusions_.find(i);
     if (fused != fusions_.end()) {
       const ConvFusion& f = fused->second;

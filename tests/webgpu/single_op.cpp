@@ -209,11 +209,13 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
   go.profile = profile;
   go.cat_in_place = cat_in_place;
+  go.flash_attention = flash_attention;
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;
   go.conv_pw_gemm = conv_pw_gemm;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
+  planned_bytes = graph->planned_activation_bytes();
   cat_placed = graph->cat_placed_count();
   cat_not_copied = graph->cat_pieces_not_copied();
 

@@ -1,8 +1,11 @@
 // Flash-style attention variants (bench/kernels/attention/v*.wgsl) at ViT-S (6 heads x
-// 1,370 tokens x 64) and Whisper-base encoder (8 heads x 1,500 x 64) sizes, plus odd and
+// 1,370 tokens x 64), Whisper-base encoder (8 heads x 1,500 x 64) and SAM 2.1 Hiera-tiny
+// (head dim 96: global 4 heads x 4,096 tokens, windows, pooled queries) sizes, plus odd and
 // masked cases: out = softmax(q k^T * scale + mask) v per (batch, head). Checked against a
 // CPU reference in double (a sample of query rows of the first and last head), then timed
-// (GPU timestamps per dispatch, median of reps x 10 dispatches).
+// (GPU timestamps per dispatch, median of reps x 10 dispatches). v1-v4 read [BH, S, D]
+// contiguous tensors; v5+ (strided views) read q, k, v and write out in the [B, S, H, D]
+// layout the exports' linear layers produce (the permutes they would need are left out).
 //
 //   . scripts/env.sh; build/wick_kernel_bench_attention [--reps N] [--quick] [variant...]
 #include <cstring>
@@ -20,25 +23,47 @@ struct Params {
   uint32_t pad0, pad1, pad2;
 };
 
+// v5+: every operand a strided [B, H, S, D] view (v5_fa2_blocked.wgsl's Params).
+struct StridedParams {
+  uint32_t heads, sq, skv, mask_mode;
+  float scale;
+  uint32_t pad0, pad1, pad2;
+  uint32_t q[4], k[4], v[4], o[4], m[4];  // offset, batch, head, row strides
+  uint32_t q_sd, k_sd, v_sd, o_sd;
+  uint32_t m_sj, pad3, pad4, pad5;
+};
+
 struct Case {
   const char* name;
   uint32_t bh, sq, skv, d;
   bool mask;
   bool large;
+  uint32_t heads = 1;  // v5+: bh = batch * heads, tensors [batch, S, heads, D]
 };
 
 struct Variant {
   int id;
   const char* file;
   uint32_t bq, bkv;
+  bool strided = false;
+  uint32_t rs = 4;  // v5+: score rows per invocation
+  bool shared_kp = false;  // v18+: the P tile in the K tile's shared memory
 };
 
 const Case kCases[] = {
-    {"odd      [2,77,64] x 77 keys", 2, 77, 77, 64, false, false},
-    {"cross    [2,100,64] x 333 keys + mask", 2, 100, 333, 64, true, false},
-    {"vit-s    [6,1370,64]", 6, 1370, 1370, 64, false, true},
-    {"whisper  [8,1500,64]", 8, 1500, 1500, 64, false, true},
-    {"whisper  [8,1500,64] + mask", 8, 1500, 1500, 64, true, true},
+    {"odd      [2,77,64] x 77 keys", 2, 77, 77, 64, false, false, 2},
+    {"cross    [2,100,64] x 333 keys + mask", 2, 100, 333, 64, true, false, 2},
+    {"d32      [3,45,32] x 70 keys + mask", 3, 45, 70, 32, true, false, 3},
+    {"d96      [2,49,96] x 51 keys", 2, 49, 51, 96, false, false, 1},
+    {"vit-s    [6,1370,64]", 6, 1370, 1370, 64, false, true, 6},
+    {"whisper  [8,1500,64]", 8, 1500, 1500, 64, false, true, 8},
+    {"whisper  [8,1500,64] + mask", 8, 1500, 1500, 64, true, true, 8},
+    {"sam-glob [4,4096,96]", 4, 4096, 4096, 96, false, true, 4},
+    {"sam-win  [256x2,64,96] (8x8 windows)", 512, 64, 64, 96, false, true, 2},
+    {"sam-pool [64x1,49,96] x 196 keys", 64, 49, 196, 96, false, true, 1},
+    {"sam-s1   [1024x1,64,96] (stage 1 windows)", 1024, 64, 64, 96, false, true, 1},
+    {"sam-s3   [25x4,196,96] (stage 3 windows)", 100, 196, 196, 96, false, true, 4},
+    {"sam-s4   [25x8,49,96] (stage 4 windows)", 200, 49, 49, 96, false, true, 8},
 };
 
 const Variant kVariants[] = {
@@ -46,7 +71,38 @@ const Variant kVariants[] = {
     {2, "v1_flash_sg4.wgsl", 32, 32},
     {3, "v1_flash_sg4.wgsl", 16, 32},
     {4, "v1_flash_sg4.wgsl", 32, 16},
+    {5, "v5_fa2_blocked.wgsl", 64, 32, true},
+    {6, "v5_fa2_blocked.wgsl", 32, 32, true},
+    {7, "v5_fa2_blocked.wgsl", 64, 16, true},
+    {8, "v5_fa2_blocked.wgsl", 16, 16, true},
+    {9, "v5_fa2_blocked.wgsl", 32, 24, true},
+    {10, "v5_fa2_blocked.wgsl", 64, 24, true},
+    {11, "v5_fa2_blocked.wgsl", 32, 64, true},
+    {12, "v5_fa2_blocked.wgsl", 64, 32, true, 8},
+    {13, "v5_fa2_blocked.wgsl", 32, 32, true, 8},
+    {14, "v5_fa2_blocked.wgsl", 64, 16, true, 8},
+    {15, "v5_fa2_blocked.wgsl", 32, 24, true, 8},
+    {16, "v5_fa2_blocked.wgsl", 64, 24, true, 8},
+    {17, "v5_fa2_blocked.wgsl", 16, 24, true},
+    // v18+: the shipped kernel (src/webgpu/ops/attention/flash_attention.wgsl, a link here).
+    {18, "v18_flash_shipped.wgsl", 64, 32, true, 4, true},
+    {19, "v18_flash_shipped.wgsl", 64, 24, true, 4, true},
+    {20, "v18_flash_shipped.wgsl", 48, 32, true, 4, true},
+    {21, "v18_flash_shipped.wgsl", 64, 48, true, 4, true},
+    {22, "v18_flash_shipped.wgsl", 32, 48, true, 4, true},
 };
+
+// v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
+// (BQ / 4) * (BKV / 4) and leave at most 16 rows each; shared memory within the device's limit.
+bool fits(const Variant& v, uint32_t d, uint32_t limit) {
+  if (!v.strided) return d % 16 == 0 && d <= 64;
+  const uint32_t nt = v.bq / v.rs * (v.bkv / 4), d4 = d / 4;
+  if (d % 4 || v.bq % v.rs || nt % d4 || v.bq % (nt / d4) || v.bq / (nt / d4) > 16) return false;
+  const uint32_t k_tile = v.bkv * (d4 + 1), p_tile = v.bq * v.bkv / 4;
+  const uint32_t floats = 4 * (v.bq * (d4 + 1) + (v.shared_kp ? std::max(k_tile, p_tile) : k_tile + p_tile) + v.bkv * d4) +
+                          v.bq * v.bkv / 4 + v.bq;
+  return floats * 4 <= limit;
+}
 
 std::vector<uint32_t> rows_to_check(const Case& c) {
   std::vector<uint32_t> rows;
@@ -55,17 +111,23 @@ std::vector<uint32_t> rows_to_check(const Case& c) {
   return rows;
 }
 
+// Row i of (batch-head) h of an [S, D] operand: [BH, S, D] or (bshd) [B, S, H, D].
+size_t row_at(const Case& c, bool bshd, uint32_t h, uint32_t i, uint32_t s) {
+  if (!bshd) return (size_t{h} * s + i) * c.d;
+  return ((size_t{h / c.heads} * s + i) * c.heads + h % c.heads) * c.d;
+}
+
 std::vector<float> cpu_attention(const Case& c, const std::vector<float>& q, const std::vector<float>& k,
-                                 const std::vector<float>& v, const std::vector<float>& mask, float scale) {
+                                 const std::vector<float>& v, const std::vector<float>& mask, float scale, bool bshd) {
   std::vector<float> out(size_t{c.bh} * c.sq * c.d, NAN);
   std::vector<double> s(c.skv);
   for (uint32_t h = 0; h < c.bh; ++h) {
     if (c.large && h != 0 && h + 1 != c.bh) continue;
     for (uint32_t i : rows_to_check(c)) {
-      const float* qr = &q[(size_t{h} * c.sq + i) * c.d];
+      const float* qr = &q[row_at(c, bshd, h, i, c.sq)];
       double mx = -1e300;
       for (uint32_t j = 0; j < c.skv; ++j) {
-        const float* kr = &k[(size_t{h} * c.skv + j) * c.d];
+        const float* kr = &k[row_at(c, bshd, h, j, c.skv)];
         double acc = 0;
         for (uint32_t e = 0; e < c.d; ++e) acc += double(qr[e]) * kr[e];
         s[j] = acc * scale + (c.mask ? mask[size_t{i} * c.skv + j] : 0.0);
@@ -75,8 +137,8 @@ std::vector<float> cpu_attention(const Case& c, const std::vector<float>& q, con
       for (uint32_t j = 0; j < c.skv; ++j) sum += (s[j] = std::exp(s[j] - mx));
       for (uint32_t e = 0; e < c.d; ++e) {
         double acc = 0;
-        for (uint32_t j = 0; j < c.skv; ++j) acc += s[j] * v[(size_t{h} * c.skv + j) * c.d + e];
-        out[(size_t{h} * c.sq + i) * c.d + e] = static_cast<float>(acc / sum);
+        for (uint32_t j = 0; j < c.skv; ++j) acc += s[j] * v[row_at(c, bshd, h, j, c.skv) + e];
+        out[row_at(c, bshd, h, i, c.sq) + e] = static_cast<float>(acc / sum);
       }
     }
   }
@@ -101,12 +163,10 @@ int main(int argc, char** argv) {
   }
   auto dev = take(gpu::Device::create(), "device");
   const bool has_ts = dev->has_feature(gpu::Feature::kTimestampQuery);
-  std::printf("adapter: %s  subgroups: %s\n", dev->adapter_info().summary().c_str(),
-              dev->has_feature(gpu::Feature::kSubgroups) ? "yes" : "no");
-  if (!dev->has_feature(gpu::Feature::kSubgroups)) {
-    std::printf("no subgroups: every variant needs them\n");
-    return 1;
-  }
+  const bool has_sg = dev->has_feature(gpu::Feature::kSubgroups);
+  const uint32_t smem = dev->limits().max_compute_workgroup_storage_size;
+  std::printf("adapter: %s  subgroups: %s  workgroup storage: %u B\n", dev->adapter_info().summary().c_str(),
+              has_sg ? "yes" : "no (v1-v4 left out)", smem);
   gpu::PipelineCache cache(dev);
   int failures = 0;
   for (const Case& c : kCases) {
@@ -115,24 +175,41 @@ int main(int argc, char** argv) {
     const auto hq = random_floats(qn, 1), hk = random_floats(kn, 2), hv = random_floats(kn, 3);
     const auto hm = random_floats(size_t{c.sq} * c.skv, 4, -3.f, 0.f);
     const float scale = 1.f / std::sqrt(float(c.d));
-    const auto ref = cpu_attention(c, hq, hk, hv, hm, scale);
+    std::vector<float> ref_plain, ref_bshd;  // computed when a variant needs them
     auto dq = storage(dev, hq, "q"), dk = storage(dev, hk, "k"), dv = storage(dev, hv, "v"), dm = storage(dev, hm, "mask");
     auto dout = storage(dev, std::vector<float>(qn), "out");
     auto dp = take(gpu::Buffer::create_uniform(dev, sizeof(Params), "params"), "params");
     Params p{c.bh, c.sq, c.skv, c.mask ? 1u : 0u, scale, 0, 0, 0};
     check(dp.write(&p, sizeof p), "params");
+    // v5+: [B, S, H, D] operands, the mask [Sq, Skv] broadcast over batch and heads.
+    auto dsp = take(gpu::Buffer::create_uniform(dev, sizeof(StridedParams), "params"), "params");
+    {
+      StridedParams sp{};
+      sp.heads = c.heads, sp.sq = c.sq, sp.skv = c.skv, sp.mask_mode = c.mask ? 1u : 0u, sp.scale = scale;
+      const uint32_t hd = c.heads * c.d;
+      const uint32_t qs[4] = {0, c.sq * hd, c.d, hd}, ks[4] = {0, c.skv * hd, c.d, hd};
+      std::memcpy(sp.q, qs, 16), std::memcpy(sp.o, qs, 16), std::memcpy(sp.k, ks, 16), std::memcpy(sp.v, ks, 16);
+      const uint32_t ms[4] = {0, 0, 0, c.skv};
+      std::memcpy(sp.m, ms, 16);
+      sp.q_sd = sp.k_sd = sp.v_sd = sp.o_sd = sp.m_sj = 1;
+      check(dsp.write(&sp, sizeof sp), "params");
+    }
     // Scores and weighted sums: 4 * BH * Sq * Skv * D FLOP (the exponentials not counted).
     const double gflop = 4.0 * c.bh * c.sq * c.skv * c.d / 1e9;
     std::printf("\n%s  (%.3f GFLOP)\n", c.name, gflop);
     for (const Variant& v : kVariants) {
       if (!only.empty() && std::find(only.begin(), only.end(), v.id) == only.end()) continue;
+      if ((!v.strided && !has_sg) || !fits(v, c.d, smem)) continue;
+      std::vector<float>& ref = v.strided ? ref_bshd : ref_plain;
+      if (ref.empty()) ref = cpu_attention(c, hq, hk, hv, hm, scale, v.strided);
       gpu::PipelineKey key(std::string("bench_attention_") + v.file);
       key.set("D", c.d).set("BQ", v.bq).set("BKV", v.bkv);
+      if (v.strided) key.set("RS", v.rs);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;
       d.pipeline = pl;
-      d.bindings = {{0, &dq}, {1, &dk}, {2, &dv}, {3, &dm}, {4, &dout}, {5, &dp}};
+      d.bindings = {{0, &dq}, {1, &dk}, {2, &dv}, {3, &dm}, {4, &dout}, {5, v.strided ? &dsp : &dp}};
       d.x = (c.sq + v.bq - 1) / v.bq, d.y = c.bh;
       take(list.add(d), "add");
       check(dout.write(std::vector<float>(qn, NAN).data(), qn * 4), "clear");
@@ -157,8 +234,8 @@ int main(int argc, char** argv) {
         wall_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / 10);
       }
       const double t = has_ts ? median(gpu_us) : median(wall_us);
-      std::printf("  v%d %-18s BQ %2u BKV %2u  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
-                  v.file, v.bq, v.bkv, err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
+      std::printf("  v%-2d %-20s BQ %2u BKV %2u RS %u  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
+                  v.file, v.bq, v.bkv, v.strided ? v.rs : 0, err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
                   has_ts ? median(gpu_us) : 0.0, median(wall_us), gflop / t * 1e3);
     }
   }

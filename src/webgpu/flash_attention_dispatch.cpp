@@ -1,0 +1,107 @@
+// build_flash_attention and the kernel's tiles (attention_fusion.h): one
+// ops/attention/flash_attention.wgsl dispatch for a planned AttentionFusion.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "webgpu/attention_fusion.h"
+#include "webgpu/graph.h"
+#include "wgsl/wick_gpu_shaders.h"
+
+namespace wick::webgpu {
+
+namespace {
+
+struct Tile {
+  uint32_t bq, bkv;
+};
+constexpr Tile kTiles[] = {{64, 32}, {64, 24}, {48, 32}, {32, 32}, {32, 24}, {32, 16}, {16, 16}, {16, 24}, {16, 32}};
+constexpr uint32_t kMaxRows = 16;
+
+// flash_attention.wgsl's constraints for a tile (RS = 4) and head dim d, and its shared memory.
+bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invocations) {
+  if (d <= 0 || d % 4 || d > 1024) return false;
+  const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / 4 * (t.bkv / 4);
+  if (nt > max_invocations || nt % d4 || t.bq % (nt / d4) || t.bq / (nt / d4) > kMaxRows) return false;
+  const uint32_t vec4s = t.bq * (d4 + 1) + std::max(t.bkv * (d4 + 1), t.bq * t.bkv / 4) + t.bkv * d4;
+  return (vec4s * 4 + t.bq * t.bkv / 4 + t.bq) * 4 <= max_storage;
+}
+
+std::optional<Tile> pick_tile(int64_t d, uint32_t max_storage, uint32_t max_invocations) {
+  for (const Tile& t : kTiles)
+    if (tile_ok(t, d, max_storage, max_invocations)) return t;
+  return std::nullopt;
+}
+
+struct FlashParams {
+  uint32_t heads, sq, skv, mask_mode;
+  float scale;
+  uint32_t pad0, pad1, pad2;
+  uint32_t q[4], k[4], v[4], o[4], m[4];  // offset, batch, head, row strides
+  uint32_t q_sd, k_sd, v_sd, o_sd;
+  uint32_t m_sj, pad3, pad4, pad5;
+};
+static_assert(sizeof(FlashParams) == 144);
+
+}  // namespace
+
+bool attention_tile_fits(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations) {
+  return pick_tile(d, max_workgroup_storage, max_invocations).has_value();
+}
+
+Status build_flash_attention(Graph& g, const AttentionFusion& f) {
+  const char* name = "flash_attention (fused bmm, softmax, bmm)";
+  const auto& lim = g.device().limits();
+  auto tile = pick_tile(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup);
+  if (!tile) return Status(ErrorCode::kNotSupported, std::string(name) + ": no tile fits head dim " + std::to_string(f.d));
+  std::vector<GpuTensor*> ts;
+  for (int32_t id : f.uses) {
+    WICK_ASSIGN_OR_RETURN(GpuTensor * t, g.tensor(id, name));
+    if (!t->is_float()) return Status(ErrorCode::kInternal, std::string(name) + ": float tensors only");
+    ts.push_back(t);
+  }
+  GpuTensor *q = ts[0], *k = ts[1], *v = ts[2], *out = ts[3], *mask = f.mask.id >= 0 ? ts[4] : nullptr;
+  for (GpuTensor* in : ts)
+    if (in != out && in->buffer == out->buffer)
+      return Status(ErrorCode::kInternal, std::string(name) + ": the result shares a buffer with an input");
+  FlashParams p{};
+  auto fits32 = [](int64_t x) { return x >= 0 && x <= static_cast<int64_t>(UINT32_MAX); };
+  auto set = [&](uint32_t (&dst)[4], uint32_t& sd, const AttentionView& a) {
+    const bool ok = fits32(a.offset) && fits32(a.sb) && fits32(a.sh) && fits32(a.ss) && fits32(a.sd);
+    dst[0] = static_cast<uint32_t>(a.offset), dst[1] = static_cast<uint32_t>(a.sb), dst[2] = static_cast<uint32_t>(a.sh);
+    dst[3] = static_cast<uint32_t>(a.ss), sd = static_cast<uint32_t>(a.sd);
+    return ok;
+  };
+  bool ok = set(p.q, p.q_sd, f.q) && set(p.k, p.k_sd, f.k) && set(p.v, p.v_sd, f.v) && set(p.o, p.o_sd, f.out);
+  if (mask) ok = ok && set(p.m, p.m_sj, f.mask);
+  if (!ok) return Status(ErrorCode::kNotSupported, std::string(name) + ": strides beyond 32 bits");
+  p.heads = static_cast<uint32_t>(f.heads);
+  p.sq = static_cast<uint32_t>(f.sq);
+  p.skv = static_cast<uint32_t>(f.skv);
+  p.mask_mode = mask ? 1u : 0u;
+  p.scale = static_cast<float>(f.scale);
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::flash_attention)
+                                                      .set("D", static_cast<uint32_t>(f.d))
+                                                      .set("BQ", tile->bq)
+                                                      .set("BKV", tile->bkv)));
+  WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FlashParams), name));
+  gpu::Dispatch d;
+  d.pipeline = pipeline;
+  d.bindings = {{0, q->buffer.get()}, {1, k->buffer.get()}, {2, v->buffer.get()}, {3, (mask ? mask : q)->buffer.get()},
+                {4, out->buffer.get()}, {5, params->buffer()}};
+  WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
+  const uint32_t gx = static_cast<uint32_t>((f.sq + tile->bq - 1) / tile->bq);
+  const uint32_t gy = static_cast<uint32_t>(f.batch * f.heads);
+  return g.add_step([=, &g]() -> Status {
+    // Planned on fixed shapes (no SymInt in the graph): the inputs keep their upper bounds.
+    for (GpuTensor* t : ts)
+      if (t != out && t->dims != t->max_dims)
+        return Status(ErrorCode::kInvalidArgument, std::string(name) + ": an input's shape " + shape_to_string(t->dims) +
+                                                       " differs from the planned " + shape_to_string(t->max_dims));
+    out->dims = out->max_dims;
+    WICK_RETURN_IF_ERROR(params->write(p));
+    return g.set_workgroups(index, gx, gy);
+  });
+}
+
+}  // namespace wick::webgpu

@@ -1,0 +1,203 @@
+// webgpu/attention_fusion.h: eager attention as the exports write it (linear outputs
+// [B, S, H*D] viewed and permuted to heads, bmm(q, k^T), a scalar multiply, an optional
+// additive mask, softmax, bmm with v, permuted back) becomes one flash_attention dispatch
+// that matches a double-precision reference (1e-5 absolute on O(1) values) and the unfused
+// ops (WICK_FLASH_ATTENTION=0's path); the score matrix then takes no memory. Shapes are
+// random with odd lengths (partial query and key tiles), Sq != Skv, head dims 32 and 64.
+// A graph whose scores are read elsewhere, or whose head dim is above the default bound, keeps its ops.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "single_op.h"
+
+namespace wick {
+namespace {
+
+struct Shape {
+  int64_t b, h, sq, skv, d;
+  int mask = 0;  // 0 none, 1 [Sq, Skv], 2 [B, 1, Sq, Skv]
+  bool prescaled = false;  // q and k^T each multiplied by sqrt(scale) (SDPA's math), no scale after
+  bool scores_read_elsewhere = false;
+};
+
+struct Built {
+  test::VkGraphBuilder b;
+  std::vector<Value> inputs;
+  Tensor xq, xk, xv, mask;
+  double scale;
+};
+
+void build(const Shape& s, Built& g, uint32_t seed) {
+  auto& b = g.b;
+  const int64_t hd = s.h * s.d, bh = s.b * s.h;
+  constexpr int kPlanned = 0;  // every intermediate in the memory plan
+  std::mt19937 rng(seed);
+  g.xq = test::random_tensor(ScalarType::kFloat, {s.b, s.sq, hd}, rng, -1, 1);
+  g.xk = test::random_tensor(ScalarType::kFloat, {s.b, s.skv, hd}, rng, -1, 1);
+  g.xv = test::random_tensor(ScalarType::kFloat, {s.b, s.skv, hd}, rng, -1, 1);
+  const int xq = b.input(ScalarType::kFloat, {s.b, s.sq, hd}), xk = b.input(ScalarType::kFloat, {s.b, s.skv, hd}),
+            xv = b.input(ScalarType::kFloat, {s.b, s.skv, hd});
+  g.inputs = {Value::make_tensor(g.xq), Value::make_tensor(g.xk), Value::make_tensor(g.xv)};
+  auto t = [&](std::vector<int64_t> shape) { return b.tensor(ScalarType::kFloat, std::move(shape), kPlanned); };
+  auto view = [&](int x, std::vector<int64_t> shape) {
+    const int y = t(shape);
+    b.op("aten.view_copy.default", {x, b.int_list(shape), y});
+    return y;
+  };
+  auto perm = [&](int x, std::vector<int64_t> out_shape, std::vector<int64_t> p) {
+    const int y = t(out_shape);
+    b.op("aten.permute_copy.default", {x, b.int_list(p), y});
+    return y;
+  };
+  g.scale = 1.0 / std::sqrt(static_cast<double>(s.d));
+  auto scalar_const = [&](double v) {
+    Tensor c = Tensor::make_owned(ScalarType::kFloat, {});
+    c.data_as<float>()[0] = static_cast<float>(v);
+    return b.constant(c);
+  };
+  // Heads: [B, S, H*D] -> [B, S, H, D] -> [B, H, S, D].
+  int q = perm(view(xq, {s.b, s.sq, s.h, s.d}), {s.b, s.h, s.sq, s.d}, {0, 2, 1, 3});
+  int k = perm(view(xk, {s.b, s.skv, s.h, s.d}), {s.b, s.h, s.skv, s.d}, {0, 2, 1, 3});
+  const int v = perm(view(xv, {s.b, s.skv, s.h, s.d}), {s.b, s.h, s.skv, s.d}, {0, 2, 1, 3});
+  int kt = perm(k, {s.b, s.h, s.d, s.skv}, {0, 1, 3, 2});
+  if (s.prescaled) {
+    const double r = std::sqrt(g.scale);
+    const int qs = t({s.b, s.h, s.sq, s.d}), ks = t({s.b, s.h, s.d, s.skv});
+    b.op("aten.mul.Tensor", {q, scalar_const(r), qs});
+    b.op("aten.mul.Tensor", {kt, scalar_const(r), ks});
+    q = qs, kt = ks;
+  }
+  const int scores = t({bh, s.sq, s.skv});
+  b.op("aten.bmm.default", {view(q, {bh, s.sq, s.d}), view(kt, {bh, s.d, s.skv}), scores});
+  int x = view(scores, {s.b, s.h, s.sq, s.skv});
+  if (!s.prescaled) {
+    const int y = t({s.b, s.h, s.sq, s.skv});
+    b.op("aten.mul.Tensor", {x, scalar_const(g.scale), y});
+    x = y;
+  }
+  if (s.mask) {
+    const std::vector<int64_t> ms = s.mask == 1 ? std::vector<int64_t>{s.sq, s.skv} : std::vector<int64_t>{s.b, 1, s.sq, s.skv};
+    g.mask = test::random_tensor(ScalarType::kFloat, ms, rng, -4, 0);
+    const int m = b.input(ScalarType::kFloat, ms);
+    g.inputs.push_back(Value::make_tensor(g.mask));
+    const int y = t({s.b, s.h, s.sq, s.skv});
+    b.op("aten.add.Tensor", {x, m, b.int_value(1), y});
+    x = y;
+  }
+  const int p = t({s.b, s.h, s.sq, s.skv});
+  b.op("aten._softmax.default", {x, b.int_value(-1), b.bool_value(false), p});
+  const int o = t({bh, s.sq, s.d});
+  b.op("aten.bmm.default", {view(p, {bh, s.sq, s.skv}), view(v, {bh, s.skv, s.d}), o});
+  const int out = view(perm(view(o, {s.b, s.h, s.sq, s.d}), {s.b, s.sq, s.h, s.d}, {0, 2, 1, 3}), {s.b, s.sq, hd});
+  b.output(out);
+  if (s.scores_read_elsewhere) b.output(p);
+}
+
+// out[b, i, h * D + e] in double.
+std::vector<double> reference(const Shape& s, const Built& g) {
+  const int64_t hd = s.h * s.d;
+  std::vector<double> out(static_cast<size_t>(s.b * s.sq * hd));
+  std::vector<double> w(static_cast<size_t>(s.skv));
+  const float *q = g.xq.data_as<float>(), *k = g.xk.data_as<float>(), *v = g.xv.data_as<float>();
+  for (int64_t b = 0; b < s.b; ++b)
+    for (int64_t h = 0; h < s.h; ++h)
+      for (int64_t i = 0; i < s.sq; ++i) {
+        double mx = -1e300;
+        for (int64_t j = 0; j < s.skv; ++j) {
+          double acc = 0;
+          for (int64_t e = 0; e < s.d; ++e) acc += double(q[(b * s.sq + i) * hd + h * s.d + e]) * k[(b * s.skv + j) * hd + h * s.d + e];
+          acc *= g.scale;
+          if (s.mask == 1) acc += g.mask.data_as<float>()[i * s.skv + j];
+          if (s.mask == 2) acc += g.mask.data_as<float>()[(b * s.sq + i) * s.skv + j];
+          w[static_cast<size_t>(j)] = acc;
+          mx = std::max(mx, acc);
+        }
+        double sum = 0;
+        for (double& x : w) sum += (x = std::exp(x - mx));
+        for (int64_t e = 0; e < s.d; ++e) {
+          double acc = 0;
+          for (int64_t j = 0; j < s.skv; ++j) acc += w[static_cast<size_t>(j)] * v[(b * s.skv + j) * hd + h * s.d + e];
+          out[static_cast<size_t>((b * s.sq + i) * hd + h * s.d + e)] = acc / sum;
+        }
+      }
+  return out;
+}
+
+// Runs the graph fused and unfused; both match the reference. Returns the dispatch counts
+// (fused, unfused) and the planned activation bytes (fused, unfused).
+struct Runs {
+  size_t fused_dispatches, unfused_dispatches;
+  uint64_t fused_bytes, unfused_bytes;
+};
+Runs check(const Shape& s, uint32_t seed) {
+  Runs r{};
+  std::vector<double> want;
+  for (bool flash : {true, false}) {
+    Built g;
+    build(s, g, seed);
+    if (want.empty()) want = reference(s, g);
+    g.b.flash_attention = flash;
+    g.b.gpu_kernels = true;
+    auto outs = g.b.run(g.inputs);
+    EXPECT_TRUE(outs.ok()) << outs.status().to_string();
+    if (!outs.ok()) return r;
+    const Tensor& out = (*outs)[0].tensor;
+    EXPECT_EQ(out.sizes, (std::vector<int64_t>{s.b, s.sq, s.h * s.d}));
+    double err = 0;
+    for (int64_t i = 0; i < out.numel(); ++i)
+      err = std::max(err, std::fabs(out.data_as<float>()[i] - want[static_cast<size_t>(i)]));
+    EXPECT_LT(err, 1e-5) << (flash ? "fused" : "unfused") << " B" << s.b << " H" << s.h << " Sq" << s.sq << " Skv" << s.skv
+                         << " D" << s.d << " mask " << s.mask;
+    (flash ? r.fused_dispatches : r.unfused_dispatches) = g.b.dispatches;
+    (flash ? r.fused_bytes : r.unfused_bytes) = g.b.planned_bytes;
+  }
+  return r;
+}
+
+TEST(AttentionFusion, OneDispatchMatchesReferenceAndUnfused) {
+  // Random odd lengths: partial query and key tiles, Sq != Skv, masks of both layouts.
+  std::mt19937 rng(11);
+  // Head dims 64 and 32 only: each is a pipeline SwiftShader takes seconds to compile (96,
+  // SAM's, is checked by bench/kernels/attention on SwiftShader and the H200).
+  const int64_t dims[] = {64, 32, 64};
+  for (int c = 0; c < 3; ++c) {
+    Shape s;
+    s.b = 1 + static_cast<int64_t>(rng() % 2);
+    s.h = 1 + static_cast<int64_t>(rng() % 3);
+    s.sq = 5 + static_cast<int64_t>(rng() % 70);
+    s.skv = c == 0 ? s.sq : 3 + static_cast<int64_t>(rng() % 90);
+    s.d = dims[c % 3];
+    s.mask = c % 3;
+    const Runs r = check(s, 100 + static_cast<uint32_t>(c));
+    // One attention dispatch and the output's staging copy; the q/k/v permutes are gone too.
+    EXPECT_EQ(r.fused_dispatches, 2u) << "case " << c;
+    EXPECT_GT(r.unfused_dispatches, 6u);
+    // The score matrix (and the copies' outputs) take no memory.
+    EXPECT_LE(r.fused_bytes + static_cast<uint64_t>(s.b * s.h * s.sq * s.skv) * 4, r.unfused_bytes) << "case " << c;
+  }
+}
+
+TEST(AttentionFusion, PrescaledQueriesAndKeys) {
+  Shape s{1, 2, 33, 41, 32};
+  s.prescaled = true;
+  const Runs r = check(s, 7);
+  EXPECT_EQ(r.fused_dispatches, 2u);
+}
+
+TEST(AttentionFusion, HeadDimAboveTheDefaultBoundIsLeftAlone) {
+  // GraphOptions::flash_attention_max_head_dim (64): head dim 96 keeps its ops.
+  const Runs r = check(Shape{1, 1, 9, 11, 96}, 5);
+  EXPECT_EQ(r.fused_dispatches, r.unfused_dispatches);
+}
+
+TEST(AttentionFusion, ScoresReadElsewhereKeepTheOps) {
+  Shape s{1, 2, 17, 17, 32};
+  s.scores_read_elsewhere = true;
+  const Runs r = check(s, 9);
+  EXPECT_EQ(r.fused_dispatches, r.unfused_dispatches);
+}
+
+}  // namespace
+}  // namespace wick
