@@ -225,6 +225,13 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   adapter_options.powerPreference = options.high_performance ? WGPUPowerPreference_HighPerformance
                                                              : WGPUPowerPreference_LowPower;
   adapter_options.backendType = to_wgpu(options.backend);
+  // The adapter lists subgroup matrices (and their configs) only under the toggles the
+  // device will need (below).
+  const char* adapter_toggle_names[] = {"allow_unsafe_apis", "use_vulkan_memory_model"};
+  WGPUDawnTogglesDescriptor adapter_toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
+  adapter_toggles.enabledToggleCount = 2;
+  adapter_toggles.enabledToggles = adapter_toggle_names;
+  if (options.request_subgroup_matrix) adapter_options.nextInChain = &adapter_toggles.chain;
   RequestReply<WGPUAdapter> adapter_reply;
   WGPURequestAdapterCallbackInfo adapter_cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
   request_into<WGPURequestAdapterStatus_Success>(adapter_cb, adapter_reply);
@@ -291,12 +298,14 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   // Dawn rounds timestamps to 100 us unless told otherwise (a browser anti-fingerprinting
   // measure); per-dispatch profiling needs them exact.
   const char* disabled_toggles[] = {"timestamp_quantization"};
-  const char* enabled_toggles[] = {"allow_unsafe_apis"};  // experimental features only
+  // Experimental features only; on Vulkan, Dawn grants subgroup matrices only with the
+  // Vulkan memory model on.
+  const char* enabled_toggles[] = {"allow_unsafe_apis", "use_vulkan_memory_model"};
   WGPUDawnTogglesDescriptor toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
   toggles.disabledToggleCount = 1;
   toggles.disabledToggles = disabled_toggles;
   if (options.request_subgroup_matrix) {
-    toggles.enabledToggleCount = 1;
+    toggles.enabledToggleCount = 2;
     toggles.enabledToggles = enabled_toggles;
   }
   device_desc.nextInChain = &toggles.chain;

@@ -211,10 +211,12 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.cat_in_place = cat_in_place;
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;
+  go.f16_weights = f16_weights;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
   cat_placed = graph->cat_placed_count();
   cat_not_copied = graph->cat_pieces_not_copied();
+  f16_weight_count = graph->f16_weight_count();
 
   ValueTable table;
   std::vector<int32_t> args;

@@ -63,6 +63,8 @@ class VkGraphBuilder {
   // times); their outputs land in later_outputs, one list per call.
   std::vector<std::vector<Value>> later_calls;
   std::vector<std::vector<Value>> later_outputs;
+  bool f16_weights = false;   // GraphOptions::f16_weights for run()
+  size_t f16_weight_count = 0;  // after run(): Graph::f16_weight_count
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
   size_t cat_placed = 0, cat_not_copied = 0;  // after run(): Graph::cat_placed_count / cat_pieces_not_copied
   size_t submits = 0;         // after run(): command buffers of the execution
