@@ -114,8 +114,9 @@ TEST(WebGpuF16Weights, LinearsMatchCpuOnRoundedWeights) {
   }
 }
 
-// Only constants used solely as a linear's weight, with N and K multiples of 4, go f16; the
-// rest of the graph (the activations, the bias, a weight another op also reads) stays f32.
+// Only constants used solely as a linear's weight (directly or through prepack), with N and
+// K multiples of 4, go f16; the rest of the graph (the activations, the bias, a weight
+// another op also reads) stays f32.
 TEST(WebGpuF16Weights, OnlyLinearOnlyAlignedWeightsConvert) {
   std::mt19937 rng(43);
   const Tensor x = test::random_tensor(ScalarType::kFloat, {6, 8}, rng);
@@ -125,7 +126,11 @@ TEST(WebGpuF16Weights, OnlyLinearOnlyAlignedWeightsConvert) {
   auto build = [&](test::VkGraphBuilder& b) {
     int xi = b.input(ScalarType::kFloat, {6, 8});
     int h = b.tensor(ScalarType::kFloat, {6, 12});
-    b.op("aten.linear.default", {xi, b.constant(w_ok), b.none(), h});
+    // Through et_vk.prepack, as the Vulkan partitioner writes some weights: the prepacked
+    // value shares the f16 buffer.
+    int packed = b.tensor(ScalarType::kFloat, {12, 8});
+    b.op("et_vk.prepack.default", {b.constant(w_ok), packed});
+    b.op("aten.linear.default", {xi, packed, b.none(), h});
     int ws = b.constant(w_shared);
     int h2 = b.tensor(ScalarType::kFloat, {6, 12});
     b.op("aten.linear.default", {h, ws, b.none(), h2});
