@@ -71,7 +71,9 @@ void check_linear(const Case& c, std::mt19937& rng) {
   ASSERT_TRUE(got.ok()) << what << ": " << got.status().to_string();
   EXPECT_EQ(gpu.f16_weight_count, 1u) << what;
   ASSERT_EQ(gpu.kernels.size(), 1u) << what;
-  EXPECT_NE(gpu.kernels[0].find("matmul_large_vec4_f16w"), std::string::npos) << what << ": ran " << gpu.kernels[0];
+  const bool m1 = shape_numel(c.lead) == 1;
+  EXPECT_NE(gpu.kernels[0].find(m1 ? "matmul_gemv_f16w" : "matmul_large_vec4_f16w"), std::string::npos)
+      << what << ": ran " << gpu.kernels[0];
 
   test::VkGraphBuilder cpu16, cpu32;
   cpu16.cpu = cpu32.cpu = true;
@@ -105,7 +107,8 @@ TEST(WebGpuF16Weights, LinearsMatchCpuOnRoundedWeights) {
   const std::vector<Case> cases = {
       {{131}, 68, 132, true},      // partial tiles in M, N and K
       {{2, 3, 45}, 36, 20, false},  // leading dims, N below one tile
-      {{1}, 64, 16, true},         // M == 1: the tiled kernel, not the f32 gemv
+      {{1}, 64, 16, true},         // M == 1: the f16 GEMV
+      {{1}, 1028, 12, false},      // M == 1: K past one stride of the GEMV (256 threads x 4)
       {{5}, 4, 8, false},          // one K step
   };
   for (const Case& c : cases) {

@@ -8,8 +8,8 @@
 //         K <= 64, else matmul_tiled.wgsl (64x64 tiles through shared memory);
 //   both: matmul_gemv.wgsl for live M == 1 (LLM decode).
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
-// matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter and at every M: no
-// other kernel reads f16 weights.
+// matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, and live M == 1
+// matmul_gemv_f16w.wgsl: no other kernel reads f16 weights.
 #include <algorithm>
 
 #include "webgpu/graph.h"
@@ -153,6 +153,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
       WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(shader, trans_b, kTile128x64)));
     }
     WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(shader, trans_b, kTile64)));
+    WICK_ASSIGN_OR_RETURN(gemv_index, add(gpu::PipelineKey(gpu::shaders::matmul_gemv_f16w)));
   } else if (gpu_choice) {
     // Only the kernels the shape bounds can reach (live dims never exceed them): each
     // pipeline costs a shader compile at build time.
@@ -249,7 +250,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     };
     if (m == 0 || n == 0 || batch == 0) return only(f16w ? large64_index : tiled_index, 0, 0);
     if (f16w && k % 4 != 0) return invalid(name, "f16 weight with K = " + std::to_string(k) + " (needs K % 4 == 0)");
-    if (m == 1 && !f16w) {
+    if (m == 1) {
       const uint64_t groups = ceil_div(static_cast<uint64_t>(n), trans_b ? kGemvColsTrans : kGemvColsPlain);
       const uint64_t y = (groups + max_dim - 1) / max_dim;
       const uint64_t x = (groups + y - 1) / y;
