@@ -16,7 +16,8 @@
 # transformers version and which model classes it has, first), SKIP_TORCH=1 (no PyTorch
 # timings), BEFORE_MODELS=1 (every model also profiled and timed on wick_before, staged by
 # prepare.sh's BEFORE=...: before/after in one call), KERNEL_BENCH="NAME..." (run
-# wick_kernel_bench_NAME from the staged kbench/ while the models export).
+# wick_kernel_bench_NAME from the staged kbench/ while the models export), F16=1 (every
+# model also run, checked and timed with `wick --f16`: f16 linear weights).
 set -u
 VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # these scripts
 STAGE=$(dirname "$VISION")                           # node.xz, ort.tar.xz, et.tar.xz, wick.tar.xz
@@ -105,6 +106,23 @@ bench_model() {
       --max-seconds "${WICK_SECONDS:-8}" "${inargs[@]}" > "$LOGS/wick_bench_$m.txt" 2>&1
     echo "exit $?" >> "$LOGS/wick_bench_$m.txt"
     python3 "$VISION/parse_wick.py" "$m" "$LOGS/wick_bench_$m.txt" "$LOGS/wick_profile_$m.txt" >> "$RES"
+    if [[ -n ${F16:-} && $(left) -gt 20 ]]; then
+      log "$m: wick --f16 run --profile, check, bench"  # f16 linear weights, same program
+      local f16outs=()
+      for ((i = 0; i < n_out; ++i)); do f16outs+=(--output "$D/wick_f16_out_$i.bin"); done
+      timeout $(tmo 60) "$WICK" run "$D/model.pte" --backend webgpu --f16 --profile "${inargs[@]}" \
+        "${f16outs[@]}" > "$LOGS/wick_f16_profile_$m.txt" 2>&1
+      echo "exit $?" >> "$LOGS/wick_f16_profile_$m.txt"
+      [[ -f $D/wick_f16_out_0.bin ]] && python3 "$VISION/compare.py" --meta "$D" wick_f16_out |
+        sed "s/^{/{\"model\": \"$m\", \"tool\": \"wick_f16_check\", /" >> "$RES"
+      # and against the f32 run: what f16 weights alone change
+      [[ -f $D/wick_f16_out_0.bin && -f $D/wick_out_0.bin ]] && python3 "$VISION/compare.py" \
+        "$D/wick_out_0.bin" "$D/wick_f16_out_0.bin" | sed "s/^{/{\"model\": \"$m\", \"tool\": \"wick_f16_vs_f32\", /" >> "$RES"
+      timeout $(tmo 60) "$WICK" bench "$D/model.pte" --backend webgpu --f16 --runs "${WICK_RUNS:-200}" --warmup 3 \
+        --max-seconds "${WICK_SECONDS:-8}" "${inargs[@]}" > "$LOGS/wick_f16_bench_$m.txt" 2>&1
+      echo "exit $?" >> "$LOGS/wick_f16_bench_$m.txt"
+      python3 "$VISION/parse_wick.py" "$m" "$LOGS/wick_f16_bench_$m.txt" "$LOGS/wick_f16_profile_$m.txt" wick_f16 >> "$RES"
+    fi
     if [[ -n ${BEFORE_MODELS:-} && -x $W/wick/wick_before && $(left) -gt 20 ]]; then
       log "$m: wick_before run --profile, bench"  # the wick this branch started from, same program
       timeout $(tmo 60) "$W/wick/wick_before" run "$D/model.pte" --backend webgpu --profile "${inargs[@]}" \

@@ -19,7 +19,8 @@ Result<BackendChoice> use_backend(DelegateTarget preference, const BackendChoice
   BackendChoice choice;
   if (preference != DelegateTarget::kCpu) {
 #ifdef WICK_HAVE_WEBGPU_DELEGATE
-    Status s = webgpu::register_webgpu_backend(webgpu::BackendOptions{options.profile});
+    Status s = webgpu::register_webgpu_backend(
+        webgpu::BackendOptions{.profile = options.profile, .f16_weights = options.f16_weights});
     if (s.ok()) {
       choice.target = DelegateTarget::kWebGpu;
       return choice;

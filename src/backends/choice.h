@@ -15,6 +15,7 @@ namespace wick {
 
 struct BackendChoiceOptions {
   bool profile = false;  // per-op timings (GPU timestamps on WebGPU, wall times on the CPU)
+  bool f16_weights = false;  // WebGPU: webgpu::BackendOptions::f16_weights (the CPU ignores it)
 };
 
 struct BackendChoice {

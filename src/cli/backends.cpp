@@ -25,17 +25,19 @@ std::string& reason() {
 }
 }  // namespace
 
-bool select_backend(const std::string& name, bool profile) {
+bool select_backend(const std::string& name, bool profile, bool f16_weights) {
   auto target = parse_delegate_target(name);
   if (!target.ok()) {
     std::fprintf(stderr, "wick: %s\n", target.status().message().c_str());
     return false;
   }
-  auto choice = use_backend(*target, BackendChoiceOptions{profile});
+  auto choice = use_backend(*target, BackendChoiceOptions{profile, f16_weights});
   if (!choice.ok()) {
     std::fprintf(stderr, "wick: %s\n", choice.status().to_string().c_str());
     return false;
   }
+  if (f16_weights && choice->target == DelegateTarget::kCpu)
+    std::fprintf(stderr, "wick: --f16 applies to the WebGPU delegate; the CPU executor computes in f32\n");
   chosen() = delegate_target_name(choice->target);
   reason() = choice->reason;
   return true;

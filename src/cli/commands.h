@@ -18,8 +18,9 @@ int generate(const std::vector<std::string>& args);    // src/cli/generate.cpp
 
 // Registers the executor of Vulkan-delegated parts for `--backend` auto|webgpu|cpu
 // (backends/choice.h). Returns false and prints an error if the name is unknown or
-// WebGPU was asked for and is unavailable.
-bool select_backend(const std::string& name, bool profile);
+// WebGPU was asked for and is unavailable. f16_weights: BackendOptions::f16_weights of the
+// WebGPU delegate (`--f16`; the CPU executor stays f32 and says so).
+bool select_backend(const std::string& name, bool profile, bool f16_weights = false);
 // "webgpu" or "cpu" after select_backend, and the line that says so (with auto's reason
 // for falling back to the CPU).
 const std::string& chosen_backend();

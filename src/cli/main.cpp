@@ -14,10 +14,11 @@ void usage(FILE* to = stderr) {
   std::fprintf(to,
                "usage:\n"
                "  wick inspect MODEL.pte [--json] [--backend auto|webgpu|cpu]\n"
-               "  wick run MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--profile] [--profile-runs N]\n"
+               "  wick run MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--profile] [--profile-runs N] [--f16]\n"
                "           --input FILE:dtype:d0,d1,...|FILE.npy ... [--step --input ...] --output-dir DIR\n"
                "           [--output-format bin|npy]   or, one step:  --output FILE(.npy|.bin) per output\n"
                "  wick bench MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--runs N] [--warmup N] [--max-seconds S]\n"
+               "           [--f16]   (--f16: linear weights stored as f16 on WebGPU, f32 math; or WICK_F16=1)\n"
                "           [--input ...]   (inputs default to zeros of the declared shapes)\n"
                "  wick generate MODEL.pte [--tokenizer PATH] (--prompt TEXT | --prompt-tokens 1,2,3) [--chat]\n"
                "           [--max-new-tokens N] [--greedy | --temperature T ...] [--json]   (--help for all)\n"

@@ -25,6 +25,7 @@ struct RunOptions {
   // rest); 0: not given (6 for one step, 1 with --step: repeating a step of a stateful
   // program would change what the next step sees).
   int profile_runs = 0;
+  bool f16 = false;  // --f16: the WebGPU delegate stores linear weights as f16
   bool npy = false;  // --output-format npy: output_N.npy instead of raw output_N.bin
   // --output FILE, once per output in order: FILE.npy is written as .npy, any other name
   // as raw bytes (the fixtures' .bin), so the name says the format.
@@ -88,6 +89,7 @@ bool parse(const std::vector<std::string>& args, RunOptions& o, bool bench) {
       if (!next(tmp) || !parse_count(a, tmp, 1, o.profile_runs)) return false;
       o.profile = true;
     }
+    else if (a == "--f16") o.f16 = true;
     else if (a == "--runs" && bench) { if (!next(tmp) || !parse_count(a, tmp, 1, o.runs)) return false; }
     else if (a == "--warmup" && bench) { if (!next(tmp) || !parse_count(a, tmp, 0, o.warmup)) return false; }
     else if (a == "--max-seconds" && bench) { if (!next(tmp) || !parse_count(a, tmp, 1, o.max_seconds)) return false; }
@@ -235,7 +237,7 @@ int run(const std::vector<std::string>& args) {
     return fail("--profile-runs repeats a step, which would change what a stateful program's next --step sees: "
                 "profile one step at a time");
   const int profile_runs = !o.profile ? 1 : o.profile_runs > 0 ? o.profile_runs : o.steps.size() > 1 ? 1 : kDefaultProfileRuns;
-  if (!select_backend(o.backend, o.profile)) return 1;
+  if (!select_backend(o.backend, o.profile, o.f16)) return 1;
   auto method = open_method(o);
   if (!method.ok()) return fail(method.status().to_string());
   if (o.profile) (*method)->set_profiling(true);
@@ -285,7 +287,7 @@ int run(const std::vector<std::string>& args) {
 int bench(const std::vector<std::string>& args) {
   RunOptions o;
   if (!parse(args, o, true)) return 2;
-  if (!select_backend(o.backend, false)) return 1;
+  if (!select_backend(o.backend, false, o.f16)) return 1;
   auto method = open_method(o);
   if (!method.ok()) return fail(method.status().to_string());
   std::vector<Value> inputs;

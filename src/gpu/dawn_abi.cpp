@@ -48,6 +48,7 @@ constexpr FeatureEntry kFeatures[] = {
     {"clip-distances", 0x0F, WGPUFeatureName_ClipDistances},
     {"dual-source-blending", 0x10, WGPUFeatureName_DualSourceBlending},
     {"subgroups", 0x11, WGPUFeatureName_Subgroups},
+    {"chromium-experimental-subgroup-matrix", 0x50037, WGPUFeatureName_ChromiumExperimentalSubgroupMatrix},
 };
 
 bool detect_legacy() {
@@ -68,14 +69,21 @@ bool is_legacy() {
   return legacy;
 }
 
-WGPUInstance create_instance() {
+WGPUInstance create_instance(bool allow_unsafe_apis) {
+  const char* enabled[] = {"allow_unsafe_apis"};
+  WGPUDawnTogglesDescriptor toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
+  toggles.enabledToggleCount = 1;
+  toggles.enabledToggles = enabled;
+  WGPUChainedStruct* chain = allow_unsafe_apis ? &toggles.chain : nullptr;
   if (is_legacy()) {
     LegacyInstanceDescriptor desc = {};
+    desc.next_in_chain = chain;
     desc.capabilities.timed_wait_any_enable = 1;
     return wgpuCreateInstance(reinterpret_cast<const WGPUInstanceDescriptor*>(&desc));
   }
   WGPUInstanceFeatureName features[] = {WGPUInstanceFeatureName_TimedWaitAny};
   WGPUInstanceDescriptor desc = WGPU_INSTANCE_DESCRIPTOR_INIT;
+  desc.nextInChain = chain;
   desc.requiredFeatureCount = 1;
   desc.requiredFeatures = features;
   return wgpuCreateInstance(&desc);

@@ -9,7 +9,10 @@
 //     layout, not { nextInChain, requiredFeatureCount, requiredFeatures, requiredLimits }.
 //   - WGPUFeatureName: the library numbers features without core-features-and-limits
 //     first (timestamp-query = 3, shader-f16 = 10, subgroups = 17), the headers with it
-//     (timestamp-query = 9, shader-f16 = 11, subgroups = 18).
+//     (timestamp-query = 9, shader-f16 = 11, subgroups = 18); Dawn's own features differ
+//     too (chromium-experimental-subgroup-matrix: 0x50037 against 0x50034, found by
+//     requesting each value on a device and reading the name in Dawn's error message).
+//     Struct sTypes agree (AdapterPropertiesSubgroupMatrixConfigs = 0x5003B in both).
 // Callback signatures, limits and the other structs gpu/ uses match (checked by probing
 // each callback's arguments). The library is recognised by what it exports
 // (wgpuGetInstanceCapabilities, and no wgpuGetInstanceFeatures), so a matching pair
@@ -29,7 +32,9 @@ namespace wick::gpu::dawn_abi {
 bool is_legacy();
 
 // An instance with timed waits enabled (wgpuInstanceWaitAny with a timeout), or null.
-WGPUInstance create_instance();
+// allow_unsafe_apis: Dawn's toggle of that name, which exposes experimental features
+// (chromium-experimental-subgroup-matrix).
+WGPUInstance create_instance(bool allow_unsafe_apis = false);
 
 // The library's value for a feature.
 WGPUFeatureName feature_value(Feature feature);

@@ -109,6 +109,39 @@ void request_into(InfoT& info, RequestReply<T>& reply) {
   info.userdata1 = &reply;
 }
 
+const char* matrix_component_name(WGPUSubgroupMatrixComponentType t) {
+  switch (t) {
+    case WGPUSubgroupMatrixComponentType_F32: return "f32";
+    case WGPUSubgroupMatrixComponentType_F16: return "f16";
+    case WGPUSubgroupMatrixComponentType_U32: return "u32";
+    case WGPUSubgroupMatrixComponentType_I32: return "i32";
+    case WGPUSubgroupMatrixComponentType_U8: return "u8";
+    case WGPUSubgroupMatrixComponentType_I8: return "i8";
+    default: return "?";
+  }
+}
+
+// The adapter's subgroup-matrix shapes (AdapterPropertiesSubgroupMatrixConfigs, chained on
+// wgpuAdapterGetInfo); left empty if the library refuses the chain.
+// Native only: the browser bridge (gpu/web) does not offer the feature.
+void read_subgroup_matrix_configs(WGPUAdapter adapter, AdapterInfo& ai) {
+#ifdef __EMSCRIPTEN__
+  (void)adapter, (void)ai;
+#else
+  WGPUAdapterPropertiesSubgroupMatrixConfigs configs = WGPU_ADAPTER_PROPERTIES_SUBGROUP_MATRIX_CONFIGS_INIT;
+  WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
+  info.nextInChain = &configs.chain;
+  if (wgpuAdapterGetInfo(adapter, &info) != WGPUStatus_Success) return;
+  for (size_t i = 0; i < configs.configCount; ++i) {
+    const WGPUSubgroupMatrixConfig& c = configs.configs[i];
+    ai.subgroup_matrix_configs.push_back(
+        {matrix_component_name(c.componentType), matrix_component_name(c.resultComponentType), c.M, c.N, c.K});
+  }
+  wgpuAdapterPropertiesSubgroupMatrixConfigsFreeMembers(configs);
+  wgpuAdapterInfoFreeMembers(info);
+#endif
+}
+
 }  // namespace
 
 const char* feature_name(Feature feature) {
@@ -116,6 +149,7 @@ const char* feature_name(Feature feature) {
     case Feature::kShaderF16: return "shader-f16";
     case Feature::kTimestampQuery: return "timestamp-query";
     case Feature::kSubgroups: return "subgroups";
+    case Feature::kSubgroupMatrix: return "chromium-experimental-subgroup-matrix";
   }
   return "unknown";
 }
@@ -181,7 +215,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   self->options_ = options;
 
   // Timed waits: every asynchronous WebGPU call here is waited on with wgpuInstanceWaitAny.
-  self->instance_ = InstanceHandle(dawn_abi::create_instance());
+  self->instance_ = InstanceHandle(dawn_abi::create_instance(options.request_subgroup_matrix));
   if (!self->instance_) {
     return make_error(ErrorCode::kDeviceLost, "wgpuCreateInstance failed");
   }
@@ -191,6 +225,13 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   adapter_options.powerPreference = options.high_performance ? WGPUPowerPreference_HighPerformance
                                                              : WGPUPowerPreference_LowPower;
   adapter_options.backendType = to_wgpu(options.backend);
+  // The adapter lists subgroup matrices (and their configs) only under the toggles the
+  // device will need (below).
+  const char* adapter_toggle_names[] = {"allow_unsafe_apis", "use_vulkan_memory_model"};
+  WGPUDawnTogglesDescriptor adapter_toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
+  adapter_toggles.enabledToggleCount = 2;
+  adapter_toggles.enabledToggles = adapter_toggle_names;
+  if (options.request_subgroup_matrix) adapter_options.nextInChain = &adapter_toggles.chain;
   RequestReply<WGPUAdapter> adapter_reply;
   WGPURequestAdapterCallbackInfo adapter_cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
   request_into<WGPURequestAdapterStatus_Success>(adapter_cb, adapter_reply);
@@ -232,10 +273,15 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   if (options.request_shader_f16) wanted.push_back(Feature::kShaderF16);
   if (options.request_timestamp_query) wanted.push_back(Feature::kTimestampQuery);
   if (options.request_subgroups) wanted.push_back(Feature::kSubgroups);
+  if (options.request_subgroup_matrix) wanted.push_back(Feature::kSubgroupMatrix);
   std::vector<WGPUFeatureName> required;
   for (Feature f : wanted) {
     WGPUFeatureName value = dawn_abi::feature_value(f);
     if (wgpuAdapterHasFeature(self->adapter(), value)) required.push_back(value);
+  }
+  if (options.request_subgroup_matrix &&
+      wgpuAdapterHasFeature(self->adapter(), dawn_abi::feature_value(Feature::kSubgroupMatrix))) {
+    read_subgroup_matrix_configs(self->adapter(), ai);
   }
 
   WGPULimits adapter_limits = WGPU_LIMITS_INIT;
@@ -252,9 +298,16 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   // Dawn rounds timestamps to 100 us unless told otherwise (a browser anti-fingerprinting
   // measure); per-dispatch profiling needs them exact.
   const char* disabled_toggles[] = {"timestamp_quantization"};
+  // Experimental features only; on Vulkan, Dawn grants subgroup matrices only with the
+  // Vulkan memory model on.
+  const char* enabled_toggles[] = {"allow_unsafe_apis", "use_vulkan_memory_model"};
   WGPUDawnTogglesDescriptor toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
   toggles.disabledToggleCount = 1;
   toggles.disabledToggles = disabled_toggles;
+  if (options.request_subgroup_matrix) {
+    toggles.enabledToggleCount = 2;
+    toggles.enabledToggles = enabled_toggles;
+  }
   device_desc.nextInChain = &toggles.chain;
 
   device_desc.deviceLostCallbackInfo.mode = WGPUCallbackMode_AllowSpontaneous;
@@ -308,6 +361,17 @@ bool Device::probe_feature(Feature feature) {
       desc.type = WGPUQueryType_Timestamp;
       desc.count = 2;
       QuerySetHandle probe(wgpuDeviceCreateQuerySet(handle(), &desc));
+      break;
+    }
+    case Feature::kSubgroupMatrix: {
+      // Parsing the extension is enough to show the library knows the feature by this number.
+      WGPUShaderSourceWGSL wgsl = WGPU_SHADER_SOURCE_WGSL_INIT;
+      wgsl.code = to_wgpu(
+          "enable chromium_experimental_subgroup_matrix;\n"
+          "@compute @workgroup_size(1) fn main() {}");
+      WGPUShaderModuleDescriptor desc = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+      desc.nextInChain = &wgsl.chain;
+      ShaderModuleHandle probe(wgpuDeviceCreateShaderModule(handle(), &desc));
       break;
     }
     case Feature::kShaderF16:

@@ -21,7 +21,11 @@
 namespace wick::gpu {
 
 // Optional device features that kernels may branch on.
-enum class Feature { kShaderF16, kTimestampQuery, kSubgroups };
+// kSubgroupMatrix: Dawn's experimental "chromium-experimental-subgroup-matrix" (WGSL
+// subgroup_matrix_left/right/result; tensor cores through VK_KHR_cooperative_matrix on
+// Vulkan). Dawn exposes it only with the allow_unsafe_apis toggle, so it is requested only
+// when DeviceOptions::request_subgroup_matrix is set.
+enum class Feature { kShaderF16, kTimestampQuery, kSubgroups, kSubgroupMatrix };
 const char* feature_name(Feature feature);  // the WebGPU spelling: "shader-f16", ...
 
 enum class Backend { kDefault, kVulkan, kMetal, kD3D12, kNull };
@@ -35,6 +39,8 @@ struct DeviceOptions {
   bool request_shader_f16 = true;
   bool request_timestamp_query = true;
   bool request_subgroups = true;
+  // Off by default: it needs Dawn's allow_unsafe_apis toggle on the instance and device.
+  bool request_subgroup_matrix = false;
   // Ask for the adapter's own limits rather than WebGPU's defaults (e.g. 1 GiB storage
   // bindings instead of 128 MiB).
   bool request_adapter_limits = true;
@@ -53,6 +59,14 @@ struct AdapterInfo {
   uint32_t device_id = 0;
   uint32_t subgroup_min_size = 0;
   uint32_t subgroup_max_size = 0;
+  // The subgroup-matrix shapes the adapter offers (empty unless request_subgroup_matrix
+  // was set and the adapter has the feature): C[MxN] (result) += A[MxK] * B[KxN].
+  struct SubgroupMatrixConfig {
+    std::string component;  // "f16", "f32", "i8", ...
+    std::string result;
+    uint32_t m = 0, n = 0, k = 0;
+  };
+  std::vector<SubgroupMatrixConfig> subgroup_matrix_configs;
 
   // One line for logs: "SwiftShader Device (Subzero) [google swiftshader, Vulkan, CPU]"
   std::string summary() const;

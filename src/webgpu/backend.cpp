@@ -22,13 +22,15 @@ namespace wick::webgpu {
 namespace {
 
 // The graph options every delegate of this backend gets; the environment can override the
-// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), and
-// the other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
-// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM).
-GraphOptions graph_options(bool profile, bool alias_views) {
+// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
+// other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
+// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION), and turn on f16 weights
+// (WICK_F16=1).
+GraphOptions graph_options(const BackendOptions& options) {
   GraphOptions go;
-  go.profile = profile;
-  go.alias_views = alias_views;
+  go.profile = options.profile;
+  go.alias_views = options.alias_views;
+  go.f16_weights = f16_weights_requested(options);
   if (const char* v = std::getenv("WICK_SUBMIT_CHUNK")) {
     char* end = nullptr;
     const unsigned long n = std::strtoul(v, &end, 10);
@@ -53,6 +55,8 @@ struct RunLog {
   std::vector<ProfileEntry> profile;  // dispatches of profiled executions since the last print
   size_t dispatches = 0;
   uint64_t naive = 0, planned = 0, constants = 0;
+  size_t f16_weights = 0;  // constants stored as f16 (GraphOptions::f16_weights)
+  uint64_t f16_saved = 0;  // bytes that saved
   size_t graphs = 0;
   uint64_t encode_ns = 0, encoded = 0;  // accumulated host encode time and dispatches
   size_t cat_placed = 0, cat_not_copied = 0;  // concatenations built in place (cat_plan.h)
@@ -141,7 +145,7 @@ class WebGpuBackend : public Backend {
   Result<std::unique_ptr<DelegateInstance>> init(const DelegateInitContext& ctx) override {
     WICK_RETURN_IF_ERROR(ensure_device());
     WICK_ASSIGN_OR_RETURN(vkgraph::VkBlob blob, vkgraph::parse_vk_blob(ctx.processed));
-    GraphOptions go = graph_options(options_.profile, options_.alias_views);
+    GraphOptions go = graph_options(options_);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), blob, ctx.named_data, go));
     GraphBuilder rebuild = [device = device_, cache = cache_, processed = ctx.processed,
                             named = ctx.named_data](const GraphOptions& o) -> Result<std::unique_ptr<Graph>> {
@@ -165,7 +169,7 @@ class WebGpuBackend : public Backend {
       plans.push_back(std::move(plan));
     }
     WICK_ASSIGN_OR_RETURN(vkgraph::MergedPlan merged, vkgraph::merge_plans(run, plans));
-    GraphOptions go = graph_options(options_.profile, options_.alias_views);
+    GraphOptions go = graph_options(options_);
     WICK_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Graph::build(device_, cache_.get(), merged.plan, go));
     auto plan = std::make_shared<vkgraph::Plan>(std::move(merged.plan));
     GraphBuilder rebuild = [device = device_, cache = cache_, plan](const GraphOptions& o) {
@@ -184,6 +188,8 @@ class WebGpuBackend : public Backend {
       log_->naive += graph->naive_activation_bytes();
       log_->planned += graph->planned_activation_bytes();
       log_->constants += graph->constant_bytes_total();
+      log_->f16_weights += graph->f16_weight_count();
+      log_->f16_saved += graph->f16_bytes_saved();
       log_->cat_placed += graph->cat_placed_count();
       log_->cat_not_copied += graph->cat_pieces_not_copied();
     }
@@ -221,6 +227,12 @@ std::weak_ptr<WebGpuBackend>& registered() {
 
 }  // namespace
 
+bool f16_weights_requested(const BackendOptions& options) {
+  if (options.f16_weights) return true;
+  const char* v = std::getenv("WICK_F16");
+  return v && *v && std::string_view(v) != "0";
+}
+
 std::shared_ptr<gpu::Device> backend_device() {
   auto b = registered().lock();
   return b ? b->device() : nullptr;
@@ -230,7 +242,8 @@ Status register_webgpu_backend(const BackendOptions& options) {
   // Reuse the registered backend (its device and compiled pipelines) when it fits.
   if (auto existing = registered().lock();
       existing && existing->options_.profile == options.profile &&
-      existing->options_.alias_views == options.alias_views && find_backend("VulkanBackend") == existing) {
+      existing->options_.alias_views == options.alias_views &&
+      existing->options_.f16_weights == options.f16_weights && find_backend("VulkanBackend") == existing) {
     return existing->ensure_device();
   }
   auto backend = std::make_shared<WebGpuBackend>(options);
@@ -270,6 +283,9 @@ void print_last_graph_summary(std::FILE* out) {
     if (lr.cat_placed > 0)
       std::fprintf(out, "webgpu: concatenations in place: %zu values live in a cat's buffer, %zu cat inputs not copied\n",
                    lr.cat_placed, lr.cat_not_copied);
+    if (lr.f16_weights > 0)
+      std::fprintf(out, "webgpu: f16 weights: %zu linear weight(s) stored as f16, %.1f KiB saved\n", lr.f16_weights,
+                   lr.f16_saved / 1024.0);
     if (lr.encoded > 0)
       std::fprintf(out, "webgpu: host encode time %.3f us per dispatch (%llu dispatches encoded)\n",
                    lr.encode_ns / 1000.0 / static_cast<double>(lr.encoded), static_cast<unsigned long long>(lr.encoded));

@@ -18,6 +18,9 @@ namespace wick::webgpu {
 struct BackendOptions {
   bool profile = false;  // record per-dispatch GPU times (timestamp queries)
   bool alias_views = true;  // GraphOptions::alias_views (off: every view is a copy; for tests)
+  // GraphOptions::f16_weights: linear weights stored as f16 (half their memory), f32 math.
+  // `wick run/bench --f16`; WICK_F16=1 turns it on too.
+  bool f16_weights = false;
 };
 
 // Creates the device (or reuses a healthy one) and registers the backend. Fails with a
@@ -51,5 +54,7 @@ struct DelegateCallTimes {
 std::vector<DelegateCallTimes> take_delegate_call_times();
 // Dispatch count and memory plan of the graphs the registered backend built (`wick bench`).
 void print_last_graph_summary(std::FILE* out);
+// BackendOptions::f16_weights, or WICK_F16 set to anything but "" or "0".
+bool f16_weights_requested(const BackendOptions& options);
 
 }  // namespace wick::webgpu

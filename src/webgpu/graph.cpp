@@ -11,6 +11,7 @@
 
 #include "gpu/strings.h"
 #include "webgpu/flop_count.h"
+#include "webgpu/f16_weights.h"
 #include "webgpu/fusion.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/memory_plan.h"
@@ -240,6 +241,7 @@ Status Graph::create_values(const vkgraph::Plan& plan) {
   const size_t n = plan.values.size();
   values_.resize(n);
   constant_host_.resize(n);
+  if (options_.f16_weights) f16_values_ = plan_f16_weights(plan);
   std::map<int, uint64_t> shared_sizes;  // mem_obj_id -> max bytes
   for (size_t id = 0; id < n; ++id) {
     const vkgraph::ValueDecl& pv = plan.values[id];
@@ -296,10 +298,15 @@ Status Graph::create_tensor_value(size_t id, const vkgraph::ValueDecl& pv, std::
   // int8/uint8 constants stay packed four to a word; every other element is one 32-bit word.
   const bool is_byte = gt.vk_dtype == vk::VkDataType::UINT8 || gt.vk_dtype == vk::VkDataType::INT8;
   gt.elem = vk_is_float(gt.vk_dtype) ? Elem::kF32 : (is_byte && gt.constant_id >= 0 ? Elem::kPackedBytes : Elem::kI32);
-  const uint64_t bytes = gt.elem == Elem::kPackedBytes ? (numel + 3) / 4 * 4 : numel * 4;
+  // A linear weight kept as f16, and the prepack outputs that pass it on (f16_weights.h).
+  if (id < f16_values_.size() && f16_values_[id]) gt.elem = Elem::kF16;
+  const uint64_t bytes = gt.elem == Elem::kPackedBytes ? (numel + 3) / 4 * 4
+                         : gt.elem == Elem::kF16      ? (numel + 1) / 2 * 4
+                                                      : numel * 4;
   if (t.is_constant()) {
     constant_host_[id] = t.constant;
     constant_total_ += bytes;
+    if (gt.elem == Elem::kF16) ++f16_weight_count_, f16_bytes_saved_ += numel * 4 - bytes;
     return upload_constant(gt, t, bytes);
   }
   naive_bytes_ += bytes;
@@ -319,6 +326,13 @@ Status Graph::upload_constant(GpuTensor& gt, const vkgraph::TensorDecl& t, uint6
   const uint64_t size = std::max<uint64_t>(bytes, 4);
   WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, size, "constant"));
   gt.buffer = std::make_shared<gpu::Buffer>(std::move(buf));
+  if (gt.elem == Elem::kF16) {  // f16_weights.h checked: f32 bytes, numel * 4 of them
+    std::vector<float> f(static_cast<size_t>(t.numel()));
+    std::memcpy(f.data(), t.constant.data(), f.size() * 4);
+    std::vector<uint32_t> words = pack_f16_pairs(f);
+    words.resize(static_cast<size_t>(size / 4), 0);
+    return gt.buffer->write(words.data(), words.size() * 4);
+  }
   if (gt.elem == Elem::kPackedBytes) {
     std::vector<uint8_t> padded(static_cast<size_t>(size), 0);
     std::memcpy(padded.data(), t.constant.data(), t.constant.size());

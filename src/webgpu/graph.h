@@ -45,7 +45,9 @@ class Graph;
 ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);  // fusion.h
 
 // What a buffer word holds.
-enum class Elem : uint8_t { kF32, kI32, kPackedBytes };
+// kF16: f16 values two to a u32 (the first in the low half), only for the linear weights
+// GraphOptions::f16_weights converts (f16_weights.h); only the f16-weight matmul reads it.
+enum class Elem : uint8_t { kF32, kI32, kPackedBytes, kF16 };
 
 struct GpuTensor {
   vk::VkDataType vk_dtype = vk::VkDataType::FLOAT32;
@@ -143,6 +145,11 @@ struct GraphOptions {
   // SwiftShader so CI covers the GPU kernels too.
   enum class KernelChoice { kByAdapter, kGpu, kCpu };
   KernelChoice kernel_choice = KernelChoice::kByAdapter;
+  // Linear weights stored as f16 (converted once at build: half their memory), read by
+  // matmul_large_vec4_f16w.wgsl with f32 products and sums; activations stay f32. Core WGSL
+  // (no shader-f16), so every adapter runs it. Which weights: f16_weights.h. Environment
+  // override: WICK_F16=1 (backend.cpp).
+  bool f16_weights = false;
 };
 
 // Elementwise steps a convolution applies to its result before storing it (after bias
@@ -242,6 +249,9 @@ class Graph {
   uint64_t naive_activation_bytes() const { return naive_bytes_; }
   uint64_t planned_activation_bytes() const { return planned_bytes_; }
   uint64_t constant_bytes_total() const { return constant_total_; }
+  // Constants stored as f16 (GraphOptions::f16_weights) and the bytes that saved.
+  size_t f16_weight_count() const { return f16_weight_count_; }
+  uint64_t f16_bytes_saved() const { return f16_bytes_saved_; }
   const std::vector<ProfileEntry>& last_profile() const { return profile_; }
   // Host-side timings of the last submit (encode, submit, wait for the GPU).
   const gpu::SubmitStats& last_submit() const { return last_submit_; }
@@ -361,6 +371,9 @@ class Graph {
   gpu::SubmitStats last_submit_;
   HostTimes host_times_;
   uint64_t naive_bytes_ = 0, planned_bytes_ = 0, constant_total_ = 0;
+  std::vector<bool> f16_values_;  // f16_weights.h's choice (empty unless f16_weights)
+  size_t f16_weight_count_ = 0;
+  uint64_t f16_bytes_saved_ = 0;
 };
 
 // Index math shared by ops.

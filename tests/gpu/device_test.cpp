@@ -65,6 +65,29 @@ TEST(GpuDevice, NullBackendOnlyWhenAskedFor) {
   EXPECT_EQ(device.value()->adapter_info().backend, "Null");
 }
 
+// Subgroup matrices (Dawn's experimental feature, behind allow_unsafe_apis): asked for only
+// with request_subgroup_matrix. Dawn's Null backend offers every feature, so it checks the
+// library's number for it (dawn_abi.h: 0x50037 in the legacy library) through the WGSL
+// probe; the default adapter (SwiftShader in CI) has none and still opens.
+TEST(GpuDevice, SubgroupMatrixOnlyWhenAskedFor) {
+  DeviceOptions options;
+  options.backend = Backend::kNull;
+  auto plain = Device::create(options);
+  ASSERT_TRUE(plain.ok()) << plain.status().to_string();
+  EXPECT_FALSE(plain.value()->has_feature(Feature::kSubgroupMatrix));
+  options.request_subgroup_matrix = true;
+  auto with = Device::create(options);
+  ASSERT_TRUE(with.ok()) << with.status().to_string();
+  EXPECT_TRUE(with.value()->has_feature(Feature::kSubgroupMatrix));
+
+  DeviceOptions real;
+  real.request_subgroup_matrix = true;
+  auto device = Device::create(real);
+  ASSERT_TRUE(device.ok()) << device.status().to_string();
+  if (!device.value()->has_feature(Feature::kSubgroupMatrix))
+    EXPECT_TRUE(device.value()->adapter_info().subgroup_matrix_configs.empty());
+}
+
 TEST(GpuDevice, UncapturedErrorIsReportedOnceByTheNextCheck) {
   WICK_GPU_DEVICE_OR_FAIL(device);
   ASSERT_TRUE(device->check().ok());

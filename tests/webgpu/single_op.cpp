@@ -213,11 +213,13 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;
   go.conv_pw_gemm = conv_pw_gemm;
+  go.f16_weights = f16_weights;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
   planned_bytes = graph->planned_activation_bytes();
   cat_placed = graph->cat_placed_count();
   cat_not_copied = graph->cat_pieces_not_copied();
+  f16_weight_count = graph->f16_weight_count();
 
   ValueTable table;
   std::vector<int32_t> args;

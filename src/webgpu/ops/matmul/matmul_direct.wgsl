@@ -7,6 +7,7 @@
 // Workgroups: x over N tiles, y over M, z batch.
 //#include "matmul_store.inc.wgsl"
 alias Word = f32;
+alias BWord = Word;
 
 override trans_b: u32 = 0u;
 override wg_x: u32 = 8u;

@@ -7,6 +7,7 @@
 //#include "workgroup_reduce.inc.wgsl"
 //#include "matmul_params.inc.wgsl"
 alias Word = f32;
+alias BWord = Word;
 
 override trans_b: u32 = 1u;
 

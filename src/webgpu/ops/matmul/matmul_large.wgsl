@@ -7,6 +7,7 @@
 //#include "matmul_large_tile.inc.wgsl"
 //#include "matmul_store.inc.wgsl"
 alias Word = f32;
+alias BWord = Word;
 
 // Floats per thread's share of its global load.
 override LA: u32 = BM * BK / NT;

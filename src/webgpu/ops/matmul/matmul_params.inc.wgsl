@@ -1,6 +1,7 @@
 // The uniform (MatmulParams in register.cpp) and bindings of every matmul shader, and the
 // epilogue they all apply. The includer declares `alias Word = f32;` (matmul_large_vec4:
-// vec4<f32>, reading and writing a, b and c four floats at a time).
+// vec4<f32>, reading and writing a, b and c four floats at a time) and `alias BWord = Word;`
+// (matmul_large_vec4_f16w: vec2<u32>, four f16 weights).
 struct Params {
   m: u32, n: u32, k: u32, batch: u32,
   a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,
@@ -9,7 +10,7 @@ struct Params {
 }
 
 @group(0) @binding(0) var<storage, read> a: array<Word>;
-@group(0) @binding(1) var<storage, read> b: array<Word>;
+@group(0) @binding(1) var<storage, read> b: array<BWord>;
 @group(0) @binding(2) var<storage, read> bias: array<f32>;
 @group(0) @binding(3) var<storage, read_write> c: array<Word>;
 @group(0) @binding(4) var<uniform> p: Params;

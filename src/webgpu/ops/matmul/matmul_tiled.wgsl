@@ -4,6 +4,7 @@
 // Workgroups: x over N tiles, y over M tiles, z over the batch.
 //#include "matmul_store.inc.wgsl"
 alias Word = f32;
+alias BWord = Word;
 
 override trans_b: u32 = 0u;
 

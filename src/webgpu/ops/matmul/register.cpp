@@ -7,6 +7,9 @@
 //   CPU adapters (SwiftShader): matmul_direct.wgsl (no shared memory) for N <= 16 or
 //         K <= 64, else matmul_tiled.wgsl (64x64 tiles through shared memory);
 //   both: matmul_gemv.wgsl for live M == 1 (LLM decode).
+// A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
+// matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, and live M == 1
+// matmul_gemv_f16w.wgsl: no other kernel reads f16 weights.
 #include <algorithm>
 
 #include "webgpu/graph.h"
@@ -93,8 +96,11 @@ Status invalid(const char* name, const std::string& what) {
 // a @ op(b) (+ bias), op(b) = b^T for linear. `bias` may be null.
 Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTensor* b, GpuTensor* bias,
                     GpuTensor* out, float alpha, float beta) {
+  // f16w: the linear's weight is stored as f16 (f16_weights.h: [N, K], N and K multiples of 4).
+  const bool f16w = kind == Kind::kLinear && b->elem == Elem::kF16;
   for (GpuTensor* t : {a, b, bias, out})
-    if (t && !t->is_float()) return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
+    if (t && !t->is_float() && !(t == b && f16w))
+      return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
   const bool trans_b = kind == Kind::kLinear;
   switch (kind) {
     case Kind::kLinear:
@@ -125,13 +131,30 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   };
   constexpr size_t kNone = SIZE_MAX;
   const int tb = trans_b ? 1 : 0;
-  WICK_ASSIGN_OR_RETURN(size_t tiled_index, add(gpu::PipelineKey(gpu::shaders::matmul_tiled).set("trans_b", tb)));
-  WICK_ASSIGN_OR_RETURN(size_t gemv_index, add(gpu::PipelineKey(gpu::shaders::matmul_gemv).set("trans_b", tb)));
+  size_t tiled_index = kNone, gemv_index = kNone;
+  if (!f16w) {
+    WICK_ASSIGN_OR_RETURN(tiled_index, add(gpu::PipelineKey(gpu::shaders::matmul_tiled).set("trans_b", tb)));
+    WICK_ASSIGN_OR_RETURN(gemv_index, add(gpu::PipelineKey(gpu::shaders::matmul_gemv).set("trans_b", tb)));
+  }
   size_t direct_index = kNone, narrow_index = kNone;
   size_t large128_index = kNone, large128x64_index = kNone, large64_index = kNone, large_scalar_index = kNone;
   // A vec4 binding needs at least 16 bytes; smaller tensors never reach the large kernels.
   const bool vec4_ok = a->buffer->size() >= 16 && b->buffer->size() >= 16 && out->buffer->size() >= 16;
-  if (gpu_choice) {
+  if (f16w) {
+    if (!vec4_ok) return Status(ErrorCode::kInvalidProgram, std::string(name) + ": f16 weight smaller than a vec4");
+    // The large kernel's three tiles, chosen as on GPUs; the 64x64 one also takes M == 1.
+    const MaxDims mx = max_dims(kind, a->max_dims, b->max_dims);
+    const uint64_t rows128 = ceil_div(mx.m, uint64_t{128}) * mx.batch;
+    const auto shader = gpu::shaders::matmul_large_vec4_f16w;
+    if (rows128 * ceil_div(mx.n, uint64_t{128}) >= kMinTiles128) {
+      WICK_ASSIGN_OR_RETURN(large128_index, add(large_key(shader, trans_b, kTile128)));
+    }
+    if (rows128 * ceil_div(mx.n, uint64_t{64}) >= kMinTiles128x64) {
+      WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(shader, trans_b, kTile128x64)));
+    }
+    WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(shader, trans_b, kTile64)));
+    WICK_ASSIGN_OR_RETURN(gemv_index, add(gpu::PipelineKey(gpu::shaders::matmul_gemv_f16w)));
+  } else if (gpu_choice) {
     // Only the kernels the shape bounds can reach (live dims never exceed them): each
     // pipeline costs a shader compile at build time.
     const MaxDims mx = max_dims(kind, a->max_dims, b->max_dims);
@@ -225,7 +248,8 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
         if (i != kNone && i != chosen) WICK_RETURN_IF_ERROR(g.set_workgroups(i, 0, 0, 0));
       return g.set_workgroups(chosen, x, y, z);
     };
-    if (m == 0 || n == 0 || batch == 0) return only(tiled_index, 0, 0);
+    if (m == 0 || n == 0 || batch == 0) return only(f16w ? large64_index : tiled_index, 0, 0);
+    if (f16w && k % 4 != 0) return invalid(name, "f16 weight with K = " + std::to_string(k) + " (needs K % 4 == 0)");
     if (m == 1) {
       const uint64_t groups = ceil_div(static_cast<uint64_t>(n), trans_b ? kGemvColsTrans : kGemvColsPlain);
       const uint64_t y = (groups + max_dim - 1) / max_dim;
@@ -236,7 +260,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     const uint64_t um = static_cast<uint64_t>(m), un = static_cast<uint64_t>(n);
     size_t chosen = tiled_index;
     uint64_t tm = kTile, tn = kTile;
-    if (gpu_choice) {
+    if (gpu_choice || f16w) {
       if (vec4_ok && k % 4 == 0 && n % 4 == 0) {
         const uint64_t rows128 = ceil_div(um, uint64_t{128}) * static_cast<uint64_t>(batch);
         LargeTile t = kTile64;

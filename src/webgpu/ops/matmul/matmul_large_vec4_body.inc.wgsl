@@ -1,0 +1,84 @@
+// The global side of matmul_large_vec4.wgsl and matmul_large_vec4_f16w.wgsl (vec4 loads of
+// a, vec4 stores of c), which differ only in how b is stored: the includer defines
+// `b_vec4(i) -> vec4<f32>`, b's elements 4i..4i+3 (`alias Word = vec4<f32>;` and BWord).
+//#include "matmul_params.inc.wgsl"
+//#include "matmul_large_tile.inc.wgsl"
+
+// vec4s per thread's share of its global load.
+override LA: u32 = A_V4 / NT;
+override LB: u32 = B_V4 / NT;
+
+// Global loads of one K tile, in registers between issue and the shared-memory store.
+var<private> ra: array<vec4<f32>, 8>;
+var<private> rb: array<vec4<f32>, 8>;
+
+// vec4 e of a thread's share of the K tile at k0 of a K-major operand, a [M, K] or (is_b, a
+// constant at each call) b as [N, K]: row first + e / (BK / 4), clamped to the last so that the
+// load stays in bounds, and k0 + 4 (e % (BK / 4)), 0 past K.
+fn k_major_at(is_b: bool, base: u32, first: u32, e: u32, k0: u32) -> vec4<f32> {
+  let kq_n = BK / 4u;
+  let gk = k0 + (e % kq_n) * 4u;
+  let row = min(first + e / kq_n, select(p.m, p.n, is_b) - 1u);
+  let i = (base + row * p.k + gk) / 4u;
+  var v: vec4<f32>;
+  if (is_b) { v = b_vec4(i); } else { v = a[i]; }
+  return select(vec4<f32>(0.0), v, gk < p.k);
+}
+
+fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+  for (var r = 0u; r < LA; r++) { ra[r] = k_major_at(false, bi * p.a_bs, row0, li + NT * r, k0); }
+  if (trans_b == 1u) {
+    for (var r = 0u; r < LB; r++) { rb[r] = k_major_at(true, bi * p.b_bs, col0, li + NT * r, k0); }
+  } else {
+    let nq_n = BN / 4u;
+    for (var r = 0u; r < LB; r++) {
+      let e = li + NT * r;
+      let gk = k0 + e / nq_n;
+      let gn = col0 + (e % nq_n) * 4u;
+      let v = b_vec4((bi * p.b_bs + min(gk, p.k - 1u) * p.n + min(gn, p.n - 4u)) / 4u);
+      rb[r] = select(vec4<f32>(0.0), v, gk < p.k && gn < p.n);
+    }
+  }
+}
+
+fn store_tile(li: u32, buf: u32) {
+  let kq_n = BK / 4u;
+  let abase = buf * A_V4;
+  for (var r = 0u; r < LA; r++) {
+    let e = li + NT * r;
+    let row = e / kq_n;
+    let kk = (e % kq_n) * 4u;
+    let v = ra[r];
+    as_[abase + kk * (BM / 4u) + row / 4u][row % 4u] = v.x;
+    as_[abase + (kk + 1u) * (BM / 4u) + row / 4u][row % 4u] = v.y;
+    as_[abase + (kk + 2u) * (BM / 4u) + row / 4u][row % 4u] = v.z;
+    as_[abase + (kk + 3u) * (BM / 4u) + row / 4u][row % 4u] = v.w;
+  }
+  let bbase = buf * B_V4;
+  if (trans_b == 1u) {
+    for (var r = 0u; r < LB; r++) {
+      let e = li + NT * r;
+      let col = e / kq_n;
+      let kk = (e % kq_n) * 4u;
+      let v = rb[r];
+      bs_[bbase + kk * (BN / 4u) + col / 4u][col % 4u] = v.x;
+      bs_[bbase + (kk + 1u) * (BN / 4u) + col / 4u][col % 4u] = v.y;
+      bs_[bbase + (kk + 2u) * (BN / 4u) + col / 4u][col % 4u] = v.z;
+      bs_[bbase + (kk + 3u) * (BN / 4u) + col / 4u][col % 4u] = v.w;
+    }
+  } else {
+    for (var r = 0u; r < LB; r++) {
+      bs_[bbase + li + NT * r] = rb[r];
+    }
+  }
+}
+
+fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
+  var r = p.alpha * v;
+  if (p.bias_mode != 0u) {
+    let bb = gm * p.bias_rs + gn * p.bias_cs;
+    r = r + p.beta * vec4<f32>(bias[bb], bias[bb + p.bias_cs], bias[bb + 2u * p.bias_cs],
+                               bias[bb + 3u * p.bias_cs]);
+  }
+  c[(bi * p.c_bs + gm * p.n + gn) / 4u] = r;
+}
