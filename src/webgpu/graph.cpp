@@ -491,13 +491,13 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     auto replaced = llm.replaced.find(i);
     const size_t first_command = commands_->size();
     auto attention = attention_fusions_.fused.find(i);
-    const bool fused = attention != attention_fusions_.fused.end() || replaced != llm.replaced.end();
+    const bool absorbs = attention != attention_fusions_.fused.end() || replaced != llm.replaced.end();
     Status s = attention != attention_fusions_.fused.end() ? build_flash_attention(*this, attention->second)
                : replaced != llm.replaced.end()           ? replaced->second(*this)
                                                           : find_op(current_op_)(*this, call.args);
     // FLOPs per op for the profile (flop_count.h); not for the LLM fusions' replacements or
     // a fused attention, whose dispatches also do the work of the ops they absorbed.
-    if (s.ok() && !fused && counts_flops(call.name) && !call.args.empty()) {
+    if (s.ok() && !absorbs && counts_flops(call.name) && !call.args.empty()) {
       FlopOp f{call.name, call.args, current_fusion_ ? current_fusion_->out_id : call.args.back(), false};
       if (call.name.find("conv") != std::string::npos && call.args.size() > 6) {
         auto transposed = int_arg(call.args[6], "flops");
