@@ -887,7 +887,8 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   if (!inputs_fit_placement(values, args))
     return Status(ErrorCode::kInvalidArgument,
                   "WebGPU delegate: an input is below its upper bound, and this graph builds concatenations in place "
-                  "at the upper bounds' offsets (GraphOptions::cat_in_place; the backend rebuilds without)");
+                  "or kernels at the upper bounds' shapes (GraphOptions::cat_in_place, fixed_shapes; the backend "
+                  "rebuilds without)");
   Clock::time_point t0 = Clock::now();
   uint64_t upload_total = 0;
   for (size_t i = 0; i < input_ids_.size(); ++i) {

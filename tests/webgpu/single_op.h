@@ -57,6 +57,7 @@ class VkGraphBuilder {
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead
   bool cat_in_place = true;   // GraphOptions::cat_in_place for run()
+  bool fixed_shapes = true;   // GraphOptions::fixed_shapes for run()
   uint32_t submit_first_chunk = 16;  // GraphOptions::submit_first_chunk for run()
   bool readback_staging = true;      // GraphOptions::readback_staging for run()
   // Inputs of more calls of the same graph after run()'s own (a delegate is called many

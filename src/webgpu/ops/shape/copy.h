@@ -32,6 +32,15 @@ struct CopyPlan {
   double fill = 0;
 };
 
+// The kernel a strided copy runs (shape_copy*.wgsl): one element per thread with the full
+// plan (wrap, shift, bounds, flips); a plain copy whose innermost dim is contiguous on
+// both sides, 4 words per thread (sizes divisible by 4, fixed shapes only); or a plain copy
+// that moves the innermost dim, in 32 x 32 tiles through workgroup memory. See
+// docs/webgpu_layout_copies.md and bench/kernels/shape_copy/.
+enum class CopyKernel { kGeneric, kVec4, kTiled };
+CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes);
+const char* copy_kernel_name(CopyKernel k);
+
 // Fills `plan` from the live shapes (and sets the destination's current dims).
 using CopyPlanner = std::function<Status(CopyPlan& plan)>;
 
@@ -66,9 +75,13 @@ bool copy_converts(const GpuTensor* src, const GpuTensor* dst);
 // bounds, so it then holds at every execution, and the permute is a flat copy.
 bool permute_keeps_order(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm);
 
+// Whether value `pad_id` (constant_pad_nd's pad list) is a literal list of zeros: the pad
+// is then a flat copy.
+bool is_zero_pad(const Graph& g, int32_t pad_id);
+
 // The (input, output) argument positions of a chain op whose output may share its input's
 // buffer with no dispatch: the flat copies (flat_copy_args) and permutes that keep the
-// element order. `args` are the call's value ids; `graph` gives their values.
+// element order, and pads by nothing (is_zero_pad). `args` are the call's value ids; `graph` gives their values.
 std::optional<std::pair<size_t, size_t>> alias_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
 
 }  // namespace wick::webgpu

@@ -281,6 +281,11 @@ Status constant_pad_nd(Graph& g, const OpArgs& a) {
     return a.bad("pad " + shape_to_string(probe) + " must have an even length of at most twice the rank " +
                  std::to_string(x->rank()));
   const int32_t pad_id = a.id(1);
+  if (is_zero_pad(g, pad_id)) {
+    // F.pad by zeros (SAM 2's window partition pads every map, mostly by nothing): a flat
+    // copy, so no dispatch where the memory plan gave the output the input's buffer.
+    return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> { return x->dims; });
+  }
   return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
     WICK_ASSIGN_OR_RETURN(Dims pad, g.int_list(pad_id, name));
     const size_t rank = static_cast<size_t>(x->rank());
