@@ -230,7 +230,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
     table.values.push_back(Value::make_tensor(std::move(t)));
     args.push_back(static_cast<int32_t>(table.values.size()) - 1);
   }
-  if (!graph->inputs_fit_placement(table, args)) {
+  if (rebuild_for_smaller_inputs && !graph->inputs_fit_placement(table, args)) {
     // As WebGpuDelegate does: an input below its upper bound needs a graph without in-place
     // cats and fixed-shape kernels.
     go.cat_in_place = false;
