@@ -66,6 +66,7 @@ TEST(WebGpuLayoutCopy, EveryPermutationOf3To5Dims) {
       Dims out_shape(shape.size());
       for (int i = 0; i < rank; ++i) out_shape[i] = shape[perm[i]];
       test::VkGraphBuilder b;
+      b.gpu_kernels = true;  // the tiled kernel is a GPU kernel choice
       int xi = b.input(dt, shape);
       int out = b.tensor(dt, out_shape);
       b.op("aten.permute_copy.default", {xi, b.int_list(perm), out});
@@ -157,6 +158,27 @@ TEST(WebGpuLayoutCopy, Vec4OnlyForFixedShapes) {
     Dims c = unravel(i, {2, 3, 8, 8});
     return test::at_f(small, ((c[0] * 8 + c[2]) * 3 + c[1]) * 8 + c[3]);
   }, "smaller live input", seen);
+}
+
+// The tiled transpose is the GPU kernel choice; CPU adapters (SwiftShader, where its
+// barrier costs 7x) keep the generic kernel for the same copy.
+TEST(WebGpuLayoutCopy, TiledOnlyOnGpuKernelChoice) {
+  std::mt19937 rng(9);
+  Tensor x = test::random_tensor(ScalarType::kFloat, {3, 40, 36}, rng);
+  for (bool gpu : {true, false}) {
+    test::VkGraphBuilder b;
+    b.gpu_kernels = gpu;
+    int xi = b.input(ScalarType::kFloat, {3, 40, 36});
+    int out = b.tensor(ScalarType::kFloat, {3, 36, 40});
+    b.op("aten.permute_copy.default", {xi, b.int_list({0, 2, 1}), out});
+    b.output(out);
+    std::map<std::string, int> seen;
+    expect_copy(b, x, {3, 36, 40}, [&](int64_t i) {
+      Dims c = unravel(i, {3, 36, 40});
+      return test::at_f(x, (c[0] * 40 + c[2]) * 36 + c[1]);
+    }, gpu ? "gpu choice" : "cpu choice", seen);
+    EXPECT_EQ(seen[gpu ? "shape_copy_tiled" : "shape_copy"], 1);
+  }
 }
 
 // F.pad by zeros (SAM 2 pads every window partition's map, by nothing at these sizes):

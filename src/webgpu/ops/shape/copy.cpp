@@ -184,13 +184,15 @@ const char* copy_kernel_name(CopyKernel k) {
   }
 }
 
-CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes) {
+CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes, bool gpu_choice) {
   CopyParams p;
   bool plain = false;
   if (!encode("copy", plan, 0, 0, p, &plain).ok() || !plain || p.n == 0) return CopyKernel::kGeneric;
   for (uint32_t d = 0; d < p.rank; ++d)
     if (as_signed(p.in_strides[d]) < 0) return CopyKernel::kGeneric;  // flips
-  if (transposes(p)) return CopyKernel::kTiled;
+  // The tiles' workgroup barrier is what costs most on CPU adapters (SwiftShader: 7x the
+  // generic kernel, bench/kernels/shape_copy/README.md): GPU kernel choice only.
+  if (gpu_choice && transposes(p)) return CopyKernel::kTiled;
   // The vec4 form needs sizes divisible by 4 at every execution: only where shapes are the
   // build's (Graph::shapes_fixed).
   CopyParams v = p;
@@ -208,7 +210,7 @@ Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTe
   // them, and is only chosen where they cannot change).
   CopyPlan first;
   WICK_RETURN_IF_ERROR(planner(first));
-  const CopyKernel kernel = choose_copy_kernel(first, g.shapes_fixed());
+  const CopyKernel kernel = choose_copy_kernel(first, g.shapes_fixed(), g.gpu_kernel_choice());
   if (kernel == CopyKernel::kVec4) g.count_fixed_shape_op();
   std::shared_ptr<const gpu::ComputePipeline> pipeline = generic;
   if (kernel == CopyKernel::kVec4) {

@@ -35,10 +35,11 @@ struct CopyPlan {
 // The kernel a strided copy runs (shape_copy*.wgsl): one element per thread with the full
 // plan (wrap, shift, bounds, flips); a plain copy whose innermost dim is contiguous on
 // both sides, 4 words per thread (sizes divisible by 4, fixed shapes only); or a plain copy
-// that moves the innermost dim, in 32 x 32 tiles through workgroup memory. See
+// that moves the innermost dim, in 32 x 32 tiles through workgroup memory (GPU kernel
+// choice only: Graph::gpu_kernel_choice). See
 // docs/webgpu_layout_copies.md and bench/kernels/shape_copy/.
 enum class CopyKernel { kGeneric, kVec4, kTiled };
-CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes);
+CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes, bool gpu_choice);
 const char* copy_kernel_name(CopyKernel k);
 
 // Fills `plan` from the live shapes (and sets the destination's current dims).
