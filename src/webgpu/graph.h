@@ -196,6 +196,8 @@ class Graph {
   // (kGpu, or kByAdapter on an adapter that is not a CPU).
   bool gpu_kernel_choice() const;
   std::shared_ptr<gpu::Device> device_ptr() { return device_; }
+  // minStorageBufferOffsetAlignment (bytes, at least 4): where a buffer view may start.
+  uint64_t view_alignment() const;
 
   Result<std::shared_ptr<const gpu::ComputePipeline>> pipeline(const gpu::PipelineKey& key);
   // A params uniform owned by the graph.

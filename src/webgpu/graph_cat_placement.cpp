@@ -47,6 +47,10 @@ bool Graph::inputs_fit_placement(ValueTable& values, std::span<const int32_t> ar
   return true;
 }
 
+uint64_t Graph::view_alignment() const {
+  return std::max<uint64_t>(device_->limits().min_storage_buffer_offset_alignment, 4);
+}
+
 bool Graph::shapes_fixed() const {
   if (!options_.fixed_shapes) return false;
   for (const GValue& v : values_)

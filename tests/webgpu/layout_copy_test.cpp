@@ -222,5 +222,52 @@ TEST(WebGpuLayoutCopy, PadByNothingIsNoDispatch) {
   for (int64_t i = 0; i < 6; ++i) EXPECT_EQ((*r)[0].tensor.data_as<float>()[i], small.data_as<float>()[i]);
 }
 
+// A slice along the outermost non-1 dim at a 256-byte multiple (MODNet's IBNorm halves,
+// Depth Anything's class-token drop) is a view of its input's buffer: no dispatch, the
+// same values; one at an unaligned offset, or with a step, is still a copy.
+TEST(WebGpuLayoutCopy, OuterSliceAtAlignedOffsetIsAView) {
+  std::mt19937 rng(13);
+  const Dims shape = {1, 12, 16};  // a row is 64 bytes: rows 4, 8 start at 256-byte multiples
+  Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng);
+  struct Case {
+    int64_t start, end, step;
+    size_t extra;  // dispatches over relu + neg
+  };
+  for (const Case& c : {Case{4, 12, 1, 0}, Case{8, 100, 1, 0}, Case{1, 12, 1, 1}, Case{4, 12, 2, 1}, Case{0, 4, 1, 0}}) {
+    const int64_t len = (std::min<int64_t>(c.end, 12) - c.start + c.step - 1) / c.step;
+    const Dims out_shape = {1, len, 16};
+    size_t dispatches[2] = {0, 0};
+    for (int with_slice = 0; with_slice < 2; ++with_slice) {
+      test::VkGraphBuilder b;
+      b.fuse = false;
+      int xi = b.input(ScalarType::kFloat, shape, 0);
+      int y = b.tensor(ScalarType::kFloat, shape, 1);
+      int sl = b.tensor(ScalarType::kFloat, out_shape, 2);
+      int out = b.tensor(ScalarType::kFloat, with_slice ? out_shape : shape, 3);
+      b.op("aten.relu.default", {xi, y});
+      if (with_slice) {
+        b.op("aten.slice_copy.Tensor", {y, b.int_value(1), b.int_value(c.start), b.int_value(c.end),
+                                        b.int_value(c.step), sl});
+        b.op("aten.neg.default", {sl, out});
+      } else {
+        b.op("aten.neg.default", {y, out});
+      }
+      b.output(out);
+      auto r = b.run({Value::make_tensor(x)});
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      dispatches[with_slice] = b.dispatches;
+      if (!with_slice) continue;
+      const Tensor& got = (*r)[0].tensor;
+      ASSERT_EQ(got.sizes, out_shape);
+      for (int64_t i = 0; i < got.numel(); ++i) {
+        const int64_t row = c.start + (i / 16) * c.step, col = i % 16;
+        ASSERT_EQ(got.data_as<float>()[i], -std::max(0.f, x.data_as<float>()[row * 16 + col]))
+            << "slice [" << c.start << ":" << c.end << ":" << c.step << "] at " << i;
+      }
+    }
+    EXPECT_EQ(dispatches[1], dispatches[0] + c.extra) << "slice [" << c.start << ":" << c.end << ":" << c.step << "]";
+  }
+}
+
 }  // namespace
 }  // namespace wick

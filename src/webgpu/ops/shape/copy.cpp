@@ -1,5 +1,6 @@
 #include "webgpu/ops/shape/copy.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -316,10 +317,46 @@ bool is_zero_pad(const Graph& g, int32_t pad_id) {
   return true;
 }
 
+std::optional<SliceView> slice_view_args(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
+  if (op != "aten.slice_copy.Tensor" || args.size() != 6 || !g.shapes_fixed()) return std::nullopt;
+  auto x = g.value(args[0]);
+  auto out = g.value(args[5]);
+  if (!x.ok() || !out.ok() || (*x)->kind != GValue::kTensor || (*out)->kind != GValue::kTensor) return std::nullopt;
+  const GpuTensor &xt = (*x)->tensor, &ot = (*out)->tensor;
+  if (copy_converts(&xt, &ot) || xt.elem == Elem::kPackedBytes) return std::nullopt;
+  // Literal ints only (a SymInt may change between executions).
+  auto literal = [&](int32_t id, int64_t fallback) -> std::optional<int64_t> {
+    if (id < 0 || g.is_none(id)) return fallback;
+    auto v = g.value(id);
+    if (!v.ok() || ((*v)->kind != GValue::kInt && (*v)->kind != GValue::kDouble)) return std::nullopt;
+    auto i = g.int_arg(id, "slice_copy");
+    return i.ok() ? std::optional<int64_t>(*i) : std::nullopt;
+  };
+  const int64_t rank = static_cast<int64_t>(xt.max_dims.size());
+  auto dim = literal(args[1], 0);
+  if (!dim || rank == 0) return std::nullopt;
+  const int64_t d = *dim < 0 ? *dim + rank : *dim;
+  if (d < 0 || d >= rank) return std::nullopt;
+  for (int64_t k = 0; k < d; ++k)
+    if (xt.max_dims[static_cast<size_t>(k)] != 1) return std::nullopt;
+  const int64_t size = xt.max_dims[static_cast<size_t>(d)];
+  auto start = literal(args[2], 0), end = literal(args[3], size), step = literal(args[4], 1);
+  if (!start || !end || !step || *step != 1) return std::nullopt;
+  int64_t s0 = *start < 0 ? *start + size : *start, e0 = *end < 0 ? *end + size : *end;
+  s0 = std::clamp<int64_t>(s0, 0, size);
+  e0 = std::clamp<int64_t>(e0, s0, size);
+  const int64_t inner = shape_numel(xt.max_dims) / std::max<int64_t>(size, 1);
+  if ((e0 - s0) * inner != shape_numel(ot.max_dims) || e0 == s0) return std::nullopt;
+  const uint64_t offset = static_cast<uint64_t>(s0 * inner) * 4;
+  if (offset % g.view_alignment() != 0) return std::nullopt;
+  return SliceView{0, 5, offset};
+}
+
 std::optional<std::pair<size_t, size_t>> alias_args(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
   if (auto io = flat_copy_args(op, args.size())) return io;
   if (op == "aten.constant_pad_nd.default" && args.size() == 4 && is_zero_pad(g, args[1]))
     return std::make_pair(size_t{0}, size_t{3});
+  if (auto v = slice_view_args(g, op, args)) return std::make_pair(v->src, v->dst);
   if ((op == "aten.permute_copy.default" || op == "aten.permute.default") && args.size() == 3) {
     auto x = g.value(args[0]);
     auto perm = g.int_list(args[1], "permute");

@@ -80,6 +80,18 @@ bool permute_keeps_order(const std::vector<int64_t>& dims, const std::vector<int
 // is then a flat copy.
 bool is_zero_pad(const Graph& g, int32_t pad_id);
 
+// A slice_copy (step 1, literal start and end) along a dim with only dims of size 1 outside
+// it, at a byte offset that is a multiple of the view alignment, in a graph of fixed shapes
+// (Graph::shapes_fixed): its output is one range of its input's words, so the memory plan
+// makes the output a view of the input's buffer at `offset` bytes (Graph::
+// plan_transient_buffers) and the op records no dispatch (MODNet's IBNorm halves, Depth
+// Anything's class-token drop).
+struct SliceView {
+  size_t src = 0, dst = 0;  // argument positions
+  uint64_t offset = 0;      // bytes into the input
+};
+std::optional<SliceView> slice_view_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
+
 // The (input, output) argument positions of a chain op whose output may share its input's
 // buffer with no dispatch: the flat copies (flat_copy_args) and permutes that keep the
 // element order, and pads by nothing (is_zero_pad). `args` are the call's value ids; `graph` gives their values.
