@@ -177,14 +177,6 @@ Status check_word_tensor(const std::string& name, const GpuTensor* t) {
   return {};
 }
 
-const char* copy_kernel_name(CopyKernel k) {
-  switch (k) {
-    case CopyKernel::kVec4: return "shape_copy_vec4";
-    case CopyKernel::kTiled: return "shape_copy_tiled";
-    default: return "shape_copy";
-  }
-}
-
 CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes, bool gpu_choice) {
   CopyParams p;
   bool plain = false;

@@ -36,11 +36,10 @@ struct CopyPlan {
 // plan (wrap, shift, bounds, flips); a plain copy whose innermost dim is contiguous on
 // both sides, 4 words per thread (sizes divisible by 4, fixed shapes only); or a plain copy
 // that moves the innermost dim, in 32 x 32 tiles through workgroup memory (GPU kernel
-// choice only: Graph::gpu_kernel_choice). See
-// docs/webgpu_layout_copies.md and bench/kernels/shape_copy/.
+// choice only: Graph::gpu_kernel_choice). See docs/gpu.md ("Layout copies") and
+// bench/kernels/shape_copy/.
 enum class CopyKernel { kGeneric, kVec4, kTiled };
 CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes, bool gpu_choice);
-const char* copy_kernel_name(CopyKernel k);
 
 // Fills `plan` from the live shapes (and sets the destination's current dims).
 using CopyPlanner = std::function<Status(CopyPlan& plan)>;
@@ -93,8 +92,9 @@ struct SliceView {
 std::optional<SliceView> slice_view_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
 
 // The (input, output) argument positions of a chain op whose output may share its input's
-// buffer with no dispatch: the flat copies (flat_copy_args) and permutes that keep the
-// element order, and pads by nothing (is_zero_pad). `args` are the call's value ids; `graph` gives their values.
+// buffer with no dispatch: the flat copies (flat_copy_args), permutes that keep the
+// element order, pads by nothing (is_zero_pad) and slice views (slice_view_args, at their
+// offset). `args` are the call's value ids; `graph` gives their values.
 std::optional<std::pair<size_t, size_t>> alias_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
 
 }  // namespace wick::webgpu
