@@ -75,10 +75,12 @@ class WebGpuDelegate : public DelegateInstance {
         profile_(profile), rebuild_(std::move(rebuild)) {}
   Status execute(ValueTable& values, std::span<const int32_t> args) override {
     if (!graph_->inputs_fit_placement(values, args)) {
-      // An input below its upper bound: concatenations built in place (fixed offsets) no
-      // longer fit, so from now on this delegate runs a graph that copies them.
+      // An input below its upper bound: concatenations built in place (fixed offsets) and
+      // kernels built for the upper bounds' shapes no longer fit, so from now on this
+      // delegate runs a graph without either.
       GraphOptions go = graph_->options();
       go.cat_in_place = false;
+      go.fixed_shapes = false;
       auto rebuilt = rebuild_ ? rebuild_(go) : Result<std::unique_ptr<Graph>>(Status(ErrorCode::kInternal, "no builder"));
       if (!rebuilt.ok()) return rebuilt.status().with_context("WebGPU delegate: rebuilding the graph for smaller inputs");
       graph_ = std::move(*rebuilt);

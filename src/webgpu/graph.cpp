@@ -425,6 +425,13 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
       if (pos < call.args.size() && call.args[pos] >= 0 && static_cast<size_t>(call.args[pos]) < n)
         written_in_place[static_cast<size_t>(call.args[pos])] = true;
   std::vector<std::pair<size_t, size_t>> aliases;
+  // Per alias pair, in op order: the value ids and where the output starts in the input's
+  // words (slice views, slice_view_args; 0 for flat copies).
+  struct AliasIds {
+    size_t src, dst;
+    uint64_t offset;
+  };
+  std::vector<AliasIds> alias_ids;
   for (size_t i = 0; i < n_ops; ++i) {
     const vkgraph::OpCall& call = plan.ops[i];
     // Ops folded into a fused attention use nothing; the fused dispatch only its own tensors.
@@ -445,7 +452,10 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
       const int a = index[s], b = index[d];
       if (a < 0 || b < 0 || written_in_place[s] || written_in_place[d] || is_input[d]) continue;
       if (copy_converts(&values_[s].tensor, &values_[d].tensor)) continue;
+      auto view = slice_view_args(*this, call.name, call.args);
+      if (view && is_output[d]) continue;  // the readback reads whole buffers
       aliases.emplace_back(static_cast<size_t>(a), static_cast<size_t>(b));
+      alias_ids.push_back({s, d, view ? view->offset : 0});
     }
   }
   for (PlannedTensor& t : tensors)
@@ -465,6 +475,20 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
     planned_bytes_ += mp.slot_bytes[s];
   }
   for (size_t k = 0; k < ids.size(); ++k) values_[ids[k]].tensor.buffer = slots[static_cast<size_t>(mp.slot[k])];
+  // An honoured pair shares one buffer (a pair the plan could not honour cannot share one
+  // by chance: both are live at the op). The output is the input's buffer, or for a slice
+  // view a view of it at the slice's offset; in op order, so chains of views compose.
+  for (const AliasIds& p : alias_ids) {
+    GpuTensor &src = values_[p.src].tensor, &dst = values_[p.dst].tensor;
+    if (mp.slot[static_cast<size_t>(index[p.src])] != mp.slot[static_cast<size_t>(index[p.dst])]) continue;
+    if (p.offset == 0) {
+      dst.buffer = src.buffer;  // a flat copy: the same words (a view where its input is one)
+      continue;
+    }
+    const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(dst.max_numel(), 1)) * 4;
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer view, gpu::Buffer::view(*src.buffer, p.offset, bytes, "view"));
+    dst.buffer = std::make_shared<gpu::Buffer>(std::move(view));
+  }
   shared_sizes.clear();  // every shareable tensor is in a planned buffer now
   return {};
 }
@@ -930,7 +954,8 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   if (!inputs_fit_placement(values, args))
     return Status(ErrorCode::kInvalidArgument,
                   "WebGPU delegate: an input is below its upper bound, and this graph builds concatenations in place "
-                  "at the upper bounds' offsets (GraphOptions::cat_in_place; the backend rebuilds without)");
+                  "or kernels at the upper bounds' shapes (GraphOptions::cat_in_place, fixed_shapes; the backend "
+                  "rebuilds without)");
   Clock::time_point t0 = Clock::now();
   uint64_t upload_total = 0;
   for (size_t i = 0; i < input_ids_.size(); ++i) {

@@ -139,6 +139,10 @@ struct GraphOptions {
   // Environment override: WICK_FLASH_ATTENTION=0 (off), =all (every head dim a tile fits).
   bool flash_attention = true;
   int64_t flash_attention_max_head_dim = 64;
+  // Kernels specialized to the build's shapes where no value is symbolic (the layout
+  // copies' vec4 form, ops/shape/copy.h): like in-place cats they assume every input at
+  // its upper bound, and the backend rebuilds without them for a smaller one.
+  bool fixed_shapes = true;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
@@ -220,6 +224,8 @@ class Graph {
   // (kGpu, or kByAdapter on an adapter that is not a CPU).
   bool gpu_kernel_choice() const;
   std::shared_ptr<gpu::Device> device_ptr() { return device_; }
+  // minStorageBufferOffsetAlignment (bytes, at least 4): where a buffer view may start.
+  uint64_t view_alignment() const;
 
   Result<std::shared_ptr<const gpu::ComputePipeline>> pipeline(const gpu::PipelineKey& key);
   // A params uniform owned by the graph.
@@ -280,6 +286,11 @@ class Graph {
   // and the graph must be built again without them (WebGpuDelegate does).
   bool inputs_fit_placement(ValueTable& values, std::span<const int32_t> args) const;
   size_t cat_pieces_not_copied() const { return cat_pieces_skipped_; }
+  // Whether ops may specialize their kernels to the build's shapes (GraphOptions::fixed_shapes
+  // and no symbolic value); those that do count themselves, so inputs_fit_placement checks.
+  bool shapes_fixed() const;
+  void count_fixed_shape_op() { ++fixed_shape_ops_; }
+  size_t fixed_shape_ops() const { return fixed_shape_ops_; }
   void count_cat_piece_not_copied() { ++cat_pieces_skipped_; }
 
   // ---- top-k of an output's last row on the GPU (output_topk.h) ----
@@ -361,6 +372,7 @@ class Graph {
   std::map<int32_t, CatHome> cat_homes_;
   std::set<std::tuple<int32_t, int64_t, int32_t>> cat_copies_;  // (root, offset, piece) copied so far
   size_t cat_placed_ = 0, cat_pieces_skipped_ = 0;
+  size_t fixed_shape_ops_ = 0;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
   AttentionFusions attention_fusions_;  // likewise
 

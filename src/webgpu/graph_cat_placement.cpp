@@ -37,13 +37,24 @@ bool Graph::first_cat_copy(int32_t root, int64_t offset, int32_t piece) {
 }
 
 bool Graph::inputs_fit_placement(ValueTable& values, std::span<const int32_t> args) const {
-  if (cat_placed_ == 0) return true;
+  if (cat_placed_ == 0 && fixed_shape_ops_ == 0) return true;
   for (size_t i = 0; i < input_ids_.size() && i < args.size(); ++i) {
     const GValue& gv = values_[static_cast<size_t>(input_ids_[i])];
     if (gv.kind != GValue::kTensor) continue;
     auto host = values.tensor(args[i]);
     if (host.ok() && (*host)->sizes != gv.tensor.max_dims) return false;
   }
+  return true;
+}
+
+uint64_t Graph::view_alignment() const {
+  return std::max<uint64_t>(device_->limits().min_storage_buffer_offset_alignment, 4);
+}
+
+bool Graph::shapes_fixed() const {
+  if (!options_.fixed_shapes) return false;
+  for (const GValue& v : values_)
+    if (v.kind == GValue::kSymInt) return false;
   return true;
 }
 

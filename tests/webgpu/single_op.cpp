@@ -210,6 +210,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.profile = profile;
   go.cat_in_place = cat_in_place;
   go.flash_attention = flash_attention;
+  go.fixed_shapes = fixed_shapes;
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;
   go.conv_pw_gemm = conv_pw_gemm;
@@ -233,6 +234,16 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
     t.dynamism = ShapeDynamism::kDynamicBound;
     table.values.push_back(Value::make_tensor(std::move(t)));
     args.push_back(static_cast<int32_t>(table.values.size()) - 1);
+  }
+  if (rebuild_for_smaller_inputs && !graph->inputs_fit_placement(table, args)) {
+    // As WebGpuDelegate does: an input below its upper bound needs a graph without in-place
+    // cats and fixed-shape kernels.
+    go.cat_in_place = false;
+    go.fixed_shapes = false;
+    WICK_ASSIGN_OR_RETURN(graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
+    dispatches = graph->dispatch_count();
+    cat_placed = graph->cat_placed_count();
+    cat_not_copied = graph->cat_pieces_not_copied();
   }
   for (const auto& [j, k] : output_topk) WICK_RETURN_IF_ERROR(graph->request_output_topk(j, k));
   WICK_RETURN_IF_ERROR(graph->execute(table, args));

@@ -58,6 +58,10 @@ class VkGraphBuilder {
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead
   bool cat_in_place = true;   // GraphOptions::cat_in_place for run()
   bool flash_attention = true;  // GraphOptions::flash_attention for run()
+  bool fixed_shapes = true;   // GraphOptions::fixed_shapes for run()
+  // run() builds the graph again without in-place cats and fixed-shape kernels when an
+  // input is below its upper bound, as WebGpuDelegate does (false: the graph's error).
+  bool rebuild_for_smaller_inputs = true;
   uint32_t submit_first_chunk = 16;  // GraphOptions::submit_first_chunk for run()
   bool readback_staging = true;      // GraphOptions::readback_staging for run()
   // Inputs of more calls of the same graph after run()'s own (a delegate is called many

@@ -1,5 +1,6 @@
 #include "webgpu/ops/shape/copy.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -49,7 +50,11 @@ Arr to_arr(const std::vector<int64_t>& v) {
   return a;
 }
 
-Status encode(const std::string& name, const CopyPlan& plan_in, uint32_t mode, uint32_t fill, CopyParams& p) {
+// `plain`: no wrap, shift or bounds (mods/offs/lims all zero); the dims both sides walk
+// contiguously are then merged, so the shaders' per-dim div/mod loops run as few times as
+// possible.
+Status encode(const std::string& name, const CopyPlan& plan_in, uint32_t mode, uint32_t fill, CopyParams& p,
+              bool* plain_out = nullptr) {
   CopyPlan plan = plan_in;
   const size_t rank = plan.dims.size();
   if (rank > static_cast<size_t>(kMaxCopyRank))
@@ -83,15 +88,84 @@ Status encode(const std::string& name, const CopyPlan& plan_in, uint32_t mode, u
   p.mods = to_arr(plan.mods);
   p.offs = to_arr(plan.offs);
   p.lims = to_arr(plan.lims);
-  // Plain strided copies (no wrap, shift or bounds): merge the dims both sides walk
-  // contiguously, so the shader's per-dim div/mod loop runs as few times as possible.
   const auto is_zero = [](const std::vector<int64_t>& v) {
     for (int64_t x : v) if (x != 0) return false;
     return true;
   };
-  if (is_zero(plan.mods) && is_zero(plan.offs) && is_zero(plan.lims))
-    p.rank = coalesce_dims(p.rank, p.dims, {&p.in_strides, &p.out_strides});
+  const bool plain = is_zero(plan.mods) && is_zero(plan.offs) && is_zero(plan.lims);
+  if (plain) p.rank = coalesce_dims(p.rank, p.dims, {&p.in_strides, &p.out_strides});
+  if (plain_out) *plain_out = plain;
   return {};
+}
+
+int32_t as_signed(uint32_t w) { return static_cast<int32_t>(w); }
+
+// A plain copy's (coalesced) params in units of 4 words for shape_copy_vec4, when the
+// innermost dim is contiguous on both sides and every size, stride and base divides by 4.
+bool to_vec4(CopyParams& p) {
+  if (p.n == 0 || p.rank == 0) return false;
+  const uint32_t last = p.rank - 1;
+  if (p.in_strides[last] != 1 || p.out_strides[last] != 1 || p.dims[last] % 4 != 0) return false;
+  if (p.in_base % 4 != 0 || p.out_base % 4 != 0) return false;
+  for (uint32_t d = 0; d < last; ++d)
+    if (as_signed(p.in_strides[d]) < 0 || p.in_strides[d] % 4 != 0 || p.out_strides[d] % 4 != 0) return false;
+  p.n /= 4;
+  p.dims[last] /= 4;
+  p.in_base /= 4;
+  p.out_base /= 4;
+  for (uint32_t d = 0; d < last; ++d) {
+    p.in_strides[d] /= 4;
+    p.out_strides[d] /= 4;
+  }
+  return true;
+}
+
+constexpr uint32_t kTile = 32;  // shape_copy_tiled.wgsl's T
+
+// Whether a plain copy's (coalesced) params move the innermost dim: the destination's
+// contiguous dim is read with a stride and some other dim is the source's contiguous one,
+// both at least 8 long (shorter ones would leave most of a 32 x 32 tile idle).
+bool transposes(const CopyParams& p) {
+  if (p.rank < 2) return false;
+  const uint32_t last = p.rank - 1;
+  if (p.out_strides[last] != 1 || p.in_strides[last] == 1 || p.dims[last] < 8) return false;
+  for (uint32_t d = 0; d < last; ++d)
+    if (p.in_strides[d] == 1) return p.dims[d] >= 8;
+  return false;
+}
+
+// A plain copy's params for shape_copy_tiled: the source's contiguous dim (if any) moved
+// next to the last one, the rank padded to 2, and n / tiles_a / tiles_b (the shader's
+// _p0 / _p1) set to the workgroup grid. Correct for any plain plan: the shader is a strided
+// copy in tiles over the last two dims.
+void to_tiled(CopyParams& p) {
+  while (p.rank < 2) {
+    for (uint32_t d = p.rank; d > 0; --d) {
+      p.dims[d] = p.dims[d - 1];
+      p.in_strides[d] = p.in_strides[d - 1];
+      p.out_strides[d] = p.out_strides[d - 1];
+    }
+    p.dims[0] = 1;
+    p.in_strides[0] = p.out_strides[0] = 0;
+    ++p.rank;
+  }
+  const uint32_t a = p.rank - 2;
+  for (uint32_t d = 0; d < a; ++d) {
+    if (p.in_strides[d] != 1) continue;
+    // Rotate d to position a; the dims in between move out one (their order is free).
+    for (Arr* v : {&p.dims, &p.in_strides, &p.out_strides}) {
+      const uint32_t keep = (*v)[d];
+      for (uint32_t k = d; k < a; ++k) (*v)[k] = (*v)[k + 1];
+      (*v)[a] = keep;
+    }
+    break;
+  }
+  uint64_t batch = 1;
+  for (uint32_t d = 0; d < a; ++d) batch *= p.dims[d];
+  const uint32_t tiles_a = (p.dims[a] + kTile - 1) / kTile, tiles_b = (p.dims[a + 1] + kTile - 1) / kTile;
+  p.pad0 = tiles_a;
+  p.pad1 = tiles_b;
+  p.n = static_cast<uint32_t>(batch * tiles_a * tiles_b);
 }
 
 }  // namespace
@@ -103,11 +177,41 @@ Status check_word_tensor(const std::string& name, const GpuTensor* t) {
   return {};
 }
 
+CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes, bool gpu_choice) {
+  CopyParams p;
+  bool plain = false;
+  if (!encode("copy", plan, 0, 0, p, &plain).ok() || !plain || p.n == 0) return CopyKernel::kGeneric;
+  for (uint32_t d = 0; d < p.rank; ++d)
+    if (as_signed(p.in_strides[d]) < 0) return CopyKernel::kGeneric;  // flips
+  // The tiles' workgroup barrier is what costs most on CPU adapters (SwiftShader: 7x the
+  // generic kernel, bench/kernels/shape_copy/README.md): GPU kernel choice only.
+  if (gpu_choice && transposes(p)) return CopyKernel::kTiled;
+  // The vec4 form needs sizes divisible by 4 at every execution: only where shapes are the
+  // build's (Graph::shapes_fixed).
+  CopyParams v = p;
+  if (fixed_shapes && to_vec4(v)) return CopyKernel::kVec4;
+  return CopyKernel::kGeneric;
+}
+
 Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTensor* dst, CopyPlanner planner) {
   WICK_RETURN_IF_ERROR(check_word_tensor(name, src));
   WICK_RETURN_IF_ERROR(check_word_tensor(name, dst));
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::shape_copy).set("wg_size", kWorkgroup)));
+  WICK_ASSIGN_OR_RETURN(auto generic, g.pipeline(gpu::PipelineKey(gpu::shaders::shape_copy).set("wg_size", kWorkgroup)));
   const uint32_t mode = copy_mode(src, dst);
+  // The kernel is chosen once from the build's shapes (the plan's structure: plain or not,
+  // which dim is contiguous where, does not change with the sizes; only kVec4 depends on
+  // them, and is only chosen where they cannot change).
+  CopyPlan first;
+  WICK_RETURN_IF_ERROR(planner(first));
+  const CopyKernel kernel = choose_copy_kernel(first, g.shapes_fixed(), g.gpu_kernel_choice());
+  if (kernel == CopyKernel::kVec4) g.count_fixed_shape_op();
+  std::shared_ptr<const gpu::ComputePipeline> pipeline = generic;
+  if (kernel == CopyKernel::kVec4) {
+    WICK_ASSIGN_OR_RETURN(pipeline,
+                          g.pipeline(gpu::PipelineKey(gpu::shaders::shape_copy_vec4).set("wg_size", kWorkgroup)));
+  } else if (kernel == CopyKernel::kTiled) {
+    WICK_ASSIGN_OR_RETURN(pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::shape_copy_tiled)));
+  }
   // One WebGPU buffer (views of one buffer included, cat_plan.h): stage through scratch.
   const bool aliased = src->buffer->handle() == dst->buffer->handle();
   ParamsBlock* stage_params = nullptr;
@@ -119,7 +223,7 @@ Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTe
                                                           name + " staging"));
     WICK_ASSIGN_OR_RETURN(stage_params, g.params(sizeof(CopyParams), name + " staging"));
     gpu::Dispatch d;
-    d.pipeline = pipeline;
+    d.pipeline = generic;
     d.bindings = {{0, src->buffer.get()}, {1, scratch}, {2, stage_params->buffer()}};
     WICK_ASSIGN_OR_RETURN(stage_index, g.add_dispatch(std::move(d)));
     source = scratch;
@@ -143,6 +247,13 @@ Status add_strided_copy(Graph& g, const std::string& name, GpuTensor* src, GpuTe
     WICK_RETURN_IF_ERROR(planner(plan));
     CopyParams p;
     WICK_RETURN_IF_ERROR(encode(name, plan, mode, fill_word(dst, plan.fill), p));
+    if (kernel == CopyKernel::kVec4 && p.n != 0 && !to_vec4(p))
+      return Status(ErrorCode::kInternal, name + ": shapes changed under a copy built for fixed shapes");
+    if (kernel == CopyKernel::kTiled) {
+      to_tiled(p);
+      WICK_RETURN_IF_ERROR(params->write(p));
+      return g.set_grid(index, uint64_t{p.n} * kWorkgroup, kWorkgroup);
+    }
     WICK_RETURN_IF_ERROR(params->write(p));
     return g.set_grid(index, p.n, kWorkgroup);
   });
@@ -189,8 +300,55 @@ bool permute_keeps_order(const std::vector<int64_t>& dims, const std::vector<int
   return true;
 }
 
+bool is_zero_pad(const Graph& g, int32_t pad_id) {
+  auto v = g.value(pad_id);
+  // Only a literal IntList: a ValueList may hold SymInts that change between executions.
+  if (!v.ok() || (*v)->kind != GValue::kIntList) return false;
+  for (int64_t p : (*v)->ints)
+    if (p != 0) return false;
+  return true;
+}
+
+std::optional<SliceView> slice_view_args(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
+  if (op != "aten.slice_copy.Tensor" || args.size() != 6 || !g.shapes_fixed()) return std::nullopt;
+  auto x = g.value(args[0]);
+  auto out = g.value(args[5]);
+  if (!x.ok() || !out.ok() || (*x)->kind != GValue::kTensor || (*out)->kind != GValue::kTensor) return std::nullopt;
+  const GpuTensor &xt = (*x)->tensor, &ot = (*out)->tensor;
+  if (copy_converts(&xt, &ot) || xt.elem == Elem::kPackedBytes) return std::nullopt;
+  // Literal ints only (a SymInt may change between executions).
+  auto literal = [&](int32_t id, int64_t fallback) -> std::optional<int64_t> {
+    if (id < 0 || g.is_none(id)) return fallback;
+    auto v = g.value(id);
+    if (!v.ok() || ((*v)->kind != GValue::kInt && (*v)->kind != GValue::kDouble)) return std::nullopt;
+    auto i = g.int_arg(id, "slice_copy");
+    return i.ok() ? std::optional<int64_t>(*i) : std::nullopt;
+  };
+  const int64_t rank = static_cast<int64_t>(xt.max_dims.size());
+  auto dim = literal(args[1], 0);
+  if (!dim || rank == 0) return std::nullopt;
+  const int64_t d = *dim < 0 ? *dim + rank : *dim;
+  if (d < 0 || d >= rank) return std::nullopt;
+  for (int64_t k = 0; k < d; ++k)
+    if (xt.max_dims[static_cast<size_t>(k)] != 1) return std::nullopt;
+  const int64_t size = xt.max_dims[static_cast<size_t>(d)];
+  auto start = literal(args[2], 0), end = literal(args[3], size), step = literal(args[4], 1);
+  if (!start || !end || !step || *step != 1) return std::nullopt;
+  int64_t s0 = *start < 0 ? *start + size : *start, e0 = *end < 0 ? *end + size : *end;
+  s0 = std::clamp<int64_t>(s0, 0, size);
+  e0 = std::clamp<int64_t>(e0, s0, size);
+  const int64_t inner = shape_numel(xt.max_dims) / std::max<int64_t>(size, 1);
+  if ((e0 - s0) * inner != shape_numel(ot.max_dims) || e0 == s0) return std::nullopt;
+  const uint64_t offset = static_cast<uint64_t>(s0 * inner) * 4;
+  if (offset % g.view_alignment() != 0) return std::nullopt;
+  return SliceView{0, 5, offset};
+}
+
 std::optional<std::pair<size_t, size_t>> alias_args(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
   if (auto io = flat_copy_args(op, args.size())) return io;
+  if (op == "aten.constant_pad_nd.default" && args.size() == 4 && is_zero_pad(g, args[1]))
+    return std::make_pair(size_t{0}, size_t{3});
+  if (auto v = slice_view_args(g, op, args)) return std::make_pair(v->src, v->dst);
   if ((op == "aten.permute_copy.default" || op == "aten.permute.default") && args.size() == 3) {
     auto x = g.value(args[0]);
     auto perm = g.int_list(args[1], "permute");

@@ -32,6 +32,15 @@ struct CopyPlan {
   double fill = 0;
 };
 
+// The kernel a strided copy runs (shape_copy*.wgsl): one element per thread with the full
+// plan (wrap, shift, bounds, flips); a plain copy whose innermost dim is contiguous on
+// both sides, 4 words per thread (sizes divisible by 4, fixed shapes only); or a plain copy
+// that moves the innermost dim, in 32 x 32 tiles through workgroup memory (GPU kernel
+// choice only: Graph::gpu_kernel_choice). See docs/gpu.md ("Layout copies") and
+// bench/kernels/shape_copy/.
+enum class CopyKernel { kGeneric, kVec4, kTiled };
+CopyKernel choose_copy_kernel(const CopyPlan& plan, bool fixed_shapes, bool gpu_choice);
+
 // Fills `plan` from the live shapes (and sets the destination's current dims).
 using CopyPlanner = std::function<Status(CopyPlan& plan)>;
 
@@ -66,9 +75,26 @@ bool copy_converts(const GpuTensor* src, const GpuTensor* dst);
 // bounds, so it then holds at every execution, and the permute is a flat copy.
 bool permute_keeps_order(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm);
 
+// Whether value `pad_id` (constant_pad_nd's pad list) is a literal list of zeros: the pad
+// is then a flat copy.
+bool is_zero_pad(const Graph& g, int32_t pad_id);
+
+// A slice_copy (step 1, literal start and end) along a dim with only dims of size 1 outside
+// it, at a byte offset that is a multiple of the view alignment, in a graph of fixed shapes
+// (Graph::shapes_fixed): its output is one range of its input's words, so the memory plan
+// makes the output a view of the input's buffer at `offset` bytes (Graph::
+// plan_transient_buffers) and the op records no dispatch (MODNet's IBNorm halves, Depth
+// Anything's class-token drop).
+struct SliceView {
+  size_t src = 0, dst = 0;  // argument positions
+  uint64_t offset = 0;      // bytes into the input
+};
+std::optional<SliceView> slice_view_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
+
 // The (input, output) argument positions of a chain op whose output may share its input's
-// buffer with no dispatch: the flat copies (flat_copy_args) and permutes that keep the
-// element order. `args` are the call's value ids; `graph` gives their values.
+// buffer with no dispatch: the flat copies (flat_copy_args), permutes that keep the
+// element order, pads by nothing (is_zero_pad) and slice views (slice_view_args, at their
+// offset). `args` are the call's value ids; `graph` gives their values.
 std::optional<std::pair<size_t, size_t>> alias_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
 
 }  // namespace wick::webgpu

@@ -145,7 +145,7 @@ Status slice_copy(Graph& g, const OpArgs& a) {
   WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, a.integer(1), x->rank()));
   if (x->rank() == 0) return a.bad("cannot slice a 0-d tensor");
   const int32_t start_id = a.id(2), end_id = a.id(3), step_id = a.id(4);
-  return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+  auto plan_slice = [=, &g](CopyPlan& plan) -> Status {
     const int64_t size = x->dims[static_cast<size_t>(d)];
     int64_t start = 0, end = size, step = 1;
     if (!g.is_none(start_id)) {
@@ -170,7 +170,23 @@ Status slice_copy(Graph& g, const OpArgs& a) {
     plan.in_strides[static_cast<size_t>(d)] *= step;
     plan.in_base = start * cs[static_cast<size_t>(d)];
     return plan_output(name, out, plan, shape);
-  });
+  };
+  const auto view = slice_view_args(g, name, {a.id(0), a.id(1), start_id, end_id, step_id, a.id(5)});
+  if (view && out->buffer->handle() == x->buffer->handle() &&
+      out->buffer->offset() == x->buffer->offset() + view->offset) {
+    // The memory plan made the output a view of the input's buffer (slice_view_args): the
+    // words are already there. Only the fixed shapes' offset is right: counted, so a
+    // smaller input rebuilds the graph without (Graph::inputs_fit_placement).
+    g.count_fixed_shape_op();
+    return g.add_step([=]() -> Status {
+      CopyPlan plan;
+      WICK_RETURN_IF_ERROR(plan_slice(plan));
+      if (static_cast<uint64_t>(plan.in_base) * 4 != view->offset)
+        return Status(ErrorCode::kInternal, std::string(name) + ": slice moved under a buffer view");
+      return {};
+    });
+  }
+  return add_strided_copy(g, name, x, out, plan_slice);
 }
 
 Status select_copy(Graph& g, const OpArgs& a) {
@@ -281,6 +297,11 @@ Status constant_pad_nd(Graph& g, const OpArgs& a) {
     return a.bad("pad " + shape_to_string(probe) + " must have an even length of at most twice the rank " +
                  std::to_string(x->rank()));
   const int32_t pad_id = a.id(1);
+  if (is_zero_pad(g, pad_id)) {
+    // F.pad by zeros (SAM 2's window partition pads every map, mostly by nothing): a flat
+    // copy, so no dispatch where the memory plan gave the output the input's buffer.
+    return add_flat_copy(g, name, x, out, [=]() -> Result<Dims> { return x->dims; });
+  }
   return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
     WICK_ASSIGN_OR_RETURN(Dims pad, g.int_list(pad_id, name));
     const size_t rank = static_cast<size_t>(x->rank());

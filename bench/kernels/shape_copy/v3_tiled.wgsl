@@ -1,0 +1,88 @@
+// Snapshot of src/webgpu/ops/shape/shape_copy_tiled.wgsl, dispatch helpers inlined.
+// shape_copy.wgsl's plain strided copy for copies that move the innermost dim (NCHW <->
+// NHWC, k^T before a matmul, head/token swaps): the iteration's last two dims are `a` (the
+// source's contiguous dim) and `b` (the destination's), so one thread per element would
+// read with a stride (or write with one). Each workgroup moves a 32 x 32 tile of (a, b)
+// through workgroup memory instead: it reads the tile along a and writes it along b, both
+// coalesced. The dims before a and b (at most 6) are a batch, decomposed once per thread.
+// Strides are free (it is correct for any plain plan); copy.cpp picks it for the
+// transposing ones. Same Params as shape_copy.wgsl, plus the tile grid in _p0 / _p1:
+// _p0 = tiles along a, _p1 = tiles along b; n = workgroups in all.
+struct Params {
+  n: u32, rank: u32, in_base: u32, out_base: u32,
+  mode: u32, fill: u32, tiles_a: u32, tiles_b: u32,
+  dims: array<vec4<u32>, 2>,
+  in_strides: array<vec4<u32>, 2>,
+  out_strides: array<vec4<u32>, 2>,
+  mods: array<vec4<u32>, 2>,
+  offs: array<vec4<u32>, 2>,
+  lims: array<vec4<u32>, 2>,
+}
+
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+const T: u32 = 32u;   // tile edge
+const R: u32 = 8u;    // rows per pass: 32 x 8 = 256 threads, 4 passes
+var<workgroup> tile: array<u32, 1056>;  // 32 x 33: the padding column keeps the transposed reads off one bank
+
+fn convert(w: u32) -> u32 {
+  switch p.mode {
+    case 1u: { return bitcast<u32>(i32(bitcast<f32>(w))); }
+    case 2u: { return bitcast<u32>(f32(bitcast<i32>(w))); }
+    case 3u: { return select(0u, 1u, bitcast<f32>(w) != 0.0); }
+    case 4u: { return select(0u, 1u, w != 0u); }
+    default: { return w; }
+  }
+}
+
+fn at(v: array<vec4<u32>, 2>, d: u32) -> u32 { return v[d / 4u][d % 4u]; }
+
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+  let w = flat_workgroup(wid, nwg);
+  if (w >= p.n) { return; }  // the grid's rounding: whole workgroups only, so uniform
+  let ra = p.rank - 2u;
+  let rb = p.rank - 1u;
+  let size_a = at(p.dims, ra);
+  let size_b = at(p.dims, rb);
+  let tb = w % p.tiles_b;
+  let ta = (w / p.tiles_b) % p.tiles_a;
+  var rem = w / (p.tiles_b * p.tiles_a);
+  var si = p.in_base;
+  var di = p.out_base;
+  for (var d = i32(ra) - 1; d >= 0; d = d - 1) {
+    let du = u32(d);
+    let size = at(p.dims, du);
+    let c = rem % size;
+    rem = rem / size;
+    si = si + c * at(p.in_strides, du);
+    di = di + c * at(p.out_strides, du);
+  }
+  let isa = at(p.in_strides, ra);
+  let isb = at(p.in_strides, rb);
+  let osa = at(p.out_strides, ra);
+  let osb = at(p.out_strides, rb);
+  let a0 = ta * T;
+  let b0 = tb * T;
+  let x = li % T;
+  let y = li / T;
+  // Read: neighbouring threads walk a (the source's contiguous dim).
+  for (var k = 0u; k < T; k = k + R) {
+    let a = a0 + x;
+    let b = b0 + y + k;
+    if (a < size_a && b < size_b) { tile[(y + k) * (T + 1u) + x] = src[si + a * isa + b * isb]; }
+  }
+  workgroupBarrier();
+  // Write: neighbouring threads walk b (the destination's contiguous dim).
+  for (var k = 0u; k < T; k = k + R) {
+    let a = a0 + y + k;
+    let b = b0 + x;
+    if (a < size_a && b < size_b) { dst[di + a * osa + b * osb] = convert(tile[x * (T + 1u) + y + k]); }
+  }
+}
+
+fn flat_invocation(gid: vec3<u32>, nwg: vec3<u32>, wg: u32) -> u32 { return gid.x + gid.y * nwg.x * wg; }
+fn flat_workgroup(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
