@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "single_op.h"
 
@@ -113,6 +114,82 @@ TEST(WebGpuNormOp, GroupNormRandomShapes) {
     expect_close((*r)[0].tensor, ref.out, what);
     for (size_t i = 0; i < ref.rstd.size(); ++i)
       ASSERT_NEAR((*r)[1].tensor.data_as<float>()[i], ref.rstd[i], 1e-3 * ref.rstd[i]) << what << " rstd";
+  }
+}
+
+// Few long rows split across workgroups (row_norm_stats + row_norm_apply: two dispatches per
+// norm): InstanceNorm's export (no_stats) over planes, layer / RMS / group norm of few rows,
+// with row lengths that leave a short or empty last chunk, and a mean far from zero (the
+// chunk merge must not lose the variance to cancellation).
+TEST(WebGpuNormOp, SplitRowsFewLongRows) {
+  std::mt19937 rng(25);
+  struct Case { const char* op; std::vector<int64_t> shape; int64_t groups; double lo, hi; };
+  const std::vector<Case> cases = {
+      {"no_stats", {1, 3, 67, 61}, 0, -1, 3},      // 3 rows of 4087
+      {"no_stats", {1, 2, 129, 128}, 0, 99, 101},  // mean 100, spread 1
+      {"layer", {2, 9001}, 0, -3, 5},
+      {"rms", {1, 6145}, 0, -2, 2},
+      {"group", {1, 4, 45, 51}, 2, -1, 3},         // 2 rows of 4590, 2 channels each
+  };
+  for (const Case& c : cases) {
+    const std::string what = std::string(c.op) + " " + shape_to_string(c.shape);
+    Tensor x = test::random_tensor(ScalarType::kFloat, c.shape, rng, c.lo, c.hi);
+    const int64_t ch = c.shape.size() > 2 ? c.shape[1] : 1;
+    const int64_t inner_last = c.shape.back();
+    const bool per_channel = std::string(c.op) == "no_stats" || std::string(c.op) == "group";
+    Tensor w = test::random_tensor(ScalarType::kFloat, {per_channel ? ch : inner_last}, rng);
+    Tensor bias = test::random_tensor(ScalarType::kFloat, {per_channel ? ch : inner_last}, rng);
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, c.shape);
+    int out = b.tensor(ScalarType::kFloat, c.shape);
+    int64_t rows = 0, inner = 0;
+    std::function<int64_t(int64_t, int64_t)> widx = [](int64_t, int64_t i) { return i; };
+    int rstd = -1;
+    if (std::string(c.op) == "no_stats") {
+      const int64_t hw = shape_numel(c.shape) / ch;
+      rows = ch;
+      inner = hw;
+      widx = [](int64_t row, int64_t) { return row; };
+      rstd = b.tensor(ScalarType::kFloat, {ch});
+      b.op("aten._native_batch_norm_legit.no_stats",
+           {xi, b.constant(w), b.constant(bias), b.bool_value(true), b.double_value(0.1), b.double_value(1e-5),
+            b.value_list({out, b.tensor(ScalarType::kFloat, {ch}), rstd})});
+    } else if (std::string(c.op) == "group") {
+      const int64_t hw = shape_numel(c.shape) / ch, cpg = ch / c.groups;
+      rows = c.groups;
+      inner = cpg * hw;
+      widx = [=](int64_t row, int64_t i) { return (row % c.groups) * cpg + i / hw; };
+      rstd = b.tensor(ScalarType::kFloat, {1, c.groups});
+      b.op("aten.native_group_norm.default",
+           {xi, b.constant(w), b.constant(bias), b.int_value(1), b.int_value(ch), b.int_value(hw),
+            b.int_value(c.groups), b.double_value(1e-5),
+            b.value_list({out, b.tensor(ScalarType::kFloat, {1, c.groups}), rstd})});
+    } else if (std::string(c.op) == "layer") {
+      inner = inner_last;
+      rows = shape_numel(c.shape) / inner;
+      rstd = b.tensor(ScalarType::kFloat, {rows, 1});
+      b.op("aten.native_layer_norm.default",
+           {xi, b.int_list({inner}), b.constant(w), b.constant(bias), b.double_value(1e-5),
+            b.value_list({out, b.tensor(ScalarType::kFloat, {rows, 1}), rstd})});
+    } else {
+      inner = inner_last;
+      rows = shape_numel(c.shape) / inner;
+      b.op("et_vk.rms_norm.default", {xi, b.constant(w), b.double_value(1e-6), out});
+    }
+    b.output(out);
+    if (rstd >= 0) b.output(rstd);
+    b.profile = true;
+    auto r = b.run({Value::make_tensor(x)});
+    ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    std::string kernels;
+    for (const std::string& k : b.kernels) kernels += k.substr(k.rfind(' ') + 1) + " ";
+    EXPECT_NE(kernels.find("row_norm_stats row_norm_apply"), std::string::npos) << what << ": " << kernels;
+    const bool rms = std::string(c.op) == "rms";
+    RowRef ref = row_norm_ref(x, rows, inner, rms ? 1e-6 : 1e-5, !rms, &w, rms ? nullptr : &bias, widx);
+    expect_close((*r)[0].tensor, ref.out, what);
+    if (rstd >= 0)
+      for (size_t i = 0; i < ref.rstd.size(); ++i)
+        ASSERT_NEAR((*r)[1].tensor.data_as<float>()[i], ref.rstd[i], 1e-3 * ref.rstd[i]) << what << " rstd";
   }
 }
 
