@@ -8,6 +8,7 @@
 #include <map>
 #include <utility>
 
+#include "webgpu/chain_fusion.h"
 #include "webgpu/fusion.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/memory_plan.h"
@@ -440,6 +441,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   const LlmFusions& llm = llm_fusions_;
   for (size_t i : llm.skipped) skip_op_[i] = true;
   fused_ops_ += llm.skipped.size();
+  if (options_.fuse && llm.skipped.empty() && llm.replaced.empty()) apply_chain_fusions(plan);
   WICK_RETURN_IF_ERROR(place_concatenations(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
@@ -448,11 +450,24 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     auto fused = fusions_.find(i);
     current_fusion_ = fused == fusions_.end() ? nullptr : &fused->second;
     auto replaced = llm.replaced.find(i);
-    Status s = replaced != llm.replaced.end() ? replaced->second(*this) : find_op(current_op_)(*this, call.args);
+    auto chain = chains_.find(i);
+    Status s = chain != chains_.end()      ? build_elementwise_chain(*this, chain->second, call.name.c_str())
+               : replaced != llm.replaced.end() ? replaced->second(*this)
+                                                : find_op(current_op_)(*this, call.args);
     current_fusion_ = nullptr;
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }
   return {};
+}
+
+void Graph::apply_chain_fusions(const vkgraph::Plan& plan) {
+  chains_ = plan_elementwise_chains(plan, *this);
+  for (const auto& [last, c] : chains_)
+    for (size_t op = c.first_op; op < last; ++op)
+      if (!skip_op_[op]) {
+        skip_op_[op] = true;
+        ++fused_ops_;
+      }
 }
 
 Status Graph::apply_conv_fusions(ConvFusionPlan plan) {

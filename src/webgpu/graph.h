@@ -42,6 +42,8 @@ namespace wick::webgpu {
 struct ConvFusionPlan;
 class Graph;
 ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);  // fusion.h
+struct ElementwiseChain;
+std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& graph);  // chain_fusion.h
 
 // What a buffer word holds.
 enum class Elem : uint8_t { kF32, kI32, kPackedBytes };
@@ -140,6 +142,22 @@ struct ConvFusion {
   int32_t out_id = -1;
   int32_t x_id = -1, scale_id = -1;
   int32_t residual_id = -1;
+};
+
+// A chain of elementwise ops fused into one elementwise_chain.wgsl dispatch (chain_fusion.h).
+// Step codes: below 32 BinaryOp (add, sub, mul, div, min, max), 32 + UnaryOp otherwise.
+struct ChainStep {
+  uint32_t code = 0;
+  int operand = -1;      // index into ElementwiseChain::operands, or -1 for `constant`
+  bool swapped = false;  // other op v (v was the op's second argument)
+  float constant = 0, alpha = 1;
+};
+constexpr size_t kMaxChainSteps = 8, kMaxChainOperands = 6;
+struct ElementwiseChain {
+  std::vector<int32_t> operands;  // value ids; operands[0] is the chain's head (shaped as the output)
+  std::vector<ChainStep> steps;
+  int32_t out_id = -1;
+  size_t first_op = 0;            // chain index of the first fused op (the chain runs at the last)
 };
 
 // Where a value lives when concatenations are built in place (cat_plan.h): in the buffer of
@@ -265,12 +283,15 @@ class Graph {
   Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
   Status add_output_copies();
   Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
+  // Plans elementwise chains (chain_fusion.h) on the ops left after the conv fusions.
+  void apply_chain_fusions(const vkgraph::Plan& plan);
   // Gives the plan's fusion slots their buffers and records what it fuses and skips.
   Status apply_conv_fusions(ConvFusionPlan plan);
   // Moves cat pieces into their slices of the cats' outputs (cat_plan.h), after fusion.
   Status place_concatenations(const vkgraph::Plan& plan);
   // The pass reads the values, the host constants and the outputs (fusion.h).
   friend ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);
+  friend std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& graph);
 
   std::shared_ptr<gpu::Device> device_;
   gpu::PipelineCache* cache_ = nullptr;
@@ -299,6 +320,7 @@ class Graph {
   std::string current_op_;
   std::vector<bool> skip_op_;               // per chain op
   std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution
+  std::map<size_t, ElementwiseChain> chains_;  // per chain op index of a fused chain's last op
   const ConvFusion* current_fusion_ = nullptr;
   size_t fused_ops_ = 0, dead_ops_ = 0, aliased_ops_ = 0;
   std::map<int32_t, CatHome> cat_homes_;
