@@ -22,7 +22,8 @@ namespace wick::webgpu {
 namespace {
 
 // The graph options every delegate of this backend gets; the environment can override the
-// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer).
+// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
+// in-place concatenations (WICK_CAT_IN_PLACE=0) and the chain fusion (WICK_FUSE_CHAINS=0).
 GraphOptions graph_options(bool profile, bool alias_views) {
   GraphOptions go;
   go.profile = profile;
@@ -33,6 +34,7 @@ GraphOptions graph_options(bool profile, bool alias_views) {
     if (end != v && *end == '\0' && n <= 1u << 20) go.submit_first_chunk = static_cast<uint32_t>(n);
   }
   if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_FUSE_CHAINS")) go.fuse_chains = std::string_view(v) != "0";
   return go;
 }
 

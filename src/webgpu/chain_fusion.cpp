@@ -16,7 +16,6 @@
 // never written, whatever buffer they were given.
 #include "webgpu/chain_fusion.h"
 
-#include <cstdlib>
 #include <set>
 #include <string_view>
 
@@ -58,16 +57,10 @@ std::optional<BinaryOp> binary_op(std::string_view n) {
   return std::nullopt;
 }
 
-bool enabled() {
-  const char* v = std::getenv("WICK_FUSE_CHAINS");
-  return !v || std::string_view(v) != "0";
-}
-
 }  // namespace
 
 std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& g) {
   std::map<size_t, ElementwiseChain> chains;
-  if (!enabled()) return chains;
   const std::vector<GValue>& values = g.values_;
   const size_t n_ops = plan.ops.size(), n_vals = values.size();
   std::vector<bool> taken = g.skip_op_;

@@ -1,7 +1,8 @@
 // Elementwise chain fusion as a pass (chain_fusion.cpp says which patterns): after the conv
 // fusions, runs of elementwise ops whose intermediates have one reader become one
 // elementwise_chain.wgsl dispatch (ElementwiseChain in graph.h). Reads the graph, changes
-// nothing; Graph::apply_chain_fusions applies it. WICK_FUSE_CHAINS=0 turns it off (A/B).
+// nothing; Graph::apply_chain_fusions applies it (GraphOptions::fuse_chains; WICK_FUSE_CHAINS=0 turns it
+// off for A/B timings).
 #pragma once
 
 #include <cstddef>

@@ -441,7 +441,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   const LlmFusions& llm = llm_fusions_;
   for (size_t i : llm.skipped) skip_op_[i] = true;
   fused_ops_ += llm.skipped.size();
-  if (options_.fuse && llm.skipped.empty() && llm.replaced.empty()) apply_chain_fusions(plan);
+  if (options_.fuse && options_.fuse_chains && llm.skipped.empty() && llm.replaced.empty()) apply_chain_fusions(plan);
   WICK_RETURN_IF_ERROR(place_concatenations(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;

@@ -107,6 +107,9 @@ struct HostTimes {
 struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
+  // With `fuse`: elementwise chains as one dispatch (chain_fusion.h). Environment
+  // override: WICK_FUSE_CHAINS=0.
+  bool fuse_chains = true;
   bool alias_views = true;  // views (flat copies, order-keeping permutes) share their input's buffer (memory_plan.h)
   // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
   // encodes the rest (0: one command buffer; profiled calls always use one). Environment
