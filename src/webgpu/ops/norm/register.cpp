@@ -109,7 +109,9 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     }
     max_inner = numel / max_rows;
   }
-  const bool split = split_enabled() && chunks_for(max_rows, max_inner) > 1;
+  // GPU kernel choice only: on SwiftShader the extra workgroups' barriers made it 8-15x
+  // slower (bench/kernels/reduce/norm_bench_swiftshader.txt); tests force the GPU choice.
+  const bool split = split_enabled() && g.gpu_kernel_choice() && chunks_for(max_rows, max_inner) > 1;
   if (split) wg = kRowWorkgroup;
   WICK_ASSIGN_OR_RETURN(auto pipeline,
                         g.pipeline(gpu::PipelineKey(split ? gpu::shaders::row_norm_apply : gpu::shaders::row_norm).set("WG", wg)));
