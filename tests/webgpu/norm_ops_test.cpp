@@ -194,6 +194,41 @@ TEST(WebGpuNormOp, SplitRowsFewLongRows) {
   }
 }
 
+// Short rows, several a workgroup (row_norm_rows.wgsl): row counts that leave the last
+// workgroup part empty, row lengths across the threads-per-row steps up to 2048 words; 2049
+// goes to row_norm.wgsl.
+TEST(WebGpuNormOp, ShortRowsPackedPerWorkgroup) {
+  std::mt19937 rng(26);
+  for (const auto& [shape, kernel] : std::vector<std::pair<std::vector<int64_t>, std::string>>{
+           {{37, 96}, "row_norm_rows"}, {{2, 5, 384}, "row_norm_rows"}, {{3, 2048}, "row_norm_rows"},
+           {{9, 1}, "row_norm_rows"}, {{11, 5}, "row_norm_rows"}, {{2, 2049}, "row_norm"}}) {
+    const int64_t inner = shape.back(), rows = shape_numel(shape) / inner;
+    std::vector<int64_t> stat = shape;
+    stat.back() = 1;
+    Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng, -3, 5);
+    Tensor w = test::random_tensor(ScalarType::kFloat, {inner}, rng);
+    Tensor bias = test::random_tensor(ScalarType::kFloat, {inner}, rng);
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, shape);
+    int out = b.tensor(ScalarType::kFloat, shape);
+    int rstd = b.tensor(ScalarType::kFloat, stat);
+    b.op("aten.native_layer_norm.default", {xi, b.int_list({inner}), b.constant(w), b.constant(bias), b.double_value(1e-5),
+                                             b.value_list({out, b.tensor(ScalarType::kFloat, stat), rstd})});
+    b.output(out);
+    b.output(rstd);
+    b.profile = true;
+    auto r = b.run({Value::make_tensor(x)});
+    const std::string what = "layer_norm " + shape_to_string(shape);
+    ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    ASSERT_FALSE(b.kernels.empty());
+    EXPECT_EQ(b.kernels[0].substr(b.kernels[0].rfind(' ') + 1), kernel) << what;
+    RowRef ref = row_norm_ref(x, rows, inner, 1e-5, true, &w, &bias, [](int64_t, int64_t i) { return i; });
+    expect_close((*r)[0].tensor, ref.out, what);
+    for (size_t i = 0; i < ref.rstd.size(); ++i)
+      ASSERT_NEAR((*r)[1].tensor.data_as<float>()[i], ref.rstd[i], 1e-3 * ref.rstd[i]) << what << " rstd";
+  }
+}
+
 TEST(WebGpuNormOp, GroupNormGroupsMustDivideChannels) {
   test::VkGraphBuilder b;
   int xi = b.input(ScalarType::kFloat, {1, 6, 2, 2});

@@ -1,5 +1,8 @@
-// Normalization: native_layer_norm, native_group_norm and et_vk.rms_norm -> row_norm.wgsl
-// (one workgroup per row); _native_batch_norm_legit_no_training -> batch_norm.wgsl;
+// Normalization: native_layer_norm, native_group_norm and et_vk.rms_norm -> row_norm_rows.wgsl
+// (rows of at most 2048 words, several a workgroup, read once), row_norm.wgsl (one workgroup
+// per longer row) or, for fewer than 1024 rows of more than 2048 words on GPU kernel choices,
+// row_norm_stats.wgsl + row_norm_apply.wgsl (rows split across workgroups);
+// _native_batch_norm_legit_no_training -> batch_norm.wgsl;
 // _native_batch_norm_legit.no_stats (nn.InstanceNorm2d's export) -> row_norm.wgsl as a
 // group norm of one channel per group.
 #include <cstdlib>
@@ -42,14 +45,24 @@ uint64_t chunks_for(uint64_t rows, uint64_t inner) {
   return std::min((kTargetGroups + rows - 1) / rows, (inner + kMinChunk - 1) / kMinChunk);
 }
 
-// WICK_NORM_SPLIT=0 keeps one workgroup per row (for A/B timings).
+// Environment switches for A/B timings: WICK_NORM_SPLIT=0 keeps long rows on one workgroup
+// each, WICK_NORM_ROWS=0 keeps short rows on row_norm.wgsl.
+bool env_on(const char* name) {
+  const char* v = std::getenv(name);
+  return !v || std::string_view(v) != "0";
+}
 bool split_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("WICK_NORM_SPLIT");
-    return !v || std::string_view(v) != "0";
-  }();
+  static const bool on = env_on("WICK_NORM_SPLIT");
   return on;
 }
+bool rows_enabled() {
+  static const bool on = env_on("WICK_NORM_ROWS");
+  return on;
+}
+
+// Short rows (row_norm_rows.wgsl): up to kRowsCache words a thread, 256 threads.
+constexpr uint64_t kRowsCache = 8;
+constexpr uint64_t kRowsMaxInner = kRowsCache * kRowWorkgroup;
 constexpr uint32_t kWorkgroup = 256;
 
 enum Mode : uint32_t { kLayer = 0, kGroup = 1, kRms = 2 };
@@ -113,8 +126,15 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   // slower (bench/kernels/reduce/norm_bench_swiftshader.txt); tests force the GPU choice.
   const bool split = split_enabled() && g.gpu_kernel_choice() && chunks_for(max_rows, max_inner) > 1;
   if (split) wg = kRowWorkgroup;
-  WICK_ASSIGN_OR_RETURN(auto pipeline,
-                        g.pipeline(gpu::PipelineKey(split ? gpu::shaders::row_norm_apply : gpu::shaders::row_norm).set("WG", wg)));
+  // Short rows: several per workgroup, TPR threads each (~4 words a thread), held in registers.
+  const bool packed = !split && rows_enabled() && max_inner <= kRowsMaxInner;
+  uint32_t tpr = 1;
+  while (packed && tpr * 4 < max_inner && tpr < kRowWorkgroup) tpr *= 2;
+  if (packed) wg = kRowWorkgroup;
+  gpu::PipelineKey key(split ? gpu::shaders::row_norm_apply : packed ? gpu::shaders::row_norm_rows : gpu::shaders::row_norm);
+  key.set("WG", wg);
+  if (packed) key.set("TPR", tpr);
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowNormParams), name));
   gpu::Buffer* out_buf = s.out->buffer.get();
   gpu::Dispatch d;
@@ -211,6 +231,12 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
       WICK_RETURN_IF_ERROR(g.set_grid(stats_index, static_cast<uint64_t>(rows) * p.nchunks * wg, wg));
     }
     WICK_RETURN_IF_ERROR(params->write(p));
+    if (packed) {
+      if (static_cast<uint64_t>(inner) > kRowsCache * tpr)
+        return Status(ErrorCode::kInternal, std::string(name) + ": row of " + std::to_string(inner) + " words past its bound");
+      const uint64_t per_group = wg / tpr;
+      return g.set_grid(index, (static_cast<uint64_t>(rows) + per_group - 1) / per_group * wg, wg);
+    }
     return g.set_grid(index, static_cast<uint64_t>(rows) * p.nchunks * wg, wg);
   });
 }
