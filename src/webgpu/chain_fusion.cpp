@@ -1,6 +1,7 @@
 // Graph-build-time fusion of elementwise chains (chain_fusion.h). A chain starts at any
-// supported op and follows the single reader of its result while that reader is the next
-// op still to be built, up to kMaxChainSteps steps and kMaxChainOperands tensor operands:
+// supported op and follows the single reader of its result while that reader comes within
+// kMaxPassed other ops (the chain then runs after them: they must touch none of its
+// buffers), up to kMaxChainSteps steps and kMaxChainOperands tensor operands:
 //   unary: relu, sigmoid, tanh, exp, sqrt, rsqrt, neg, abs, gelu (erf / tanh), hardswish,
 //          silu, leaky_relu, clamp / hardtanh (a max and a min step);
 //   binary: add / sub (with alpha), mul, div, maximum, minimum, by a scalar or a float
@@ -16,6 +17,7 @@
 // never written, whatever buffer they were given.
 #include "webgpu/chain_fusion.h"
 
+#include <algorithm>
 #include <set>
 #include <string_view>
 
@@ -56,6 +58,9 @@ std::optional<BinaryOp> binary_op(std::string_view n) {
   if (n == "aten.maximum.default") return BinaryOp::kMax;
   return std::nullopt;
 }
+
+// Ops a chain may pass over between two of its links.
+constexpr size_t kMaxPassed = 4;
 
 }  // namespace
 
@@ -213,18 +218,28 @@ std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& 
     if (!first) continue;
     std::vector<Link> links = {*first};
     std::vector<size_t> link_ops = {i};
+    std::vector<std::vector<size_t>> passed = {{}};  // per link: the ops passed over before it
     size_t steps = first->steps.size();
     int32_t cur = first->out;
     size_t pos = i;
     while (true) {
       if (readers[static_cast<size_t>(cur)] != 1 || is_output[static_cast<size_t>(cur)]) break;
+      // cur's reader, past at most kMaxPassed ops that do not read it (views, copies of
+      // other values: the buffer check below decides whether the chain may run after them).
+      std::vector<size_t> over;
       size_t k = pos + 1;
-      while (k < n_ops && taken[k]) ++k;
-      if (k >= n_ops) break;
+      for (; k < n_ops && over.size() <= kMaxPassed; ++k) {
+        if (taken[k]) continue;
+        const auto& a = plan.ops[k].args;
+        if (std::find(a.begin(), a.empty() ? a.end() : a.end() - 1, cur) != (a.empty() ? a.end() : a.end() - 1)) break;
+        over.push_back(k);
+      }
+      if (k >= n_ops || over.size() > kMaxPassed) break;
       auto l = link_of(k, cur);
       if (!l || steps + l->steps.size() > kMaxChainSteps) break;
       links.push_back(*l);
       link_ops.push_back(k);
+      passed.push_back(std::move(over));
       steps += l->steps.size();
       cur = l->out;
       pos = k;
@@ -253,8 +268,20 @@ std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& 
       c.out_id = links[keep - 1].out;
       if (c.operands.size() > kMaxChainOperands) continue;
       for (int32_t id : c.operands) ok = ok && buffer_of(id) != buffer_of(c.out_id);
+      // The ops passed over now run before the chain reads its operands and writes its
+      // output: they must touch none of those buffers.
+      std::set<const gpu::Buffer*> chain_buffers = {buffer_of(c.out_id)};
+      for (int32_t id : c.operands) chain_buffers.insert(buffer_of(id));
+      for (size_t li = 1; li < keep && ok; ++li)
+        for (size_t op : passed[li])
+          for (int32_t id : plan.ops[op].args) {
+            if (id < 0 || static_cast<size_t>(id) >= n_vals) continue;
+            if (chain_buffers.count(buffer_of(id))) ok = false;
+            for (int32_t item : values[static_cast<size_t>(id)].items)
+              if (chain_buffers.count(buffer_of(item))) ok = false;
+          }
       if (!ok) continue;
-      c.first_op = i;
+      for (size_t li = 0; li + 1 < keep; ++li) c.folded.push_back(link_ops[li]);
       for (size_t li = 0; li < keep; ++li) taken[link_ops[li]] = true;
       chains.emplace(link_ops[keep - 1], std::move(c));
       break;

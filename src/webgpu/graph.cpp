@@ -463,7 +463,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
 void Graph::apply_chain_fusions(const vkgraph::Plan& plan) {
   chains_ = plan_elementwise_chains(plan, *this);
   for (const auto& [last, c] : chains_)
-    for (size_t op = c.first_op; op < last; ++op)
+    for (size_t op : c.folded)
       if (!skip_op_[op]) {
         skip_op_[op] = true;
         ++fused_ops_;

@@ -160,7 +160,7 @@ struct ElementwiseChain {
   std::vector<int32_t> operands;  // value ids; operands[0] is the chain's head (shaped as the output)
   std::vector<ChainStep> steps;
   int32_t out_id = -1;
-  size_t first_op = 0;            // chain index of the first fused op (the chain runs at the last)
+  std::vector<size_t> folded;     // chain indices of the ops folded in, all but the last (where it runs)
 };
 
 // Where a value lives when concatenations are built in place (cat_plan.h): in the buffer of

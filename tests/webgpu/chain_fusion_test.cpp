@@ -151,5 +151,38 @@ TEST(WebGpuChainFusion, StopsAtSharedValuesAndBufferConflicts) {
   EXPECT_EQ(count_kernel(r.fused_kernels, "elementwise_chain"), 1u);
 }
 
+// A chain passes over ops between its links that touch none of its buffers (here a neg of
+// another input, itself the head of a second chain), and not over one that reads a chain
+// operand.
+TEST(WebGpuChainFusion, PassesOverUnrelatedOps) {
+  std::mt19937 rng(34);
+  const std::vector<int64_t> shape = {3, 17};
+  Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng);
+  Tensor y = test::random_tensor(ScalarType::kFloat, shape, rng);
+  Tensor s = test::random_tensor(ScalarType::kFloat, {17}, rng);
+  for (bool reads_operand : {false, true}) {
+    auto build = [&](test::VkGraphBuilder& b) {
+      int xi = b.input(ScalarType::kFloat, shape);
+      int yi = b.input(ScalarType::kFloat, shape);
+      int si = b.input(ScalarType::kFloat, {17});
+      int a = b.tensor(ScalarType::kFloat, shape), u = b.tensor(ScalarType::kFloat, reads_operand ? std::vector<int64_t>{17} : shape);
+      int out = b.tensor(ScalarType::kFloat, shape), w = b.tensor(ScalarType::kFloat, shape);
+      b.op("aten.relu.default", {xi, a});
+      b.op("aten.neg.default", {reads_operand ? si : yi, u});  // passed over, or reading the mul's operand
+      b.op("aten.mul.Tensor", {a, si, out});
+      if (!reads_operand) b.op("aten.abs.default", {u, w});
+      b.output(out);
+      b.output(reads_operand ? u : w);
+    };
+    ChainRuns r = run_three(build, {Value::make_tensor(x), Value::make_tensor(y), Value::make_tensor(s)});
+    const std::string what = reads_operand ? "reads the operand" : "unrelated";
+    expect_same(r.fused, r.cpu, what + ": fused vs cpu");
+    expect_same(r.fused, r.unfused, what + ": fused vs unfused");
+    // [relu, mul] and [neg, abs]; or nothing fused.
+    EXPECT_EQ(r.fused_dispatches + (reads_operand ? 0 : 2), r.unfused_dispatches) << what;
+    EXPECT_EQ(count_kernel(r.fused_kernels, "elementwise_chain"), reads_operand ? 0u : 2u) << what;
+  }
+}
+
 }  // namespace
 }  // namespace wick
