@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Side-by-side `wick bench` of models h200.sh already exported, under environment settings
 # that switch one runtime feature off (WICK_SUBMIT_CHUNK=0: one command buffer per call;
-# WICK_CAT_IN_PLACE=0: every cat copies its inputs; WICK_FUSE_CHAINS=0: no elementwise chain
-# fusion; WICK_NORM_SPLIT=0 / WICK_NORM_ROWS=0: row norms on one workgroup per row), next to
-# the default, in one device call right after h200.sh (same W):
+# WICK_CAT_IN_PLACE=0: every cat copies its inputs; WICK_READBACK_STAGING=0: one readback
+# buffer and one map per output instead of one shared buffer; WICK_FUSE_CHAINS=0: no
+# elementwise chain fusion; WICK_NORM_SPLIT=0 / WICK_NORM_ROWS=0: row norms on one workgroup
+# per row), next to the default, in one device call right after h200.sh (same W):
 #
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
 #
 # e.g. realesrgan_x4_tile64:WICK_CAT_IN_PLACE=0,WICK_SUBMIT_CHUNK=0,default. One log per
-# model and setting under $OUT (env_ab_<model>_<setting>.txt), medians printed.
+# model and setting under $OUT (env_ab_<model>_<setting with = as _>.txt), medians printed.
 set -u
 W=${W:-/tmp/vb}
 R=${OUT:-/tmp/vision_out}
@@ -23,7 +24,7 @@ for spec in "$@"; do
   while read -r s; do inargs+=(--input "$s"); done < <(python3 -c "import json;[print(f\"$D/{i['file']}:{i['dtype']}:{','.join(map(str, i['shape']))}\") for i in json.load(open('$D/meta.json'))['inputs']]")
   IFS=, read -ra settings <<< "${spec#*:}"
   for s in "${settings[@]}"; do
-    log=$R/env_ab_${m}_${s%%=*}.txt
+    log=$R/env_ab_${m}_${s//=/_}.txt
     if [[ $s == default ]]; then env_args=(); else env_args=("$s"); fi
     timeout 40 env "${env_args[@]}" "$WICK" bench "$D/model.pte" --backend webgpu --runs 200 --warmup 3 \
       --max-seconds "${AB_SECONDS:-3}" "${inargs[@]}" > "$log" 2>&1

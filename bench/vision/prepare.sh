@@ -51,10 +51,13 @@ cp third_party/npm/dawn/lib/libwebgpu_wrapper.so "$T/wick/"
 F=../shared/fixtures/demos/whisper_tiny_encoder
 cp "$F/model.pte" "$F/case0_input0.bin" "$F/case0_output0.bin" "$T/wick/whisper_tiny_encoder/"
 # Kernel benches, when named (KBENCH="reduce softmax"): their binaries and WGSL variants.
+# A bench named FAMILY_PART (conv_pw) reads its variants from FAMILY's folder.
 for k in ${KBENCH:-}; do
-  mkdir -p "$T/wick/kbench/$k"
+  d=$k
+  [[ -d bench/kernels/$d ]] || d=${k%%_*}
+  mkdir -p "$T/wick/kbench/$d"
   cp "$BUILD/wick_kernel_bench_$k" "$T/wick/kbench/" && strip "$T/wick/kbench/wick_kernel_bench_$k"
-  cp bench/kernels/$k/*.wgsl "$T/wick/kbench/$k/"
+  cp bench/kernels/$d/*.wgsl "$T/wick/kbench/$d/"
 done
 git log -1 --format='%H %s' > "$T/wick/COMMIT"
 git status --porcelain --untracked-files=no >> "$T/wick/COMMIT"

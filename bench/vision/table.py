@@ -33,8 +33,8 @@ def main():
         rows.setdefault(name, {})[r.get("tool", "ort") if not str(r.get("tool", "")).startswith("onnxruntime")
                                    else "ort"] = r
     print("| model | Wick | ORT WebGPU | Wick/ORT | PyTorch eager | PyTorch CUDA graph | Wick GPU time (profile) "
-          "| Wick delegates / dispatches | Wick vs eager | ORT vs eager | ORT kernels by EP |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| Wick 10 largest conv/matmul | Wick delegates / dispatches | Wick vs eager | ORT vs eager | ORT kernels by EP |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, t in rows.items():
         ex, w, o = t.get("export", {}), t.get("wick", {}), t.get("ort", {})
         tb = next((v for k, v in t.items() if str(v.get("tool", "")).startswith("torch")), {})
@@ -59,10 +59,13 @@ def main():
         prov = o.get("providers")
         prov = ", ".join(f"{k.replace('ExecutionProvider', '')} {v}" for k, v in prov.items()) if prov else "-"
         wick_cell = fmt(wm) if wm else ("error" if w else "-")
+        # The profile's GPU time is the median of the calls after the first (parse_wick.py);
+        # the TFLOP/s of its largest convolutions and matrix products by FLOPs.
+        top = f"{w['profile_top_tflops']:.1f} TFLOP/s" if w.get("profile_top_tflops") is not None else "-"
         ort_cell = fmt(om) if om else ("error" if o else "-")
         print(f"| {name} | {wick_cell} | {ort_cell} | {ratio} | {fmt(tb.get('eager', {}).get('median_ms'))} | "
               f"{fmt(graph.get('median_ms')) if 'median_ms' in graph else graph.get('error', '-')[:60]} | "
-              f"{fmt(w.get('profile_gpu_ms'))} | {deleg} | {check('wick_check')} | {check('ort_check')} | {prov} |")
+              f"{fmt(w.get('profile_gpu_ms'))} | {top} | {deleg} | {check('wick_check')} | {check('ort_check')} | {prov} |")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,20 @@ std::vector<webgpu::DelegateCallTimes> take_delegate_call_times() {
   return {};
 }
 
+std::vector<ProfileRow> take_profile_rows() {
+#ifdef WICK_HAVE_WEBGPU_DELEGATE
+  if (chosen() != "cpu") return webgpu::take_last_profile_rows();
+#endif
+  return vkcpu::take_last_profile_rows();
+}
+
+const ProfileWords& profile_words() {
+#ifdef WICK_HAVE_WEBGPU_DELEGATE
+  if (chosen() != "cpu") return webgpu::profile_words();
+#endif
+  return vkcpu::profile_words();
+}
+
 void print_backend_summary() { print_from_chosen(vkcpu::print_last_graph_summary, kWebgpuSummary); }
 
 }  // namespace wick::cli

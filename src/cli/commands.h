@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/profile_table.h"
 #include "webgpu/backend.h"
 
 namespace wick::cli {
@@ -25,6 +26,10 @@ const std::string& chosen_backend();
 std::string backend_line();
 // Prints the per-dispatch (WebGPU) or per-op (CPU) profile of the delegates' last executions.
 void print_profile();
+// The same rows, taken for the caller (one list per call for --profile-runs' medians),
+// and the chosen executor's words for them (runtime/profile_table.h).
+std::vector<ProfileRow> take_profile_rows();
+const ProfileWords& profile_words();
 // The WebGPU delegate calls since the last take, by phase (empty on the cpu backend).
 std::vector<webgpu::DelegateCallTimes> take_delegate_call_times();
 // Dispatch count, memory plan and host encode time of the delegates loaded so far.

@@ -14,7 +14,7 @@ void usage(FILE* to = stderr) {
   std::fprintf(to,
                "usage:\n"
                "  wick inspect MODEL.pte [--json] [--backend auto|webgpu|cpu]\n"
-               "  wick run MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--profile]\n"
+               "  wick run MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--profile] [--profile-runs N]\n"
                "           --input FILE:dtype:d0,d1,...|FILE.npy ... [--step --input ...] --output-dir DIR\n"
                "           [--output-format bin|npy]   or, one step:  --output FILE(.npy|.bin) per output\n"
                "  wick bench MODEL.pte [--method NAME] [--backend auto|webgpu|cpu] [--runs N] [--warmup N] [--max-seconds S]\n"

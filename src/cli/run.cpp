@@ -21,6 +21,10 @@ struct RunOptions {
   std::string backend = "auto";
   std::string output_dir;
   bool profile = false;
+  // --profile-runs N: calls of the step profiled (the first on its own, medians of the
+  // rest); 0: not given (6 for one step, 1 with --step: repeating a step of a stateful
+  // program would change what the next step sees).
+  int profile_runs = 0;
   bool npy = false;  // --output-format npy: output_N.npy instead of raw output_N.bin
   // --output FILE, once per output in order: FILE.npy is written as .npy, any other name
   // as raw bytes (the fixtures' .bin), so the name says the format.
@@ -80,6 +84,10 @@ bool parse(const std::vector<std::string>& args, RunOptions& o, bool bench) {
       o.npy = tmp == "npy";
     }
     else if (a == "--profile") o.profile = true;
+    else if (a == "--profile-runs" && !bench) {
+      if (!next(tmp) || !parse_count(a, tmp, 1, o.profile_runs)) return false;
+      o.profile = true;
+    }
     else if (a == "--runs" && bench) { if (!next(tmp) || !parse_count(a, tmp, 1, o.runs)) return false; }
     else if (a == "--warmup" && bench) { if (!next(tmp) || !parse_count(a, tmp, 0, o.warmup)) return false; }
     else if (a == "--max-seconds" && bench) { if (!next(tmp) || !parse_count(a, tmp, 1, o.max_seconds)) return false; }
@@ -168,11 +176,65 @@ Result<std::unique_ptr<Method>> open_method(const RunOptions& o) {
 
 }  // namespace
 
+namespace {
+
+// The calls `wick run --profile` makes of each step: 1 warm-up call with the one-time costs
+// plus 5 for the medians, unless --profile-runs says otherwise.
+constexpr int kDefaultProfileRuns = 6;
+
+// One profiled call of a step: its host rows and the delegates' per-dispatch (per-op) rows.
+struct ProfiledCall {
+  HostRun host;
+  std::vector<ProfileRow> rows;
+};
+
+ProfiledCall take_profiled_call(const Method& method, double forward_ms) {
+  ProfiledCall c;
+  c.host.forward_ms = forward_ms;
+  c.host.times = method.last_profile();
+  c.host.calls = take_delegate_call_times();
+  c.rows = take_profile_rows();
+  return c;
+}
+
+// The host rows of the step's calls: one call as before; several: the first on its own,
+// then the medians of the rest.
+void print_host_rows(const std::vector<ProfiledCall>& calls, size_t step) {
+  const std::string title = "step " + std::to_string(step);
+  std::vector<HostRun> runs;
+  for (const ProfiledCall& c : calls) runs.push_back(c.host);
+  if (runs.size() == 1) {
+    print_host_profile(stdout, runs[0], title, chosen_backend());
+    return;
+  }
+  print_host_profile(stdout, runs[0], title + " first call", chosen_backend(),
+                     " (with the one-time costs: pipelines compiled, staging buffers created, memory first touched)");
+  size_t used = 0;
+  const HostRun median = median_host_run(runs, &used);
+  print_host_profile(stdout, median, title, chosen_backend(),
+                     " (median of " + std::to_string(used) + " calls after the first)");
+}
+
+// The per-dispatch (per-op) table, medians beside the first call where there are several,
+// then the FLOP summary of the convolutions and matrix products.
+void print_dispatch_rows(const std::vector<ProfiledCall>& calls) {
+  std::vector<std::vector<ProfileRow>> runs;
+  for (const ProfiledCall& c : calls) runs.push_back(c.rows);
+  print_profile_runs(stdout, runs, profile_words());
+  print_flop_summary(stdout, median_rows(runs));
+}
+
+}  // namespace
+
 int run(const std::vector<std::string>& args) {
   RunOptions o;
   if (!parse(args, o, false)) return 2;
   if (o.output_dir.empty() && o.output_files.empty()) return fail("missing --output-dir DIR or --output FILE");
   if (!o.output_files.empty() && o.steps.size() > 1) return fail("--output FILE takes one step; use --output-dir with --step");
+  if (o.profile_runs > 1 && o.steps.size() > 1)
+    return fail("--profile-runs repeats a step, which would change what a stateful program's next --step sees: "
+                "profile one step at a time");
+  const int profile_runs = !o.profile ? 1 : o.profile_runs > 0 ? o.profile_runs : o.steps.size() > 1 ? 1 : kDefaultProfileRuns;
   if (!select_backend(o.backend, o.profile)) return 1;
   auto method = open_method(o);
   if (!method.ok()) return fail(method.status().to_string());
@@ -186,9 +248,21 @@ int run(const std::vector<std::string>& args) {
     if (!outputs.ok()) return fail(outputs.status().to_string());
     // Which executor ran the delegated parts (once it has: a failure stays one line).
     if (s == 0) std::printf("%s\n", backend_line().c_str());
-    // Host time per instruction (CPU ops, delegate calls by phase), then the WebGPU
-    // delegate's GPU time per dispatch (print_profile below).
-    if (o.profile) print_host_profile(stdout, **method, s, ms, chosen_backend(), take_delegate_call_times());
+    // Host time per instruction (CPU ops, delegate calls by phase), then the delegate's
+    // time per dispatch (per op on the cpu backend). The outputs written are the first
+    // call's; the later calls only time the same inputs again.
+    std::vector<ProfiledCall> calls;
+    if (o.profile) {
+      calls.push_back(take_profiled_call(**method, ms));
+      for (int r = 1; r < profile_runs; ++r) {
+        const auto r0 = std::chrono::steady_clock::now();
+        auto again = (*method)->forward(*inputs);
+        const double r_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
+        if (!again.ok()) return fail("profiled call " + std::to_string(r + 1) + ": " + again.status().to_string());
+        calls.push_back(take_profiled_call(**method, r_ms));
+      }
+      print_host_rows(calls, s);
+    }
     if (!o.output_files.empty()) {
       Status w = write_output_files(*outputs, o.output_files);
       if (!w.ok()) return fail(w.to_string());
@@ -203,7 +277,7 @@ int run(const std::vector<std::string>& args) {
       std::printf("wrote %zu output%s (%s) and outputs.json to %s\n", outputs->size(),
                   outputs->size() == 1 ? "" : "s", o.npy ? ".npy" : "raw .bin", dir.c_str());
     }
-    if (o.profile) print_profile();
+    if (o.profile) print_dispatch_rows(calls);
   }
   return 0;
 }

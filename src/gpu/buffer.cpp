@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpu/strings.h"
+#include "gpu/object_counts.h"
 
 namespace wick::gpu {
 
@@ -55,6 +56,7 @@ Result<Buffer> Buffer::create(std::shared_ptr<Device> device, uint64_t size, Buf
   desc.size = allocated;
   device->push_error_scope();
   BufferHandle handle(wgpuDeviceCreateBuffer(device->handle(), &desc));
+  count_buffer_created();
   WICK_RETURN_IF_ERROR(device->pop_error_scope("create " + what));
   if (!handle) return make_error(ErrorCode::kOutOfResources, what + ": creation failed");
 
@@ -175,6 +177,7 @@ Status Buffer::read(void* dst, uint64_t bytes, uint64_t offset) const {
     dev.readback_size_ = 0;
     dev.push_error_scope();
     BufferHandle staging(wgpuDeviceCreateBuffer(dev.handle(), &desc));
+    count_buffer_created();
     WICK_RETURN_IF_ERROR(dev.pop_error_scope(what + ": staging buffer"));
     dev.readback_ = std::move(staging);
     dev.readback_size_ = desc.size;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "gpu/strings.h"
+#include "gpu/object_counts.h"
 
 namespace wick::gpu {
 
@@ -104,6 +105,7 @@ Result<size_t> CommandList::add(Dispatch dispatch) {
   desc.entries = entries.data();
   device_->push_error_scope();
   cmd.bind_group = BindGroupHandle(wgpuDeviceCreateBindGroup(device_->handle(), &desc));
+  count_bind_group_created();
   WICK_RETURN_IF_ERROR(device_->pop_error_scope(what + ": bind group"));
 
   cmd.pipeline = std::move(dispatch.pipeline);
@@ -208,6 +210,8 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
       }
       ts.resolve = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &resolve));
       ts.readback = BufferHandle(wgpuDeviceCreateBuffer(device_->handle(), &readback));
+      count_buffer_created();
+      count_buffer_created();
       Status created = device_->pop_error_scope("timestamp query set");
       if (!created.ok()) {
         timestamps_.reset();
@@ -248,7 +252,8 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
   };
   uint64_t chunk = options.first_chunk, in_chunk = 0;  // dispatches per command buffer, and in the open one
   uint32_t query = 0;
-  for (const Command& c : commands_) {
+  for (size_t index = 0; index < commands_.size(); ++index) {
+    const Command& c = commands_[index];
     if (c.kind == Command::Kind::kCopy) {
       if (c.bytes == 0) continue;
       open();
@@ -286,7 +291,10 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     }
     wgpuComputePassEncoderSetBindGroup(pass.get(), 0, c.bind_group.get(), 0, nullptr);
     wgpuComputePassEncoderDispatchWorkgroups(pass.get(), c.x, c.y, c.z);
-    if (timed) stats.labels.push_back(c.label);
+    if (timed) {
+      stats.labels.push_back(c.label);
+      stats.commands.push_back(static_cast<uint32_t>(index));
+    }
     ++stats.dispatches;
     ++in_chunk;
   }

@@ -59,6 +59,7 @@ struct SubmitStats {
   bool has_gpu_times = false;       // timestamps asked for and supported
   std::vector<std::string> labels;  // per encoded dispatch, parallel to gpu_ns
   std::vector<uint64_t> gpu_ns;     // per encoded dispatch, GPU nanoseconds
+  std::vector<uint32_t> commands;   // per encoded dispatch, its index in the list (when timed)
   uint64_t gpu_total_ns() const;
 };
 

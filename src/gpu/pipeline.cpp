@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "gpu/strings.h"
+#include "gpu/object_counts.h"
 
 namespace wick::gpu {
 
@@ -112,6 +113,7 @@ Result<WGPUShaderModule> PipelineCache::module_for(const std::string& name,
   desc.label = to_wgpu(name);
   device_->push_error_scope();
   ShaderModuleHandle module(wgpuDeviceCreateShaderModule(device_->handle(), &desc));
+  count_pipeline_created();
   Status scope = device_->pop_error_scope("shader '" + name + "'");
 
   // Tint's messages carry line and column; they say more than the error scope's text.
@@ -209,6 +211,7 @@ Result<std::shared_ptr<const ComputePipeline>> PipelineCache::get(const Pipeline
 
   device_->push_error_scope();
   ComputePipelineHandle pipeline(wgpuDeviceCreateComputePipeline(device_->handle(), &desc));
+  count_pipeline_created();
   BindGroupLayoutHandle layout;
   if (pipeline) layout = BindGroupLayoutHandle(wgpuComputePipelineGetBindGroupLayout(pipeline.get(), 0));
   WICK_RETURN_IF_ERROR(device_->pop_error_scope("pipeline " + label));

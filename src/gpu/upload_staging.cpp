@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/strings.h"
+#include "gpu/object_counts.h"
 
 namespace wick::gpu {
 
@@ -65,6 +66,7 @@ Status UploadStaging::begin(uint64_t total_bytes) {
   desc.mappedAtCreation = true;
   device_->push_error_scope();
   BufferHandle buffer(wgpuDeviceCreateBuffer(device_->handle(), &desc));
+  count_buffer_created();
   WICK_RETURN_IF_ERROR(device_->pop_error_scope("upload staging: create"));
   if (!buffer) return make_error(ErrorCode::kOutOfResources, "upload staging: creation failed");
   void* mapped = wgpuBufferGetMappedRange(buffer.get(), 0, want);

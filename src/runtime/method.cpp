@@ -13,14 +13,32 @@ constexpr uint64_t kMaxInstructions = 10000000;
 
 // A copy that owns its storage. A tensor is copied only from storage that holds it: its
 // shape is the file's word, but its capacity is what Wick allocated or mapped.
-Result<Value> copy_out(const Value& v, const std::string& where) {
+// `reuse` (forward()'s outputs): the storage this output's copy had last time. When only
+// `reuse` still holds it (the caller dropped the previous outputs, as a loop of calls
+// does) and the size is the same, the copy goes there instead of into fresh memory: a
+// fresh large allocation is zero-filled page by page, and for a 16 MiB output (SAM 2.1's
+// image encoder) that cost several times the copy itself on every call.
+Result<Value> copy_out(const Value& v, const std::string& where, std::shared_ptr<AlignedBuffer>* reuse = nullptr) {
   if (!v.is_tensor()) return v;
   const Tensor& src = v.tensor;
   if (src.numel() > 0 && (src.data == nullptr || src.capacity < src.nbytes()))
     return Status(ErrorCode::kInvalidProgram, where + " " + src.shape_string() + " has no storage (" +
                                                   std::to_string(src.capacity) + " bytes): nothing computed it");
-  WICK_ASSIGN_OR_RETURN(Tensor t, Tensor::allocate(src.dtype, src.sizes));
+  Tensor t;
+  if (reuse && *reuse && reuse->use_count() == 1 && (*reuse)->size() == src.nbytes() && src.nbytes() > 0) {
+    t.dtype = src.dtype;
+    t.sizes = src.sizes;
+    t.max_sizes = src.sizes;
+    t.dim_order.resize(t.sizes.size());
+    for (size_t i = 0; i < t.dim_order.size(); ++i) t.dim_order[i] = static_cast<uint8_t>(i);
+    t.owned = *reuse;
+    t.data = t.owned->data();
+    t.capacity = t.owned->size();
+  } else {
+    WICK_ASSIGN_OR_RETURN(t, Tensor::allocate(src.dtype, src.sizes));
+  }
   if (t.nbytes() > 0) std::memcpy(t.data, src.data, t.nbytes());
+  if (reuse) *reuse = t.owned;
   return Value::make_tensor(std::move(t));
 }
 }  // namespace
@@ -197,7 +215,8 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
                                                     std::to_string(copied) + " bytes, over the limit of " +
                                                     std::to_string(m.limits.max_io_bytes) +
                                                     " bytes (MemoryLimits::max_io_bytes)");
-    WICK_ASSIGN_OR_RETURN(Value out, output(i));
+    m.output_storage.resize(m.outputs.size());
+    WICK_ASSIGN_OR_RETURN(Value out, copy_out(v, m.where + ": output " + std::to_string(i), &m.output_storage[i]));
     outs.push_back(std::move(out));
   }
   return outs;

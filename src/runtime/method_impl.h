@@ -51,6 +51,9 @@ struct Method::Impl {
   std::vector<TopKRequest> topk;
   bool profiling = false;
   std::vector<InstructionTime> profile;  // of the last execute(), when profiling
+  // Per output: the storage of the copy forward() returned last, reused by the next
+  // forward() once the caller has let go of it (method.cpp: copy_out).
+  std::vector<std::shared_ptr<AlignedBuffer>> output_storage;
 };
 
 // fuse_runs.cpp: replaces each run of one backend's delegate calls with host operators

@@ -77,12 +77,21 @@ Status register_cpu_backend(const BackendOptions& options) {
   return {};
 }
 
-void print_last_profile(std::FILE* out) {
+std::vector<ProfileRow> take_last_profile_rows() {
+  std::vector<ProfileRow> rows;
   with_locked_log(registered(), [&](RunLog& lr) {
-    print_profile_table(out, lr.profile, &StepProfile::op, &StepProfile::ns, {"op", "cpu us", "ops", "CPU delegate time"});
+    for (const StepProfile& p : lr.profile) rows.push_back(ProfileRow{p.op, p.ns});
     lr.profile.clear();
   });
+  return rows;
 }
+
+const ProfileWords& profile_words() {
+  static const ProfileWords words{"op", "cpu us", "ops", "CPU delegate time"};
+  return words;
+}
+
+void print_last_profile(std::FILE* out) { print_profile_table(out, take_last_profile_rows(), profile_words()); }
 
 void print_last_graph_summary(std::FILE* out) {
   with_locked_log(registered(), [&](RunLog& lr) {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdio>
+#include <vector>
 
 #include "core/status.h"
+#include "runtime/profile_table.h"
 
 namespace wick::vkcpu {
 
@@ -17,6 +19,10 @@ struct BackendOptions {
 Status register_cpu_backend(const BackendOptions& options = {});
 // Per-op times of the most recent executions with profiling on (then cleared).
 void print_last_profile(std::FILE* out);
+// The same rows, taken (cleared) for the caller: `wick run --profile-runs` keeps one list
+// per call and prints their medians with profile_words().
+std::vector<ProfileRow> take_last_profile_rows();
+const ProfileWords& profile_words();
 // Graphs, steps and threads of the graphs built so far (for `wick bench`).
 void print_last_graph_summary(std::FILE* out);
 

@@ -22,8 +22,9 @@ namespace wick::webgpu {
 namespace {
 
 // The graph options every delegate of this backend gets; the environment can override the
-// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
-// in-place concatenations (WICK_CAT_IN_PLACE=0) and the chain fusion (WICK_FUSE_CHAINS=0).
+// submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), and
+// the other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
+// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FUSE_CHAINS).
 GraphOptions graph_options(bool profile, bool alias_views) {
   GraphOptions go;
   go.profile = profile;
@@ -34,6 +35,9 @@ GraphOptions graph_options(bool profile, bool alias_views) {
     if (end != v && *end == '\0' && n <= 1u << 20) go.submit_first_chunk = static_cast<uint32_t>(n);
   }
   if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_PW_GEMM")) go.conv_pw_gemm = std::string_view(v) == "1" ? 1 : std::string_view(v) == "0" ? 0 : -1;
   if (const char* v = std::getenv("WICK_FUSE_CHAINS")) go.fuse_chains = std::string_view(v) != "0";
   return go;
 }
@@ -239,13 +243,22 @@ std::vector<DelegateCallTimes> take_delegate_call_times() {
   return calls;
 }
 
-void print_last_profile(std::FILE* out) {
+std::vector<ProfileRow> take_last_profile_rows() {
+  std::vector<ProfileRow> rows;
   with_locked_log(registered(), [&](RunLog& lr) {
-    print_profile_table(out, lr.profile, &ProfileEntry::label, &ProfileEntry::gpu_ns,
-                        {"op kernel", "gpu us", "dispatches", "GPU time"});
+    rows.reserve(lr.profile.size());
+    for (const ProfileEntry& e : lr.profile) rows.push_back(ProfileRow{e.label, e.gpu_ns, e.flops, e.op_gpu_ns});
     lr.profile.clear();
   });
+  return rows;
 }
+
+const ProfileWords& profile_words() {
+  static const ProfileWords words{"op kernel", "gpu us", "dispatches", "GPU time"};
+  return words;
+}
+
+void print_last_profile(std::FILE* out) { print_profile_table(out, take_last_profile_rows(), profile_words()); }
 
 void print_last_graph_summary(std::FILE* out) {
   with_locked_log(registered(), [&](RunLog& lr) {

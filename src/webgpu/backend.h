@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "runtime/profile_table.h"
 
 namespace wick::gpu {
 class Device;
@@ -28,6 +29,10 @@ std::shared_ptr<gpu::Device> backend_device();
 // Per-dispatch timings of the registered backend's executions with profiling on since
 // the last call (then cleared). The numbers live in the backend, not in the process.
 void print_last_profile(std::FILE* out);
+// The same rows (with FLOPs where counted), taken (cleared) for the caller: `wick run
+// --profile-runs` keeps one list per call and prints their medians with profile_words().
+std::vector<ProfileRow> take_last_profile_rows();
+const ProfileWords& profile_words();
 // Host and GPU time of one delegate call, by phase, for `wick run --profile`'s host rows.
 struct DelegateCallTimes {
   size_t dispatches = 0;

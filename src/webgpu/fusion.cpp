@@ -4,10 +4,16 @@
 // nothing and changes nothing (Graph::build_ops applies the plan).
 //
 //  * conv epilogues: a chain of elementwise ops that directly follows a convolution
-//    (relu, clamp, hardtanh, hardswish, and add/sub/mul/div by a scalar known on the host)
-//    is applied by the conv as it stores its result. The conv writes the chain's last
-//    output; the intermediate tensors are never written. Each link must be the only user
-//    of the previous result, and no link's result may be a graph output except the last.
+//    (relu, leaky_relu, clamp, hardtanh, hardswish, SiLU as sigmoid(y) * y, and
+//    add/sub/mul/div by a scalar known on the host) is applied by the conv as it stores its
+//    result. The conv writes the chain's last output; the intermediate tensors are never
+//    written. Each link must be the only user of the previous result (SiLU: the sigmoid
+//    and the multiply its only two), and no link's result may be a graph output except
+//    the last.
+//    Before that chain, a per-output-channel multiply / add / subtract by constants
+//    (a batch norm exported as y * scale[1, C, 1, 1] + shift[1, C, 1, 1], as D-FINE's
+//    HGNetV2 has it) is folded into the conv's weights and bias at build (ConvFusion::
+//    channel_scale / channel_shift), for convs whose weights and bias are f32 constants.
 //  * residual adds: y + r with r shaped as y, for pointwise convs (one per conv).
 //  * pointwise-conv prologue: a per-channel multiply right before a 1x1 convolution
 //    (squeeze-and-excitation's x * scale[N, C, 1, 1]) is done by the conv as it loads x.
@@ -147,6 +153,42 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
     if (it == known.end()) return std::nullopt;
     return it->second;
   };
+  // f32 constants with host bytes, and copies of them (prepack, clone, dtype copies that
+  // keep f32): value id -> the constant's id.
+  std::map<int32_t, int32_t> const_of;
+  auto f32_constant = [&](int32_t id) {
+    const GpuTensor* t = tensor_at(id);
+    return t && t->constant_id >= 0 && t->vk_dtype == vk::VkDataType::FLOAT32 &&
+           g.constant_host_[static_cast<size_t>(id)].size() == static_cast<size_t>(t->max_numel()) * 4;
+  };
+  for (size_t i = 0; i < n_ops; ++i) {
+    if (!is_scalar_copy(names[i]) || args[i].size() < 2) continue;
+    const int32_t in = args[i][0], res = args[i].back();
+    const GpuTensor* to = tensor_at(res);
+    const GpuTensor* from = tensor_at(in);
+    if (!to || !from || to->vk_dtype != vk::VkDataType::FLOAT32 || to->max_dims != from->max_dims) continue;
+    if (f32_constant(in)) const_of[res] = in;
+    else if (auto it = const_of.find(in); it != const_of.end()) const_of[res] = it->second;
+  }
+  // The host floats of a per-output-channel constant for output `y` (dims that broadcast to
+  // y's with only the channel dim, 1, not 1), or none.
+  auto channel_constant = [&](int32_t id, const GpuTensor* y) -> std::optional<std::vector<float>> {
+    int32_t cid = id;
+    if (!f32_constant(cid)) {
+      auto it = const_of.find(id);
+      if (it == const_of.end()) return std::nullopt;
+      cid = it->second;
+    }
+    const GpuTensor* t = tensor_at(cid);
+    const auto& cd = t->max_dims;
+    const auto& yd = y->max_dims;
+    if (yd.size() < 2 || cd.size() > yd.size() || t->max_numel() != yd[1]) return std::nullopt;
+    for (size_t k = 0; k < cd.size(); ++k)  // right-aligned: C at y's channel dim, 1 elsewhere
+      if (cd[k] != (yd.size() - cd.size() + k == 1 ? yd[1] : 1)) return std::nullopt;
+    std::vector<float> v(static_cast<size_t>(yd[1]));
+    std::memcpy(v.data(), g.constant_host_[static_cast<size_t>(cid)].data(), v.size() * 4);
+    return v;
+  };
 
   for (size_t i = 0; i < n_ops; ++i) {
     if (skip[i] || !is_conv(names[i])) continue;
@@ -201,29 +243,95 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
     int32_t cur = y;
     size_t pos = i;
     std::vector<size_t> between;  // scalar copies passed over
-    struct Link { size_t op; int32_t out; EpilogueOp e[2]; int n; size_t between_end; int32_t residual; };
+    // A link is one op folded in, or two for SiLU (sigmoid(y) then y * that: `extra` is the sigmoid).
+    struct Link { size_t op; int32_t out; EpilogueOp e[2]; int n; size_t between_end; int32_t residual; size_t extra = SIZE_MAX; };
     const bool is_pointwise = pointwise();
     bool have_residual = false;
+    // Per-channel affine folding: a plain (not clamped, not transposed) conv whose weights
+    // and bias are f32 constants with host bytes.
+    const GpuTensor* yt = tensor_at(y);
+    bool affine_ok = !with_clamp && f32_constant(ca[1]) && (g.is_none(ca[2]) || f32_constant(ca[2])) && yt->max_dims.size() >= 2;
+    if (affine_ok) {
+      auto transposed = g.bool_arg(ca[6], "fusion");
+      affine_ok = transposed.ok() && !*transposed && tensor_at(ca[1])->max_dims[0] == yt->max_dims[1];
+    }
+    std::vector<float> ch_scale(affine_ok ? static_cast<size_t>(yt->max_dims[1]) : 0, 1.f);
+    std::vector<float> ch_shift(ch_scale.size(), 0.f);
+    bool have_affine = false;
     std::vector<Link> links;
     size_t n_epi = 0;
     while (n_epi + 2 <= kMaxEpilogue) {
-      if (readers[static_cast<size_t>(cur)] != 1 || is_output[static_cast<size_t>(cur)]) break;
-      size_t k = pos + 1;
+      // Two readers only for SiLU: the sigmoid and the multiply.
+      const int cur_readers = readers[static_cast<size_t>(cur)];
+      if ((cur_readers != 1 && cur_readers != 2) || is_output[static_cast<size_t>(cur)]) break;
       size_t between_mark = between.size();
-      while (k < n_ops && (skip[k] || scalar_op[k])) {
-        if (!skip[k]) between.push_back(k);
-        ++k;
-      }
+      // The next op after `from` that is not skipped, passing over (and noting) scalar copies
+      // and prepacks (they stage a constant: the output shares its buffer, nothing runs).
+      auto next_op = [&](size_t from) {
+        size_t k = from + 1;
+        while (k < n_ops && (skip[k] || scalar_op[k] || names[k] == "et_vk.prepack.default")) {
+          if (!skip[k]) between.push_back(k);
+          ++k;
+        }
+        return k;
+      };
+      size_t k = next_op(pos);
       if (k >= n_ops) break;
       const auto& a = args[k];
       const std::string& nm = names[k];
       Link l{k, a.empty() ? -1 : a.back(), {}, 0, 0, -1};
       auto push = [&](EpilogueCode c, double v) { l.e[l.n++] = EpilogueOp{c, static_cast<float>(v)}; };
       bool ok = false;
-      if ((nm == "aten.hardswish.default" || nm == "aten.relu.default") && a.size() == 2 && a[0] == cur) {
+      if (affine_ok && n_epi == 0 && cur_readers == 1 && a.size() >= 3 &&
+          (nm == "aten.mul.Tensor" || nm == "aten.add.Tensor" || nm == "aten.sub.Tensor") && (a[0] == cur) != (a[1] == cur)) {
+        // A per-output-channel constant: folded into the weights and bias (no epilogue step).
+        const int32_t other = a[0] == cur ? a[1] : a[0];
+        auto c = channel_constant(other, tensor_at(cur));
+        auto alpha = nm == "aten.mul.Tensor" ? Result<double>(1.0)
+                     : g.is_none(a[2])       ? Result<double>(1.0)
+                                             : g.scalar_arg(a[2], "fusion");
+        const bool fits = nm == "aten.mul.Tensor" ? a.size() == 3 : a.size() == 4 && (a[0] == cur || (alpha.ok() && *alpha == 1.0));
+        if (c && alpha.ok() && fits && (nm != "aten.sub.Tensor" || a[0] == cur)) {
+          for (size_t o = 0; o < c->size(); ++o) {
+            if (nm == "aten.mul.Tensor") {
+              ch_scale[o] *= (*c)[o];
+              ch_shift[o] *= (*c)[o];
+            } else {
+              ch_shift[o] += static_cast<float>((nm == "aten.sub.Tensor" ? -*alpha : *alpha) * (*c)[o]);
+            }
+          }
+          have_affine = true;
+          ok = true;
+        }
+      }
+      if (ok) {
+        // folded above
+      } else if (cur_readers == 2) {
+        // SiLU as exported: s = sigmoid(y), then y * s (either order), s read by the multiply alone.
+        if (nm == "aten.sigmoid.default" && a.size() == 2 && a[0] == cur && readers[static_cast<size_t>(a[1])] == 1 &&
+            !is_output[static_cast<size_t>(a[1])]) {
+          const int32_t sig = a[1];
+          const size_t k2 = next_op(k);
+          if (k2 < n_ops && names[k2] == "aten.mul.Tensor" && args[k2].size() == 3 &&
+              ((args[k2][0] == cur && args[k2][1] == sig) || (args[k2][0] == sig && args[k2][1] == cur))) {
+            l.extra = k;
+            l.op = k2;
+            l.out = args[k2].back();
+            push(EpilogueCode::kSilu, 0.0);
+            ok = true;
+          }
+        }
+      } else if ((nm == "aten.hardswish.default" || nm == "aten.relu.default") && a.size() == 2 && a[0] == cur) {
         if (nm == "aten.relu.default") push(EpilogueCode::kMax, 0.0);
         else push(EpilogueCode::kHardswish, 0.0);
         ok = true;
+      } else if (nm == "aten.leaky_relu.default" && a.size() == 3 && a[0] == cur) {
+        // negative_slope: a host scalar, or none (PyTorch's default, 0.01).
+        auto slope = g.is_none(a[1]) ? Result<double>(0.01) : g.scalar_arg(a[1], "fusion");
+        if (slope.ok()) {
+          push(EpilogueCode::kLeakyRelu, *slope);
+          ok = true;
+        }
       } else if ((nm == "aten.clamp.default" || nm == "aten.hardtanh.default") && a.size() == 4 && a[0] == cur) {
         ok = true;
         for (int s = 1; s <= 2 && ok; ++s) {
@@ -279,7 +387,7 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
       n_epi += static_cast<size_t>(l.n);
       links.push_back(l);
       cur = l.out;
-      pos = k;
+      pos = l.op;
     }
 
     // The buffer the conv writes: the chain output's own where the conv reads no tensor in
@@ -351,10 +459,15 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
       buffer[static_cast<size_t>(f.out_id)] = slot_key(chosen);
     }
     if (!use_prologue) f.scale_id = f.x_id = -1;
+    if (have_affine) {
+      f.channel_scale = std::move(ch_scale);
+      f.channel_shift = std::move(ch_shift);
+    }
     for (size_t l = 0; l < keep; ++l) {
       for (int e = 0; e < links[l].n; ++e) f.epilogue.push_back(links[l].e[e]);
       if (links[l].residual >= 0) f.residual_id = links[l].residual;
       fused.push_back(links[l].op);
+      if (links[l].extra != SIZE_MAX) fused.push_back(links[l].extra);
     }
     if (use_prologue) fused.push_back(i - 1);
     for (size_t op : fused) {

@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "webgpu/chain_fusion.h"
+#include "gpu/strings.h"
+#include "webgpu/flop_count.h"
 #include "webgpu/fusion.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/memory_plan.h"
@@ -450,10 +452,23 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     auto fused = fusions_.find(i);
     current_fusion_ = fused == fusions_.end() ? nullptr : &fused->second;
     auto replaced = llm.replaced.find(i);
+    const size_t first_command = commands_->size();
     auto chain = chains_.find(i);
     Status s = chain != chains_.end()      ? build_elementwise_chain(*this, chain->second, call.name.c_str())
                : replaced != llm.replaced.end() ? replaced->second(*this)
                                                 : find_op(current_op_)(*this, call.args);
+    // FLOPs per op for the profile (flop_count.h); not for LLM fusions' replacements, whose
+    // dispatches also do the work of the ops they absorbed.
+    if (s.ok() && replaced == llm.replaced.end() && counts_flops(call.name) && !call.args.empty()) {
+      FlopOp f{call.name, call.args, current_fusion_ ? current_fusion_->out_id : call.args.back(), false};
+      if (call.name.find("conv") != std::string::npos && call.args.size() > 6) {
+        auto transposed = int_arg(call.args[6], "flops");
+        f.transposed = transposed.ok() && *transposed != 0;
+      }
+      command_flop_op_.resize(commands_->size(), -1);
+      for (size_t c = first_command; c < commands_->size(); ++c) command_flop_op_[c] = static_cast<int32_t>(flop_ops_.size());
+      flop_ops_.push_back(std::move(f));
+    }
     current_fusion_ = nullptr;
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }
@@ -487,22 +502,52 @@ Status Graph::apply_conv_fusions(ConvFusionPlan plan) {
 }
 
 Status Graph::add_output_copies() {
-  for (int32_t id : output_ids_) {
-    const GValue& v = values_[static_cast<size_t>(id)];
+  // The tensor's own words, not its buffer's (a planned buffer may serve larger tensors).
+  auto output_bytes = [&](const GValue& v) {
+    const uint64_t bytes = std::min<uint64_t>(v.tensor.buffer->size(),
+                                              static_cast<uint64_t>(std::max<int64_t>(v.tensor.max_numel(), 1)) * 4);
+    return (bytes + 3) / 4 * 4;
+  };
+#ifdef __EMSCRIPTEN__
+  const bool shared = false;  // the browser maps asynchronously: one buffer per output, as before
+#else
+  const bool shared = options_.readback_staging;
+#endif
+  // GraphOptions::readback_staging: one MapRead buffer, each output at a 256-byte aligned
+  // offset (a view of it), so a call maps once however many outputs it has.
+  std::vector<uint64_t> offsets;
+  if (shared) {
+    uint64_t total = 0;
+    for (int32_t id : output_ids_) {
+      const GValue& v = values_[static_cast<size_t>(id)];
+      offsets.push_back(total);
+      if (v.kind == GValue::kTensor) total += (output_bytes(v) + 255) / 256 * 256;
+    }
+    // Outputs that together pass the device's buffer size limit keep a buffer each.
+    if (total > 0 && total <= device_->limits().max_buffer_size) {
+      WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create(device_, total, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
+                                                                 "output readback"));
+      readback_ = std::make_unique<gpu::Buffer>(std::move(buf));
+      readback_used_ = total;
+    }
+  }
+  for (size_t j = 0; j < output_ids_.size(); ++j) {
+    const GValue& v = values_[static_cast<size_t>(output_ids_[j])];
     if (v.kind != GValue::kTensor) {
       staging_.push_back(nullptr);
       continue;
     }
-    // The tensor's own words, not its buffer's (a planned buffer may serve larger tensors).
-    const uint64_t bytes = std::min<uint64_t>(v.tensor.buffer->size(), static_cast<uint64_t>(std::max<int64_t>(v.tensor.max_numel(), 1)) * 4);
-    WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create(device_, bytes, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
-                                                               "output staging"));
-    staging_.push_back(std::make_unique<gpu::Buffer>(std::move(buf)));
-    WICK_ASSIGN_OR_RETURN(size_t copy, add_copy(*v.tensor.buffer, *staging_.back(), (bytes + 3) / 4 * 4));
+    const uint64_t bytes = output_bytes(v);
+    auto buf = readback_ ? gpu::Buffer::view(*readback_, offsets[j], bytes, "output staging")
+                         : gpu::Buffer::create(device_, bytes, gpu::BufferUsage::kMapRead | gpu::BufferUsage::kCopyDst,
+                                               "output staging");
+    if (!buf.ok()) return buf.status();
+    staging_.push_back(std::make_unique<gpu::Buffer>(std::move(buf).value()));
+    WICK_ASSIGN_OR_RETURN(size_t copy, add_copy(*v.tensor.buffer, *staging_.back(), bytes));
     staging_copy_.resize(staging_.size());
     staging_bytes_.resize(staging_.size());
     staging_copy_.back() = copy;
-    staging_bytes_.back() = (bytes + 3) / 4 * 4;
+    staging_bytes_.back() = bytes;
   }
   return {};
 }
@@ -715,7 +760,8 @@ Status Graph::upload_input(const Tensor& host, int32_t id, const std::string& wh
   return uploads_->write(*t.buffer, convert_scratch_.data(), bytes);
 }
 
-Status Graph::download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where) {
+Status Graph::download_output(size_t j, const uint8_t* mapped, Tensor& host, const std::string& where) {
+  const GpuTensor& t = values_[static_cast<size_t>(output_ids_[j])].tensor;
   if (host.dim() != t.rank())
     return Status(ErrorCode::kInvalidProgram, where + ": host tensor rank " + std::to_string(host.dim()) +
                                                   " differs from the graph's " + std::to_string(t.rank()));
@@ -725,10 +771,107 @@ Status Graph::download_output(const GpuTensor& t, const gpu::Buffer& staging, Te
   if (host.data == nullptr) return Status(ErrorCode::kInvalidProgram, where + ": output tensor has no memory");
   const uint64_t bytes = static_cast<uint64_t>(host.numel()) * 4;
   host_times_.download_bytes += bytes;
-  if (same_words(host.dtype, t.elem)) return staging.read(host.data, bytes);
+  const gpu::Buffer& staging = *staging_[j];
+  if (mapped != nullptr && bytes > staging.size())
+    return Status(ErrorCode::kInternal, where + ": " + std::to_string(bytes) + " bytes past its readback range");
+  // From the mapped shared buffer (the view's offset in it), else one map of its own.
+  auto read = [&](void* dst) -> Status {
+    if (mapped == nullptr) return staging.read(dst, bytes);
+    std::memcpy(dst, mapped + (staging.offset() - readback_->offset()), bytes);
+    return {};
+  };
+  if (same_words(host.dtype, t.elem)) return read(host.data);
   convert_scratch_.resize(static_cast<size_t>(host.numel()));
-  WICK_RETURN_IF_ERROR(staging.read(convert_scratch_.data(), bytes));
+  WICK_RETURN_IF_ERROR(read(convert_scratch_.data()));
   return words_to_host(convert_scratch_.data(), t.elem, host).with_context(where);
+}
+
+Status Graph::download_outputs(ValueTable& values, std::span<const int32_t> args) {
+  // One map of the shared readback buffer for every output read this call.
+  const uint8_t* mapped = nullptr;
+#ifndef __EMSCRIPTEN__
+  struct Unmap {
+    WGPUBuffer buffer = nullptr;
+    ~Unmap() {
+      if (buffer) wgpuBufferUnmap(buffer);
+    }
+  } unmap;
+  bool any = false;
+  for (size_t j = 0; j < output_ids_.size(); ++j)
+    if (staging_[j] && !(j < topk_.size() && topk_[j] && topk_[j]->k() > 0)) any = true;
+  if (readback_ && any) {
+    struct Reply {
+      WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
+      std::string message;
+    } reply;
+    WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+    cb.mode = WGPUCallbackMode_WaitAnyOnly;
+    cb.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* r, void*) {
+      static_cast<Reply*>(r)->status = status;
+      static_cast<Reply*>(r)->message = gpu::from_wgpu(message);
+    };
+    cb.userdata1 = &reply;
+    const WGPUFuture future = wgpuBufferMapAsync(readback_->handle(), WGPUMapMode_Read, 0, readback_used_, cb);
+    WICK_RETURN_IF_ERROR(device_->wait(future, "WebGPU delegate: map the outputs"));
+    if (reply.status != WGPUMapAsyncStatus_Success)
+      return Status(ErrorCode::kDeviceLost, "WebGPU delegate: map the outputs: " + reply.message);
+    unmap.buffer = readback_->handle();
+    mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback_->handle(), 0, readback_used_));
+    if (mapped == nullptr) return Status(ErrorCode::kInternal, "WebGPU delegate: the outputs' mapped range is unavailable");
+  }
+#endif
+  for (size_t j = 0; j < output_ids_.size(); ++j) {
+    const GValue& gv = values_[static_cast<size_t>(output_ids_[j])];
+    WICK_ASSIGN_OR_RETURN(Value * hv, values.at(args[input_ids_.size() + j]));
+    std::string where = "WebGPU delegate output " + std::to_string(j);
+    if (gv.kind == GValue::kSymInt) {
+      *hv = Value::make_int(gv.i);
+      continue;
+    }
+    if (!hv->is_tensor()) return Status(ErrorCode::kInvalidProgram, where + ": host value is not a tensor");
+    if (j < topk_.size() && topk_[j] && topk_[j]->k() > 0) {
+      // Only the top-k was read back: the host tensor gets the shape, not the data.
+      Status s = hv->tensor.resize(gv.tensor.dims);
+      if (!s.ok()) return s.with_context(where);
+      WICK_RETURN_IF_ERROR(topk_[j]->read(topk_result_[j]).with_context(where));
+      continue;
+    }
+    WICK_RETURN_IF_ERROR(download_output(j, mapped, hv->tensor, where));
+  }
+  return {};
+}
+
+void Graph::record_profile(const gpu::SubmitStats& stats) {
+  profile_.clear();
+  for (size_t k = 0; k < stats.labels.size(); ++k)
+    profile_.push_back(ProfileEntry{stats.labels[k], stats.has_gpu_times ? stats.gpu_ns[k] : 0});
+  if (flop_ops_.empty() || stats.commands.size() != profile_.size()) return;
+  // Each counted op's FLOPs at this call's shapes go on its last dispatch, with the GPU
+  // time of all its dispatches.
+  std::vector<int64_t> last(flop_ops_.size(), -1);
+  std::vector<uint64_t> op_ns(flop_ops_.size(), 0);
+  for (size_t k = 0; k < profile_.size(); ++k) {
+    const uint32_t c = stats.commands[k];
+    if (c >= command_flop_op_.size() || command_flop_op_[c] < 0) continue;
+    const size_t op = static_cast<size_t>(command_flop_op_[c]);
+    last[op] = static_cast<int64_t>(k);
+    op_ns[op] += profile_[k].gpu_ns;
+  }
+  for (size_t op = 0; op < flop_ops_.size(); ++op) {
+    if (last[op] < 0) continue;
+    const FlopOp& f = flop_ops_[op];
+    OpShapes shapes;
+    shapes.transposed = f.transposed;
+    for (int32_t id : f.args) {
+      const bool tensor = id >= 0 && static_cast<size_t>(id) < values_.size() && values_[static_cast<size_t>(id)].kind == GValue::kTensor;
+      shapes.args.push_back(tensor ? values_[static_cast<size_t>(id)].tensor.dims : std::vector<int64_t>{});
+    }
+    if (f.out_id >= 0 && static_cast<size_t>(f.out_id) < values_.size() && values_[static_cast<size_t>(f.out_id)].kind == GValue::kTensor)
+      shapes.out = values_[static_cast<size_t>(f.out_id)].tensor.dims;
+    ProfileEntry& e = profile_[static_cast<size_t>(last[op])];
+    e.flops = op_flops(f.name, shapes);
+    e.op_gpu_ns = op_ns[op];
+  }
 }
 
 namespace {
@@ -799,31 +942,10 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   auto stats = commands_->submit(so);
   if (!stats.ok()) return stats.status().with_context("WebGPU delegate");
   last_submit_ = *stats;
-  if (options_.profile) {
-    profile_.clear();
-    for (size_t k = 0; k < stats->labels.size(); ++k)
-      profile_.push_back(ProfileEntry{stats->labels[k], stats->has_gpu_times ? stats->gpu_ns[k] : 0});
-  }
+  if (options_.profile) record_profile(*stats);
   t0 = Clock::now();
   for (auto& check : after_submit_) WICK_RETURN_IF_ERROR(check().with_context("WebGPU delegate"));
-  for (size_t j = 0; j < output_ids_.size(); ++j) {
-    const GValue& gv = values_[static_cast<size_t>(output_ids_[j])];
-    WICK_ASSIGN_OR_RETURN(Value * hv, values.at(args[input_ids_.size() + j]));
-    std::string where = "WebGPU delegate output " + std::to_string(j);
-    if (gv.kind == GValue::kSymInt) {
-      *hv = Value::make_int(gv.i);
-      continue;
-    }
-    if (!hv->is_tensor()) return Status(ErrorCode::kInvalidProgram, where + ": host value is not a tensor");
-    if (j < topk_.size() && topk_[j] && topk_[j]->k() > 0) {
-      // Only the top-k was read back: the host tensor gets the shape, not the data.
-      Status s = hv->tensor.resize(gv.tensor.dims);
-      if (!s.ok()) return s.with_context(where);
-      WICK_RETURN_IF_ERROR(topk_[j]->read(topk_result_[j]).with_context(where));
-      continue;
-    }
-    WICK_RETURN_IF_ERROR(download_output(gv.tensor, *staging_[j], hv->tensor, where));
-  }
+  WICK_RETURN_IF_ERROR(download_outputs(values, args));
   host_times_.download_ns = ns_between(t0, Clock::now());
   return device_->check().with_context("WebGPU delegate");
 }

@@ -93,6 +93,10 @@ class ParamsBlock {
 struct ProfileEntry {
   std::string label;  // "<op> <shader>", the dispatch's label
   uint64_t gpu_ns = 0;
+  // On the last dispatch of a convolution, matrix product or attention op (0 elsewhere):
+  // its FLOPs at the call's shapes (flop_count.h) and the GPU time of all its dispatches.
+  double flops = 0;
+  uint64_t op_gpu_ns = 0;
 };
 
 // Host time of one execute() by phase, for `wick run --profile` (the submit's own phases,
@@ -118,6 +122,18 @@ struct GraphOptions {
   // Concatenations built in place (cat_plan.h): producers write into their slice of the
   // cat's output. Environment override: WICK_CAT_IN_PLACE=0.
   bool cat_in_place = true;
+  // Outputs are copied into one persistent MapRead buffer (each at its own offset) and read
+  // with one map per call, instead of one buffer and one map per output. Native only (the
+  // browser's maps are asynchronous; Emscripten keeps one buffer per output). Environment
+  // override: WICK_READBACK_STAGING=0.
+  bool readback_staging = true;
+  // Pointwise convs as a tiled GEMM (conv2d_pw_gemm): -1 where the output has enough tiles
+  // (ops/conv/register.cpp), 1 always, 0 never (conv2d_pw). Environment override:
+  // WICK_CONV_PW_GEMM=0|1.
+  int conv_pw_gemm = -1;
+  // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
+  // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
+  bool conv_splitk = true;
   // Which measured kernel choice the ops use where it differs by adapter (matmul: the
   // direct kernels on CPU adapters, the large tiled ones on GPUs; see
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
@@ -128,23 +144,29 @@ struct GraphOptions {
 
 // Elementwise steps a convolution applies to its result before storing it (after bias
 // and its own clamp), in order. Codes are those of the conv shaders' epilogue().
-// kAddTensor (y += a * residual at the same index) only in conv2d_pw.
-enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7 };
+// kAddTensor (y += a * residual at the same index) only in conv2d_pw and conv2d_pw_gemm;
+// kLeakyRelu: v >= 0 ? v : a * v (aten.leaky_relu, a its negative_slope); kSilu: v * sigmoid(v).
+enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7, kLeakyRelu = 8, kSilu = 9 };
 struct EpilogueOp {
   EpilogueCode code;
   float a = 0;
 };
 constexpr size_t kMaxEpilogue = 6;
 
-// What fusion.cpp folds into one convolution: a chain of elementwise ops on its output
-// (the conv writes the chain's last output, `out_id`), and for pointwise convs a preceding
-// per-channel multiply of its input (`x_id` * `scale_id`, scale shaped [N|1, C, 1, 1])
-// and an add of a same-shaped tensor (`residual_id`, the kAddTensor step).
+// What fusion.cpp folds into one convolution: a per-channel affine by constants, then a
+// chain of elementwise ops on its output (the conv writes the chain's last output,
+// `out_id`), and for pointwise convs a preceding per-channel multiply of its input (`x_id`
+// * `scale_id`, scale shaped [N|1, C, 1, 1]) and an add of a same-shaped tensor
+// (`residual_id`, the kAddTensor step).
 struct ConvFusion {
   std::vector<EpilogueOp> epilogue;
   int32_t out_id = -1;
   int32_t x_id = -1, scale_id = -1;
   int32_t residual_id = -1;
+  // A per-output-channel affine y * channel_scale[o] + channel_shift[o] right after the conv
+  // (a batch norm exported as multiply and add by constants [1, C, 1, 1]), folded into the
+  // weights and bias at build (empty: none). Before the epilogue.
+  std::vector<float> channel_scale, channel_shift;
 };
 
 // A chain of elementwise ops fused into one elementwise_chain.wgsl dispatch (chain_fusion.h).
@@ -283,7 +305,12 @@ class Graph {
   Status build_ops(const vkgraph::Plan& plan);
   Status execute_call(ValueTable& values, std::span<const int32_t> args);  // execute() minus the input bookkeeping
   Status upload_input(const Tensor& host, int32_t id, const std::string& where);
-  Status download_output(const GpuTensor& t, const gpu::Buffer& staging, Tensor& host, const std::string& where);
+  // Reads output j's words from its staging buffer, or from `mapped` (the shared readback
+  // buffer, mapped for this call) when not null.
+  Status download_output(size_t j, const uint8_t* mapped, Tensor& host, const std::string& where);
+  Status download_outputs(ValueTable& values, std::span<const int32_t> args);
+  // The profile of the last submit, with FLOPs per counted op (flop_count.h).
+  void record_profile(const gpu::SubmitStats& stats);
   Status add_output_copies();
   Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
   // Plans elementwise chains (chain_fusion.h) on the ops left after the conv fusions.
@@ -312,6 +339,18 @@ class Graph {
   std::vector<std::unique_ptr<gpu::Buffer>> staging_;
   std::vector<size_t> staging_copy_;     // command index of each output's staging copy
   std::vector<uint64_t> staging_bytes_;  // and its size
+  // GraphOptions::readback_staging: the one buffer every staging_ entry is a view of.
+  std::unique_ptr<gpu::Buffer> readback_;
+  uint64_t readback_used_ = 0;  // bytes of it the outputs occupy
+  // Ops with FLOPs (flop_count.h), and per command the one it belongs to (-1: none).
+  struct FlopOp {
+    std::string name;
+    std::vector<int32_t> args;
+    int32_t out_id = -1;  // the fused output of a convolution, else the last argument
+    bool transposed = false;
+  };
+  std::vector<FlopOp> flop_ops_;
+  std::vector<int32_t> command_flop_op_;
   std::vector<std::unique_ptr<OutputTopK>> topk_;  // per output, created on first request
   std::vector<TopK> topk_result_;
   std::unique_ptr<gpu::CommandList> commands_;

@@ -224,6 +224,11 @@ TEST(WickCli, BadCountsAreRejected) {
     EXPECT_EQ(r.code, 2) << flag << ": " << r.out;
     EXPECT_NE(r.out.find("takes an integer"), std::string::npos) << flag << ": " << r.out;
   }
+  for (const std::string& flag : {std::string("--profile-runs 0"), std::string("--profile-runs x")}) {
+    CliResult r = sh("run " + pte + " --backend cpu --output-dir /nonexistent " + flag);
+    EXPECT_EQ(r.code, 2) << flag << ": " << r.out;
+    EXPECT_NE(r.out.find("takes an integer"), std::string::npos) << flag << ": " << r.out;
+  }
 }
 
 // --output-format npy writes output_N.npy that read_npy reads back as the reference, and
@@ -243,10 +248,13 @@ TEST(WickCli, RunWritesNpyOnRequestAndSaysSo) {
   ASSERT_EQ(v->tensor.dtype, want.dtype);
   EXPECT_TRUE(test::values_close(*v, f.cases[0].outputs[0], f.atol, f.rtol));
   // --profile on the cpu backend once printed nothing: now each step's wall time and each
-  // instruction's, by op name.
+  // instruction's, by op name (the first call, then the medians of the next 5), and the
+  // delegate's ops with their medians beside the first call's times.
   r = sh("run " + f.pte() + " --backend cpu" + input_flags(f, 0) + " --output-dir " + dir + " --profile");
   ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("step 0 first call: forward "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("step 0: forward "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(median of 5 calls after the first)"), std::string::npos) << r.out;
   std::smatch m;
   EXPECT_TRUE(std::regex_search(r.out, m, std::regex(R"(\n +\d+ +\d+\.\d{3}  aten::addmm\.out\n)"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, m, std::regex(R"(\n +total +\d+\.\d{3}  )"))) << r.out;

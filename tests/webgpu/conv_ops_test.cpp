@@ -105,15 +105,26 @@ const std::vector<ConvCase> kCases = {
     {2, 6, 11, 29, 4, 1, 3, 3, 1, 1, 1, false},
 };
 
-TEST(WebGpuConvOp, RandomShapes) {
+// Which kernels ran (the shader names at the end of the dispatch labels), for the path checks.
+std::string kernel_list(const std::vector<std::string>& labels) {
+  std::string out;
+  for (const std::string& l : labels) out += (out.empty() ? "" : ", ") + l.substr(l.rfind(' ') + 1);
+  return out;
+}
+
+void random_shapes(int conv_pw_gemm) {
   std::mt19937 rng(71);
   for (const ConvCase& k : kCases) {
+    if (conv_pw_gemm == 1 && (k.kh != 1 || k.kw != 1)) continue;
     const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
     Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
     Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
     Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
     for (bool with_clamp : {false, true}) {
+      if (conv_pw_gemm == 1 && with_clamp && &k != &kCases.front()) continue;  // the clamp once
       test::VkGraphBuilder b;
+      b.conv_pw_gemm = conv_pw_gemm;
+      b.profile = conv_pw_gemm == 1;
       int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
       const double lo = -0.5, hi = 0.75;
       int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow, with_clamp ? &lo : nullptr, with_clamp ? &hi : nullptr);
@@ -124,7 +135,50 @@ TEST(WebGpuConvOp, RandomShapes) {
       if (with_clamp)
         for (double& v : want) v = std::min(std::max(v, lo), hi);
       expect_close((*r)[0].tensor, want, describe(k) + (with_clamp ? " clamped" : ""));
+      if (conv_pw_gemm == 1) {
+        ASSERT_FALSE(b.kernels.empty());
+        EXPECT_NE(b.kernels[0].find("conv2d_pw_gemm"), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
+      }
     }
+  }
+}
+
+TEST(WebGpuConvOp, RandomShapes) { random_shapes(-1); }
+
+// The pointwise cases (odd channels, 1x1 planes, batches, clamps) through conv2d_pw_gemm
+// whatever their size.
+TEST(WebGpuConvOp, RandomShapesPointwiseGemm) { random_shapes(1); }
+
+// The pointwise kernel by shape: conv2d_pw_gemm once the output has enough tiles (each of
+// its tiles: 32 x 128 for out_c <= 32, 64 x 64, 128 x 64, 128 x 128), conv2d_pw below;
+// pixels and channels not multiples of the tile, batches, bias or none.
+TEST(WebGpuConvOp, PointwiseGemmTiles) {
+  std::mt19937 rng(77);
+  struct Case {
+    ConvCase k;
+    const char* kernel;
+  };
+  const std::vector<Case> cases = {
+      {{1, 19, 43, 49, 13, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm"},    // 32x128: 17 tiles
+      {{2, 37, 31, 29, 70, 1, 1, 1, 0, 1, 1, false}, "conv2d_pw_gemm"},   // 64x64: 60 tiles
+      {{66, 3, 5, 13, 129, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm"},   // 128x64: 264 tiles
+      {{67, 2, 3, 43, 130, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm"},   // 128x128: 268 tiles
+      {{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw "},          // 1 tile
+  };
+  for (const Case& c : cases) {
+    const ConvCase& k = c.k;
+    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, 1, 1}, rng, -1, 1);
+    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    test::VkGraphBuilder b;
+    b.profile = true;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    b.output(add_conv(b, k, x, wt, k.bias ? &bt : nullptr, k.h, k.w));
+    auto r = b.run({Value::make_tensor(xt)});
+    ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+    expect_close((*r)[0].tensor, conv_ref(k, xt, wt, k.bias ? &bt : nullptr, k.h, k.w), describe(k));
+    ASSERT_EQ(b.kernels.size(), 1u) << describe(k);
+    EXPECT_NE((b.kernels[0] + " ").find(c.kernel), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
   }
 }
 
@@ -133,12 +187,6 @@ double hardswish(double v) {
   return f * std::min(std::max(f + 3.f, 0.f), 6.f) / 6.f;
 }
 
-// Which kernels ran (the shader names at the end of the dispatch labels), for the path checks.
-std::string kernel_list(const std::vector<std::string>& labels) {
-  std::string out;
-  for (const std::string& l : labels) out += (out.empty() ? "" : ", ") + l.substr(l.rfind(' ') + 1);
-  return out;
-}
 
 // conv2d_igemm (dense, constant f32 weights): edge tiles in pixels (M not a multiple of
 // 64, tiles across the batch boundary) and channels (out_c 5..70 with 32- and 64-channel
@@ -251,6 +299,156 @@ TEST(WebGpuConvOp, ImplicitGemmFusedAnd1d) {
   }
   expect_close((*r)[0].tensor, want, "1-D conv");
   EXPECT_NE(b.kernels[0].find("conv2d_igemm"), std::string::npos) << kernel_list(b.kernels);
+}
+
+// A batch norm exported as y * scale[1, C, 1, 1] + shift[1, C, 1, 1] (constants staged
+// through et_vk.prepack, as D-FINE's HGNetV2 has it) after a conv folds into the conv's
+// weights and bias, and a relu after it is the epilogue: one dispatch for conv2d_igemm,
+// conv2d_pw_gemm, conv2d_pw and a depthwise conv2d_direct, with bias and without; the
+// constant as either operand, and a subtract. A clamped conv (et_vk.conv_with_clamp) keeps
+// the multiply.
+TEST(WebGpuConvOp, FusedChannelAffine) {
+  std::mt19937 rng(80);
+  const std::vector<ConvCase> cases = {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
+                                       ConvCase{2, 19, 17, 16, 70, 1, 1, 1, 0, 1, 1, false},
+                                       ConvCase{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true},
+                                       ConvCase{1, 12, 10, 9, 12, 3, 3, 1, 1, 1, 12, false}};
+  for (const ConvCase& k : cases) {
+    for (int variant = 0; variant < 3; ++variant) {  // y * s + t; s * y - t; clamped conv
+      if (variant == 2 && &k != &cases.front()) continue;
+      const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+      Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+      Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
+      Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+      Tensor st = test::random_tensor(ScalarType::kFloat, {1, k.oc, 1, 1}, rng, 0.5, 2);
+      Tensor tt = test::random_tensor(ScalarType::kFloat, {1, k.oc, 1, 1}, rng, -1, 1);
+      test::VkGraphBuilder b;
+      b.profile = true;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      const double lo = -0.6;
+      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow, variant == 2 ? &lo : nullptr);
+      auto staged = [&](const Tensor& c) {
+        int id = b.tensor(ScalarType::kFloat, {1, k.oc, 1, 1});
+        b.op("et_vk.prepack.default", {b.constant(c), id});
+        return id;
+      };
+      int s_id = staged(st), t_id = staged(tt);
+      int m = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      if (variant == 1) b.op("aten.mul.Tensor", {s_id, y, m});
+      else b.op("aten.mul.Tensor", {y, s_id, m});
+      int a = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      if (variant == 1) b.op("aten.sub.Tensor", {m, t_id, b.int_value(1), a});
+      else b.op("aten.add.Tensor", {m, t_id, b.int_value(1), a});
+      int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      b.op("aten.relu.default", {a, z});
+      b.output(z);
+      auto r = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+      std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+      const int64_t plane = oh * ow;
+      for (size_t i = 0; i < want.size(); ++i) {
+        const int64_t o = (static_cast<int64_t>(i) / plane) % k.oc;
+        double v = variant == 2 ? std::max(want[i], lo) : want[i];
+        v = v * st.data_as<float>()[o] + (variant == 1 ? -1.0 : 1.0) * tt.data_as<float>()[o];
+        want[i] = std::max(v, 0.0);
+      }
+      expect_close((*r)[0].tensor, want, describe(k) + " variant " + std::to_string(variant));
+      const std::string list = kernel_list(b.kernels);
+      ASSERT_FALSE(b.kernels.empty());
+      if (variant < 2) {
+        EXPECT_NE(b.kernels[0].find("+affine"), std::string::npos) << "not folded: " << list;
+        EXPECT_EQ(list.find("binary"), std::string::npos) << list;
+        EXPECT_EQ(list.find("unary"), std::string::npos) << list;
+      } else {
+        EXPECT_EQ(b.kernels[0].find("+affine"), std::string::npos) << "folded past the clamp: " << list;
+        EXPECT_NE(list.find("binary"), std::string::npos) << list;
+      }
+    }
+  }
+}
+
+// SiLU as exported (s = sigmoid(y), then y * s or s * y) after a conv is its epilogue (D-FINE's
+// ConvNormLayer): conv2d_igemm, its split-K reduce pass, conv2d_pw_gemm, conv2d_pw; no unary
+// or binary dispatch. When the sigmoid's result is read elsewhere too, nothing is fused.
+TEST(WebGpuConvOp, FusedSilu) {
+  std::mt19937 rng(79);
+  const std::vector<ConvCase> cases = {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
+                                       ConvCase{1, 48, 5, 7, 24, 3, 3, 1, 1, 1, 1, true},
+                                       ConvCase{2, 19, 17, 16, 70, 1, 1, 1, 0, 1, 1, false},
+                                       ConvCase{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true}};
+  for (const ConvCase& k : cases) {
+    for (int variant = 0; variant < 3; ++variant) {  // y * s, s * y, s also a graph output (one case)
+      if (variant == 2 && &k != &cases.back()) continue;
+      const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+      Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+      Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
+      Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+      test::VkGraphBuilder b;
+      b.profile = true;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
+      int sg = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      b.op("aten.sigmoid.default", {y, sg});
+      int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      if (variant == 1) b.op("aten.mul.Tensor", {sg, y, z});
+      else b.op("aten.mul.Tensor", {y, sg, z});
+      b.output(z);
+      if (variant == 2) b.output(sg);
+      auto r = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+      std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+      for (double& v : want) {
+        const float f = static_cast<float>(v);
+        v = f * (1.f / (1.f + std::exp(-f)));
+      }
+      // exp may differ from the host's by a few ulp: 2e-4 relative on top of the usual.
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR((*r)[0].tensor.data_as<float>()[i], want[i], tol(want[i]) + 2e-4 * std::fabs(want[i]))
+            << describe(k) << " variant " << variant << " at " << i;
+      ASSERT_FALSE(b.kernels.empty());
+      const std::string list = kernel_list(b.kernels);
+      if (variant < 2) {
+        EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << "not fused: " << list;
+        EXPECT_EQ(list.find("unary"), std::string::npos) << list;
+        EXPECT_EQ(list.find("binary"), std::string::npos) << list;
+      } else {
+        EXPECT_NE(list.find("unary"), std::string::npos) << "fused though the sigmoid is an output: " << list;
+      }
+    }
+  }
+}
+
+// leaky_relu (a slope, or none: 0.01) after a conv is its epilogue (Real-ESRGAN's convs):
+// in conv2d_igemm itself, in the split-K reduce pass, in conv2d_pw_gemm; no unary dispatch.
+TEST(WebGpuConvOp, FusedLeakyRelu) {
+  std::mt19937 rng(78);
+  const std::vector<ConvCase> cases = {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
+                                       ConvCase{1, 48, 5, 7, 24, 3, 3, 1, 1, 1, 1, true},
+                                       ConvCase{2, 19, 17, 16, 70, 1, 1, 1, 0, 1, 1, false}};
+  for (const ConvCase& k : cases) {
+    for (const bool default_slope : {false, true}) {
+      const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+      Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+      Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
+      Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+      test::VkGraphBuilder b;
+      b.profile = true;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
+      int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+      b.op("aten.leaky_relu.default", {y, default_slope ? b.none() : b.double_value(0.2), z});
+      b.output(z);
+      auto r = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
+      const double slope = default_slope ? 0.01 : 0.2;
+      std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+      for (double& v : want) v = v >= 0 ? v : static_cast<double>(static_cast<float>(v) * static_cast<float>(slope));
+      expect_close((*r)[0].tensor, want, describe(k) + " leaky_relu fused");
+      ASSERT_FALSE(b.kernels.empty());
+      EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << "not fused: " << kernel_list(b.kernels);
+      EXPECT_EQ(kernel_list(b.kernels).find("unary"), std::string::npos) << kernel_list(b.kernels);
+    }
+  }
 }
 
 // Weights computed at run time (a graph input, not a constant) cannot be repacked for
@@ -370,9 +568,11 @@ TEST(WebGpuConvOp, FusedSqueezeExcitation) {
         }
 
     size_t dispatches[2] = {0, 0};
-    for (bool fuse : {false, true}) {
+    for (int run = 0; run < 3; ++run) {
+      const bool fuse = run > 0;
       test::VkGraphBuilder b;
       b.fuse = fuse;
+      b.conv_pw_gemm = run == 2 ? 1 : 0;  // the fused input scale in conv2d_pw, then conv2d_pw_gemm
       const ConvCase k1{n, c, 1, 1, squeeze, 1, 1, 1, 0, 1, 1, true}, k2{n, squeeze, 1, 1, c, 1, 1, 1, 0, 1, 1, true},
           k3{n, c, hw, hw, oc, 1, 1, 1, 0, 1, 1, false};
       int x = b.input(ScalarType::kFloat, {n, c, hw, hw});
@@ -412,8 +612,9 @@ TEST(WebGpuConvOp, FusedSqueezeExcitation) {
       b.output(z);
       auto r = b.run({Value::make_tensor(xt)});
       ASSERT_TRUE(r.ok()) << r.status().to_string();
-      expect_close((*r)[0].tensor, want, std::string("squeeze-excitation") + (fuse ? " fused" : ""));
-      dispatches[fuse] = b.dispatches;
+      expect_close((*r)[0].tensor, want, std::string("squeeze-excitation run ") + std::to_string(run));
+      if (run < 2) dispatches[fuse] = b.dispatches;
+      else EXPECT_EQ(b.dispatches, 5u);
     }
     // Unfused: 2 scalar copies, mean, 3 convs, 2 clones, add, 2 clamps, div, mul,
     // hardswish, output copy = 15. Fused: mean, 3 convs, output copy.
@@ -435,14 +636,15 @@ TEST(WebGpuConvOp, FusedResidualAdd) {
     Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
     Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
     const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
-    for (int variant = 0; variant < 2; ++variant) {
-      const double alpha = variant == 0 ? 0.5 : 1.0;
+    for (int variant = 0; variant < 4; ++variant) {
+      const double alpha = variant % 2 == 0 ? 0.5 : 1.0;
       test::VkGraphBuilder b;
+      b.conv_pw_gemm = variant < 2 ? 0 : 1;  // pointwise: conv2d_pw, then conv2d_pw_gemm
       int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
       int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
       int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
       int s = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-      if (variant == 0) b.op("aten.add.Tensor", {y, r, b.double_value(alpha), s});
+      if (variant % 2 == 0) b.op("aten.add.Tensor", {y, r, b.double_value(alpha), s});
       else b.op("aten.add.Tensor", {r, y, b.int_value(1), s});
       int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
       b.op("aten.relu.default", {s, z});

@@ -64,12 +64,17 @@ TEST(FusedRunHostOps, TopkMatchesCpuKernel) {
     bool largest, ties;
   };
   // D-FINE's query selection (k 300 of a long row, shortened here), its box head (top 4 of
-  // 33 bins on the last dim), a middle dim, smallest-first, and integer-valued ties.
+  // 33 bins on the last dim), a middle dim, smallest-first, and integer-valued ties (values
+  // in -3..3: most of a line ties).
   const std::vector<Case> cases = {{{1, 2100}, 300, 1, true, false},
                                    {{2, 5, 33}, 4, -1, true, false},
                                    {{3, 10, 4}, 5, 1, false, false},
                                    {{4, 40}, 7, -1, true, true},
-                                   {{4, 40}, 40, 1, false, true}};
+                                   {{4, 40}, 40, 1, false, true},
+                                   // Long lines with ties: each element's count spread over 16
+                                   // threads (topk_rank's E = 16), a middle dim with inner 3.
+                                   {{1, 3000}, 300, 1, true, true},
+                                   {{2, 700, 3}, 50, 1, false, true}};
   std::mt19937 rng(5);
   for (const Case& c : cases) {
     SCOPED_TRACE(::testing::Message() << "shape " << c.shape.size() << "-d, k " << c.k << ", dim " << c.dim);

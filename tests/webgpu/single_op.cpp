@@ -211,6 +211,8 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.profile = profile;
   go.cat_in_place = cat_in_place;
   go.submit_first_chunk = submit_first_chunk;
+  go.readback_staging = readback_staging;
+  go.conv_pw_gemm = conv_pw_gemm;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
   cat_placed = graph->cat_placed_count();
@@ -238,6 +240,20 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   for (const auto& [j, k] : output_topk)
     if (const TopK* t = graph->output_topk(j)) topk_results[j] = *t;
   std::vector<Value> outs(table.values.begin() + static_cast<long>(inputs.size()), table.values.end());
+  later_outputs.clear();
+  for (const std::vector<Value>& call : later_calls) {
+    if (call.size() != inputs.size()) return Status(ErrorCode::kInvalidArgument, "later_calls: input count differs");
+    ValueTable again;
+    for (const Value& in : call) again.values.push_back(in);
+    for (int id : outputs_) {
+      const V& v = *values_[static_cast<size_t>(id)];
+      Tensor t = Tensor::make_owned(v.dtype, v.shape);
+      t.dynamism = ShapeDynamism::kDynamicBound;
+      again.values.push_back(Value::make_tensor(std::move(t)));
+    }
+    WICK_RETURN_IF_ERROR(graph->execute(again, args));
+    later_outputs.emplace_back(again.values.begin() + static_cast<long>(call.size()), again.values.end());
+  }
   return outs;
 }
 

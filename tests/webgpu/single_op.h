@@ -59,6 +59,12 @@ class VkGraphBuilder {
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead
   bool cat_in_place = true;   // GraphOptions::cat_in_place for run()
   uint32_t submit_first_chunk = 16;  // GraphOptions::submit_first_chunk for run()
+  bool readback_staging = true;      // GraphOptions::readback_staging for run()
+  // Inputs of more calls of the same graph after run()'s own (a delegate is called many
+  // times); their outputs land in later_outputs, one list per call.
+  std::vector<std::vector<Value>> later_calls;
+  std::vector<std::vector<Value>> later_outputs;
+  int conv_pw_gemm = -1;      // GraphOptions::conv_pw_gemm for run() (1: every pointwise conv as a GEMM)
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
   size_t cat_placed = 0, cat_not_copied = 0;  // after run(): Graph::cat_placed_count / cat_pieces_not_copied
   size_t submits = 0;         // after run(): command buffers of the execution

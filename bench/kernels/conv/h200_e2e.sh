@@ -45,9 +45,9 @@ if [[ -f $M/model.pte ]]; then
     timeout 60 $S/$wk run $M/model.pte --backend webgpu --profile --input $M/input.bin:float32:1,3,64,64 \
       --output-dir $W/out_$wk > "$R/profile_realesrgan_$wk.txt" 2>&1
     python3 bench/vision/compare.py $M/ref.bin $W/out_$wk/output_0.bin --rtol 1e-3
-    # GPU time by kernel (the last column is us, the one before the shader).
-    awk '$NF ~ /^[0-9.]+$/ && NF >= 4 {t[$(NF-1)] += $NF; n[$(NF-1)]++} END {for (k in t) printf "   %-24s %5d dispatches %10.1f us\n", k, n[k], t[k]}' \
+    # GPU time by kernel (rows: index, op, shader, gpu us, then first us / GFLOP / TFLOP/s).
+    awk '$1 ~ /^[0-9]+$/ && NF >= 4 && $3 != "delegate" && $4 ~ /^[0-9.]+$/ {t[$3] += $4; n[$3]++} END {for (k in t) printf "   %-24s %5d dispatches %10.1f us\n", k, n[k], t[k]}' \
       "$R/profile_realesrgan_$wk.txt" | sort -k4 -n -r | head -8
-    tail -1 "$R/profile_realesrgan_$wk.txt"
+    grep "^total: " "$R/profile_realesrgan_$wk.txt" | tail -1
   done
 fi

@@ -20,7 +20,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> y: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
-// One scalar epilogue step (codes 1-6); other codes (7, the residual add of conv2d_pw)
+// One scalar epilogue step (codes 1-6, 8 and 9); other codes (7, the residual add of conv2d_pw)
 // are the caller's.
 fn epilogue_step(v: f32, code: u32, a: f32) -> f32 {
   switch code {
@@ -30,6 +30,8 @@ fn epilogue_step(v: f32, code: u32, a: f32) -> f32 {
     case 4u: { return v + a; }
     case 5u: { return v * a; }
     case 6u: { return v / a; }
+    case 8u: { return select(v * a, v, v >= 0.0); }  // leaky_relu, a = negative_slope
+    case 9u: { return v * (1.0 / (1.0 + exp(-v))); }  // SiLU: the sigmoid of unary.wgsl, times v
     default: { return v; }
   }
 }

@@ -7,30 +7,13 @@
 // scale of x (a fused x * s[N|1, C, 1, 1]). Same Params and bias/clamp semantics as
 // conv2d_direct, then the fused epilogue, which here may also add a tensor shaped as y
 // (code 7: a fused residual add).
-//#include "conv2d_common.inc.wgsl"
+//#include "conv2d_pw_epilogue.inc.wgsl"
 //#include "dispatch.inc.wgsl"  // also in conv2d_common: expanded once
-@group(0) @binding(5) var<storage, read> scale: array<f32>;
-@group(0) @binding(6) var<storage, read> residual: array<f32>;
 
 override wg_size: u32 = 128;  // at most 256
 override ks: u32 = 1;         // a power of two dividing wg_size
 
 var<workgroup> partial: array<vec4<f32>, 256>;
-
-// The fused epilogue with conv2d_pw's extra code 7: add a * residual[o], a tensor shaped
-// as y (a fused residual add).
-fn epilogue_res(v: f32, o: u32) -> f32 {
-  var r = v;
-  for (var k = 0u; k < p.epi_n; k = k + 1u) {
-    let a = bitcast<f32>(p.epi[k].y);
-    if (p.epi[k].x == 7u) {
-      r = r + a * residual[o];
-    } else {
-      r = epilogue_step(r, p.epi[k].x, a);
-    }
-  }
-  return r;
-}
 
 @compute @workgroup_size(wg_size)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,

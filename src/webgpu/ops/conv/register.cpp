@@ -48,6 +48,34 @@ constexpr uint64_t kIgemmFill = 512;
 constexpr uint64_t kIgemmFillCpu = 16;
 constexpr uint64_t kIgemmMaxPartialBytes = uint64_t{64} << 20;
 
+// conv2d_pw_gemm's tiles (pipeline overrides of matmul_large_tile.inc.wgsl): BM output
+// channels x BN pixels, K steps of BK input channels, RM x RN outputs per thread; each
+// within WebGPU's default limits (16 KiB of workgroup storage, 256 invocations).
+struct PwTile {
+  uint32_t bm, bn, bk, rm, rn;
+  uint32_t threads() const { return (bm / rm) * (bn / rn); }
+};
+constexpr PwTile kPwTile128 = {128, 128, 8, 8, 8};
+constexpr PwTile kPwTile128x64 = {128, 64, 8, 8, 8};
+constexpr PwTile kPwTile64 = {64, 64, 16, 4, 4};
+constexpr PwTile kPwTile32 = {32, 128, 8, 4, 8};  // out_c <= 32: no mostly-empty 64-channel tiles
+// The largest tile whose grid still gives the GPU's multiprocessors (132 on the H200) about
+// two workgroups each; the GEMM runs where its grid has at least kPwGemmMinTiles tiles
+// (smaller layers, e.g. squeeze-and-excitation's 1x1 convs on a 1x1 plane, keep conv2d_pw
+// and its split over the input channels). bench/kernels/conv/README.md, pointwise section.
+constexpr uint64_t kPwMinTiles = 264;
+constexpr uint64_t kPwGemmMinTiles = 16;
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+PwTile pointwise_tile(uint64_t oc, uint64_t plane, uint64_t n) {
+  if (oc <= 32) return kPwTile32;
+  if (ceil_div(oc, 128) * ceil_div(plane, 128) * n >= kPwMinTiles) return kPwTile128;
+  if (ceil_div(oc, 128) * ceil_div(plane, 64) * n >= kPwMinTiles) return kPwTile128x64;
+  return kPwTile64;
+}
+uint64_t pointwise_tiles(const PwTile& t, uint64_t oc, uint64_t plane, uint64_t n) {
+  return ceil_div(oc, t.bm) * ceil_div(plane, t.bn) * n;
+}
+
 // Split-K factor of conv2d_pw: enough invocations to fill the GPU (about 64K) while each
 // still sums at least 8 input channels.
 uint32_t pointwise_split(uint64_t slots, uint64_t in_c) {
@@ -84,8 +112,7 @@ Result<gpu::Buffer*> upload_packed(Graph& g, const std::vector<float>& packed, c
 // conv2d_block's weights: [O, C, KH, KW] -> [ceil(O/4), C, KH, KW] x 4 output channels
 // (zeros past O), so one vec4 load feeds the 4 channels of a block. Built once, at graph
 // build, from the constant's host bytes; nullptr where there are none.
-Result<gpu::Buffer*> pack_block_weights(Graph& g, int32_t w_id, const GpuTensor* w, const char* name) {
-  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+Result<gpu::Buffer*> pack_block_weights(Graph& g, std::span<const uint8_t> bytes, const GpuTensor* w, const char* name) {
   if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);  // conv2d_oc4 reads w as it is
   const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), per_oc = bytes.size() / 4 / oc;
   std::vector<float> out((oc + 3) / 4 * per_oc * 4, 0.f);
@@ -96,8 +123,7 @@ Result<gpu::Buffer*> pack_block_weights(Graph& g, int32_t w_id, const GpuTensor*
 
 // conv2d_igemm's weights: [O, K = C*KH*KW] -> wT [round_up(K, 16)][round_up(O, bn)], zeros
 // in the padding, so the shader's B-tile loads need no bounds checks.
-Result<gpu::Buffer*> pack_igemm_weights(Graph& g, int32_t w_id, const GpuTensor* w, uint32_t bn, const char* name) {
-  WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bytes, weight_bytes(g, w_id, w, name));
+Result<gpu::Buffer*> pack_igemm_weights(Graph& g, std::span<const uint8_t> bytes, const GpuTensor* w, uint32_t bn, const char* name) {
   if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);
   const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), k = bytes.size() / 4 / oc;
   const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK, np = (oc + bn - 1) / bn * bn;
@@ -206,12 +232,47 @@ Status conv(Graph& g, const OpArgs& a) {
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
   bool igemm = dense_const && (out_channels >= 8 || max_m <= 8192) && m_tiles <= max_dim && n_tiles <= max_dim &&
                lim.max_compute_workgroup_storage_size >= 8192 && lim.max_compute_invocations_per_workgroup >= 4 * bn;
+  // A per-channel affine after the conv (fusion.cpp: a batch norm as multiply and add by
+  // constants): w[o] * scale[o] and bias[o] * scale[o] + shift[o], from the host bytes.
+  std::vector<float> folded_w;
+  gpu::Buffer* w_buf = w->buffer.get();
+  gpu::Buffer* bias_buf = bias ? bias->buffer.get() : nullptr;
+  if (fusion && !fusion->channel_scale.empty()) {
+    WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> host, weight_bytes(g, w_id, w, name));
+    const size_t oc = fusion->channel_scale.size();
+    if (transposed || host.empty() || static_cast<int64_t>(oc) != w->max_dims[0] || fusion->channel_shift.size() != oc)
+      return op_error(ErrorCode::kInternal, name, "per-channel affine fused into a conv without host weights");
+    folded_w.resize(host.size() / 4);
+    std::memcpy(folded_w.data(), host.data(), host.size());
+    const size_t rest = folded_w.size() / oc;
+    for (size_t o = 0; o < oc; ++o)
+      for (size_t t = 0; t < rest; ++t) folded_w[o * rest + t] *= fusion->channel_scale[o];
+    std::vector<float> folded_b(fusion->channel_shift);
+    if (bias) {
+      WICK_ASSIGN_OR_RETURN(const std::span<const uint8_t> bh, g.constant_bytes(a.id(2), name));
+      if (bh.size() != oc * 4) return op_error(ErrorCode::kInternal, name, "fused conv bias has no host copy");
+      for (size_t o = 0; o < oc; ++o) {
+        float b;
+        std::memcpy(&b, bh.data() + o * 4, 4);
+        folded_b[o] += b * fusion->channel_scale[o];
+      }
+    }
+    WICK_ASSIGN_OR_RETURN(w_buf, upload_packed(g, folded_w, std::string(name) + " weights x channel scale"));
+    WICK_ASSIGN_OR_RETURN(bias_buf, upload_packed(g, folded_b, std::string(name) + " bias with channel affine"));
+    base.has_bias = 1;
+  }
+  std::span<const uint8_t> w_bytes;
+  if (!folded_w.empty()) {
+    w_bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(folded_w.data()), folded_w.size() * 4);
+  } else if (dense_const) {
+    WICK_ASSIGN_OR_RETURN(w_bytes, weight_bytes(g, w_id, w, name));
+  }
   gpu::Buffer* packed = nullptr;
   if (igemm) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_id, w, bn, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_bytes, w, bn, name));
     igemm = packed != nullptr;  // no host copy of the weights: conv2d_oc4
   } else if (dense_const) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, w_id, w, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, w_bytes, w, name));
   }
   uint32_t splits = 1;
   gpu::Buffer* partial = nullptr;
@@ -220,7 +281,7 @@ Status conv(Graph& g, const OpArgs& a) {
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
     const uint64_t fill = g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu : kIgemmFill;
     const uint64_t tiles = m_tiles * n_tiles;
-    while (tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits &&
+    while (g.options().conv_splitk && tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits &&
            out_bytes * splits * 2 <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size))
       splits *= 2;
     if (splits > 1) {
@@ -228,7 +289,19 @@ Status conv(Graph& g, const OpArgs& a) {
     }
   }
   const bool block = !igemm && packed != nullptr;
+  // Pointwise convs with enough output for the tiled GEMM's grid run as one (conv2d_pw_gemm);
+  // GraphOptions::conv_pw_gemm (WICK_CONV_PW_GEMM) forces either kernel for side-by-side timings.
+  const uint64_t max_plane = pointwise ? static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1)) : 0;
+  const uint64_t max_n = static_cast<uint64_t>(std::max<int64_t>(x->max_dims[0], 1));
+  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n);
+  const int pw_force = g.options().conv_pw_gemm;
+  const bool pw_gemm = pointwise && lim.max_compute_workgroup_storage_size >= 16384 &&
+                       lim.max_compute_invocations_per_workgroup >= pw_tile.threads() &&
+                       ceil_div(max_plane, pw_tile.bn) <= max_dim && ceil_div(static_cast<uint64_t>(out_channels), pw_tile.bm) <= max_dim &&
+                       max_n <= max_dim && pw_force != 0 &&
+                       (pw_force == 1 || pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n) >= kPwGemmMinTiles);
   const gpu::ShaderName shader = transposed ? gpu::shaders::conv2d_transposed
+                                : pw_gemm    ? gpu::shaders::conv2d_pw_gemm
                                 : pointwise  ? gpu::shaders::conv2d_pw
                                 : igemm      ? gpu::shaders::conv2d_igemm
                                 : block      ? gpu::shaders::conv2d_block
@@ -242,8 +315,9 @@ Status conv(Graph& g, const OpArgs& a) {
   } else if (block) {
     key.set("wg_size", kWorkgroup).set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h);
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
+  } else if (pw_gemm) {
+    key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
   } else if (pointwise) {
-    const uint64_t max_plane = static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1));
     const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
     ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
     key.set("wg_size", kPwWorkgroup).set("ks", ks);
@@ -254,15 +328,16 @@ Status conv(Graph& g, const OpArgs& a) {
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(ConvParams), name));
   gpu::Dispatch d;
   d.pipeline = pipeline;
-  d.bindings = {{0, x->buffer.get()}, {1, packed ? packed : w->buffer.get()},
-                {2, bias ? bias->buffer.get() : w->buffer.get()}, {3, partial ? partial : y->buffer.get()},
+  d.bindings = {{0, x->buffer.get()}, {1, packed ? packed : w_buf},
+                {2, bias_buf ? bias_buf : w_buf}, {3, partial ? partial : y->buffer.get()},
                 {4, params->buffer()}};
   if (pointwise) {
-    d.bindings.push_back({5, scale ? scale->buffer.get() : w->buffer.get()});
-    d.bindings.push_back({6, residual ? residual->buffer.get() : w->buffer.get()});
+    d.bindings.push_back({5, scale ? scale->buffer.get() : w_buf});
+    d.bindings.push_back({6, residual ? residual->buffer.get() : w_buf});
   }
   if (fusion)
-    d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) + (scale ? "+scale" : "") +
+    d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
+              (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   size_t reduce_index = 0;
@@ -273,7 +348,7 @@ Status conv(Graph& g, const OpArgs& a) {
     WICK_ASSIGN_OR_RETURN(auto reduce, g.pipeline(rkey));
     gpu::Dispatch r;
     r.pipeline = reduce;
-    r.bindings = {{0, partial}, {2, bias ? bias->buffer.get() : w->buffer.get()}, {3, y->buffer.get()}, {4, params->buffer()}};
+    r.bindings = {{0, partial}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()}, {4, params->buffer()}};
     WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
   }
 
@@ -314,6 +389,9 @@ Status conv(Graph& g, const OpArgs& a) {
       return op_error(ErrorCode::kInvalidArgument, name, "fused residual " + shape_to_string(residual->dims) +
                                                      " differs from the output " + shape_to_string(shape));
     WICK_RETURN_IF_ERROR(params->write(p));
+    if (pw_gemm)
+      return g.set_workgroups(index, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
+                              static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n);
     if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
     if (igemm) {
       const uint64_t mt = (uint64_t{p.n} * p.out_h * p.out_w + kIgemmM - 1) / kIgemmM;

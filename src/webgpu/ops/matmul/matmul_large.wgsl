@@ -3,6 +3,7 @@
 // tiling, double buffering and register blocking (matmul_large_tile.inc.wgsl) with scalar
 // global loads and stores (bench/kernels/matmul/v13_tiled_scalar_db.wgsl). Consecutive
 // threads read consecutive floats of a row (coalesced). trans_b = 1: b is [N, K], else [K, N].
+//#include "matmul_params.inc.wgsl"
 //#include "matmul_large_tile.inc.wgsl"
 //#include "matmul_store.inc.wgsl"
 alias Word = f32;

@@ -3,6 +3,7 @@
 // matmul_large_tile.inc.wgsl says. trans_b = 1: b is [N, K] (a linear weight), else [K, N].
 // Needs K % 4 == 0 and N % 4 == 0 (every load and store is a vec4); M, N and K need not be
 // multiples of the tile.
+//#include "matmul_params.inc.wgsl"
 //#include "matmul_large_tile.inc.wgsl"
 alias Word = vec4<f32>;
 

@@ -14,6 +14,11 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> c: array<Word>;
 @group(0) @binding(4) var<uniform> p: Params;
 
+// The GEMM sizes as matmul_large_tile.inc.wgsl reads them.
+fn tile_m() -> u32 { return p.m; }
+fn tile_n() -> u32 { return p.n; }
+fn tile_k() -> u32 { return p.k; }
+
 // c[gm, gn] before the store: alpha * (a @ op(b))[gm, gn] + beta * bias[gm, gn] (bias_mode
 // != 0; bias_rs / bias_cs broadcast it).
 fn epilogue(v: f32, gm: u32, gn: u32) -> f32 {

@@ -271,6 +271,10 @@ Status max_dim(Graph& g, const OpArgs& a) {
   return build_reduce(g, a.tensor(0), outs[1], dims, a.flag(2), ReduceOp::kArgmax, a.name());
 }
 
+// topk_rank's grid target: about 4 workgroups per multiprocessor of a large GPU (the H200
+// has 132), so that a single long line still spreads over the whole GPU.
+constexpr uint64_t kTopkMinGroups = 512;
+
 struct TopkParams {
   uint32_t lines, size, inner, k;
   uint32_t largest, per_line, pad0, pad1;
@@ -302,7 +306,13 @@ Status topk(Graph& g, const OpArgs& a) {
   const int64_t max_size = x->max_dims.empty() ? 1 : x->max_dims[dim];
   uint32_t wg = 32;
   while (wg < max_size && wg < kWorkgroup) wg *= 2;
-  WICK_ASSIGN_OR_RETURN(const KernelDispatch kd, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::topk_rank).set("wg_size", wg), sizeof(TopkParams),
+  // Elements per workgroup: halved (each element's comparisons shared by more threads)
+  // while the grid has fewer than kTopkMinGroups workgroups, down to 16 (topk_rank.wgsl).
+  const int64_t max_lines = max_size > 0 ? x->max_numel() / max_size : 0;
+  uint32_t per_group = wg;
+  while (per_group > 16 && static_cast<uint64_t>(max_lines) * static_cast<uint64_t>((max_size + per_group - 1) / per_group) < kTopkMinGroups)
+    per_group /= 2;
+  WICK_ASSIGN_OR_RETURN(const KernelDispatch kd, add_kernel(g, name, gpu::PipelineKey(gpu::shaders::topk_rank).set("wg_size", wg).set("E", per_group), sizeof(TopkParams),
       {x->buffer.get(), values->buffer.get(), indices->buffer.get(), kParamsSlot}));
   ParamsBlock* params = kd.params;
   const size_t index = kd.index;
@@ -326,7 +336,7 @@ Status topk(Graph& g, const OpArgs& a) {
     p.inner = static_cast<uint32_t>(std::max<int64_t>(inner, 1));
     p.k = static_cast<uint32_t>(k);
     p.largest = largest ? 1u : 0u;
-    p.per_line = static_cast<uint32_t>((size + wg - 1) / wg);
+    p.per_line = static_cast<uint32_t>((size + per_group - 1) / per_group);
     WICK_RETURN_IF_ERROR(params->write(p));
     const uint64_t groups = k == 0 ? 0 : uint64_t{p.lines} * p.per_line;
     return g.set_grid(index, groups * wg, wg);

@@ -12,8 +12,9 @@
 // The includer defines the global side: `load_tile(li, bi, row0, col0, k0)` (K tile k0 of
 // rows row0.. of a and columns col0.. of op(b) into registers), `store_tile(li, buf)` (those
 // registers into shared buffer buf) and `store_block(bi, gm, gn, v)` (columns gn..gn+3 of
-// row gm, gm < M and gn < N checked, v = a @ op(b) before the epilogue).
-//#include "matmul_params.inc.wgsl"
+// row gm, gm < M and gn < N checked, v = a @ op(b) before the epilogue), and the sizes
+// `tile_m()`, `tile_n()`, `tile_k()` (matmul_params.inc.wgsl: p.m, p.n, p.k; conv2d_pw_gemm:
+// the output channels, the pixels, the input channels).
 override trans_b: u32 = 0u;
 override BM: u32 = 128u;
 override BN: u32 = 128u;
@@ -45,7 +46,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   var acc: array<vec4<f32>, 16>;
   for (var i = 0u; i < 16u; i++) { acc[i] = vec4<f32>(0.0); }
 
-  let nt = (p.k + BK - 1u) / BK;
+  let nt = (tile_k() + BK - 1u) / BK;
   load_tile(li, bi, row0, col0, 0u);
   store_tile(li, 0u);
   workgroupBarrier();
@@ -75,10 +76,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   for (var g = 0u; g < GM; g++) {
     for (var i = 0u; i < 4u; i++) {
       let gm = row0 + g * (BM / GM) + ty * 4u + i;
-      if (gm >= p.m) { continue; }
+      if (gm >= tile_m()) { continue; }
       for (var h = 0u; h < GN; h++) {
         let gn = col0 + h * (BN / GN) + tx * 4u;
-        if (gn >= p.n) { continue; }
+        if (gn >= tile_n()) { continue; }
         store_block(bi, gm, gn, acc[(g * 4u + i) * 2u + h]);
       }
     }
