@@ -9,6 +9,7 @@
 #include <map>
 #include <utility>
 
+#include "webgpu/chain_fusion.h"
 #include "gpu/strings.h"
 #include "webgpu/flop_count.h"
 #include "webgpu/f16_weights.h"
@@ -505,6 +506,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   fused_ops_ += llm.skipped.size();
   for (size_t i : attention_fusions_.skipped) skip_op_[i] = true;
   fused_ops_ += attention_fusions_.skipped.size();
+  if (options_.fuse && options_.fuse_chains && llm.skipped.empty() && llm.replaced.empty()) apply_chain_fusions(plan);
   WICK_RETURN_IF_ERROR(place_concatenations(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
@@ -515,10 +517,12 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     auto replaced = llm.replaced.find(i);
     const size_t first_command = commands_->size();
     auto attention = attention_fusions_.fused.find(i);
+    auto chain = chains_.find(i);
     const bool absorbs = attention != attention_fusions_.fused.end() || replaced != llm.replaced.end();
     Status s = attention != attention_fusions_.fused.end() ? build_flash_attention(*this, attention->second)
-               : replaced != llm.replaced.end()           ? replaced->second(*this)
-                                                          : find_op(current_op_)(*this, call.args);
+               : chain != chains_.end()                    ? build_elementwise_chain(*this, chain->second, call.name.c_str())
+               : replaced != llm.replaced.end()            ? replaced->second(*this)
+                                                           : find_op(current_op_)(*this, call.args);
     // FLOPs per op for the profile (flop_count.h); not for the LLM fusions' replacements or
     // a fused attention, whose dispatches also do the work of the ops they absorbed.
     if (s.ok() && !absorbs && counts_flops(call.name) && !call.args.empty()) {
@@ -535,6 +539,16 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }
   return {};
+}
+
+void Graph::apply_chain_fusions(const vkgraph::Plan& plan) {
+  chains_ = plan_elementwise_chains(plan, *this);
+  for (const auto& [last, c] : chains_)
+    for (size_t op : c.folded)
+      if (!skip_op_[op]) {
+        skip_op_[op] = true;
+        ++fused_ops_;
+      }
 }
 
 Status Graph::apply_conv_fusions(ConvFusionPlan plan) {

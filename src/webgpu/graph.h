@@ -43,6 +43,8 @@ namespace wick::webgpu {
 struct ConvFusionPlan;
 class Graph;
 ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);  // fusion.h
+struct ElementwiseChain;
+std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& graph);  // chain_fusion.h
 
 // What a buffer word holds.
 // kF16: f16 values two to a u32 (the first in the low half), only for the linear weights
@@ -112,6 +114,9 @@ struct HostTimes {
 struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
+  // With `fuse`: elementwise chains as one dispatch (chain_fusion.h). Environment
+  // override: WICK_FUSE_CHAINS=0.
+  bool fuse_chains = true;
   bool alias_views = true;  // views (flat copies, order-keeping permutes) share their input's buffer (memory_plan.h)
   // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
   // encodes the rest (0: one command buffer; profiled calls always use one). Environment
@@ -181,6 +186,22 @@ struct ConvFusion {
   // (a batch norm exported as multiply and add by constants [1, C, 1, 1]), folded into the
   // weights and bias at build (empty: none). Before the epilogue.
   std::vector<float> channel_scale, channel_shift;
+};
+
+// A chain of elementwise ops fused into one elementwise_chain.wgsl dispatch (chain_fusion.h).
+// Step codes: below 32 BinaryOp (add, sub, mul, div, min, max), 32 + UnaryOp otherwise.
+struct ChainStep {
+  uint32_t code = 0;
+  int operand = -1;      // index into ElementwiseChain::operands, or -1 for `constant`
+  bool swapped = false;  // other op v (v was the op's second argument)
+  float constant = 0, alpha = 1;
+};
+constexpr size_t kMaxChainSteps = 8, kMaxChainOperands = 6;
+struct ElementwiseChain {
+  std::vector<int32_t> operands;  // value ids; operands[0] is the chain's head (shaped as the output)
+  std::vector<ChainStep> steps;
+  int32_t out_id = -1;
+  std::vector<size_t> folded;     // chain indices of the ops folded in, all but the last (where it runs)
 };
 
 // Where a value lives when concatenations are built in place (cat_plan.h): in the buffer of
@@ -321,12 +342,15 @@ class Graph {
   void record_profile(const gpu::SubmitStats& stats);
   Status add_output_copies();
   Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
+  // Plans elementwise chains (chain_fusion.h) on the ops left after the conv fusions.
+  void apply_chain_fusions(const vkgraph::Plan& plan);
   // Gives the plan's fusion slots their buffers and records what it fuses and skips.
   Status apply_conv_fusions(ConvFusionPlan plan);
   // Moves cat pieces into their slices of the cats' outputs (cat_plan.h), after fusion.
   Status place_concatenations(const vkgraph::Plan& plan);
   // The pass reads the values, the host constants and the outputs (fusion.h).
   friend ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);
+  friend std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& graph);
 
   std::shared_ptr<gpu::Device> device_;
   gpu::PipelineCache* cache_ = nullptr;
@@ -367,6 +391,7 @@ class Graph {
   std::string current_op_;
   std::vector<bool> skip_op_;               // per chain op
   std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution
+  std::map<size_t, ElementwiseChain> chains_;  // per chain op index of a fused chain's last op
   const ConvFusion* current_fusion_ = nullptr;
   size_t fused_ops_ = 0, dead_ops_ = 0, aliased_ops_ = 0;
   std::map<int32_t, CatHome> cat_homes_;

@@ -98,6 +98,9 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
       first[static_cast<size_t>(id)] = std::min(first[static_cast<size_t>(id)], at);
       last[static_cast<size_t>(id)] = std::max(last[static_cast<size_t>(id)], at);
     }
+  for (const auto& [c, chain] : chains_)  // operands are read at the chain's last op
+    for (int32_t id : chain.operands)
+      if (id >= 0 && static_cast<size_t>(id) < n) last[static_cast<size_t>(id)] = std::max(last[static_cast<size_t>(id)], c);
   auto is_io = [&](int32_t id) {
     return std::find(input_ids_.begin(), input_ids_.end(), id) != input_ids_.end() ||
            std::find(output_ids_.begin(), output_ids_.end(), id) != output_ids_.end();
@@ -143,6 +146,10 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
       for (int32_t id : {f.x_id, f.scale_id, f.residual_id})
         if (id >= 0) op.reads.push_back(id);
     }
+    // A fused elementwise chain reads every operand at its last op (chain_fusion.h).
+    auto chain = chains_.find(i);
+    if (chain != chains_.end())
+      for (int32_t id : chain->second.operands) op.reads.push_back(id);
   }
 
   const int64_t align_words = std::max<int64_t>(device_->limits().min_storage_buffer_offset_alignment / 4, 1);

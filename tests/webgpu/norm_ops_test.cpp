@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "single_op.h"
 
@@ -110,6 +111,118 @@ TEST(WebGpuNormOp, GroupNormRandomShapes) {
     RowRef ref = row_norm_ref(x, n * c.groups, cpg * hw, 1e-5, true, c.affine ? &w : nullptr,
                               c.affine ? &bias : nullptr,
                               [&](int64_t row, int64_t i) { return (row % c.groups) * cpg + i / hw; });
+    expect_close((*r)[0].tensor, ref.out, what);
+    for (size_t i = 0; i < ref.rstd.size(); ++i)
+      ASSERT_NEAR((*r)[1].tensor.data_as<float>()[i], ref.rstd[i], 1e-3 * ref.rstd[i]) << what << " rstd";
+  }
+}
+
+// Few long rows split across workgroups (row_norm_stats + row_norm_apply: two dispatches per
+// norm): InstanceNorm's export (no_stats) over planes, layer / RMS / group norm of few rows,
+// with row lengths that leave a short or empty last chunk, and a mean far from zero (the
+// chunk merge must not lose the variance to cancellation).
+TEST(WebGpuNormOp, SplitRowsFewLongRows) {
+  std::mt19937 rng(25);
+  struct Case { const char* op; std::vector<int64_t> shape; int64_t groups; double lo, hi; };
+  const std::vector<Case> cases = {
+      {"no_stats", {1, 3, 67, 61}, 0, -1, 3},      // 3 rows of 4087
+      {"no_stats", {1, 2, 129, 128}, 0, 99, 101},  // mean 100, spread 1
+      {"layer", {2, 9001}, 0, -3, 5},
+      {"rms", {1, 6145}, 0, -2, 2},
+      {"group", {1, 4, 45, 51}, 2, -1, 3},         // 2 rows of 4590, 2 channels each
+  };
+  for (const Case& c : cases) {
+    const std::string what = std::string(c.op) + " " + shape_to_string(c.shape);
+    Tensor x = test::random_tensor(ScalarType::kFloat, c.shape, rng, c.lo, c.hi);
+    const int64_t ch = c.shape.size() > 2 ? c.shape[1] : 1;
+    const int64_t inner_last = c.shape.back();
+    const bool per_channel = std::string(c.op) == "no_stats" || std::string(c.op) == "group";
+    Tensor w = test::random_tensor(ScalarType::kFloat, {per_channel ? ch : inner_last}, rng);
+    Tensor bias = test::random_tensor(ScalarType::kFloat, {per_channel ? ch : inner_last}, rng);
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, c.shape);
+    int out = b.tensor(ScalarType::kFloat, c.shape);
+    int64_t rows = 0, inner = 0;
+    std::function<int64_t(int64_t, int64_t)> widx = [](int64_t, int64_t i) { return i; };
+    int rstd = -1;
+    if (std::string(c.op) == "no_stats") {
+      const int64_t hw = shape_numel(c.shape) / ch;
+      rows = ch;
+      inner = hw;
+      widx = [](int64_t row, int64_t) { return row; };
+      rstd = b.tensor(ScalarType::kFloat, {ch});
+      b.op("aten._native_batch_norm_legit.no_stats",
+           {xi, b.constant(w), b.constant(bias), b.bool_value(true), b.double_value(0.1), b.double_value(1e-5),
+            b.value_list({out, b.tensor(ScalarType::kFloat, {ch}), rstd})});
+    } else if (std::string(c.op) == "group") {
+      const int64_t hw = shape_numel(c.shape) / ch, cpg = ch / c.groups;
+      rows = c.groups;
+      inner = cpg * hw;
+      widx = [=](int64_t row, int64_t i) { return (row % c.groups) * cpg + i / hw; };
+      rstd = b.tensor(ScalarType::kFloat, {1, c.groups});
+      b.op("aten.native_group_norm.default",
+           {xi, b.constant(w), b.constant(bias), b.int_value(1), b.int_value(ch), b.int_value(hw),
+            b.int_value(c.groups), b.double_value(1e-5),
+            b.value_list({out, b.tensor(ScalarType::kFloat, {1, c.groups}), rstd})});
+    } else if (std::string(c.op) == "layer") {
+      inner = inner_last;
+      rows = shape_numel(c.shape) / inner;
+      rstd = b.tensor(ScalarType::kFloat, {rows, 1});
+      b.op("aten.native_layer_norm.default",
+           {xi, b.int_list({inner}), b.constant(w), b.constant(bias), b.double_value(1e-5),
+            b.value_list({out, b.tensor(ScalarType::kFloat, {rows, 1}), rstd})});
+    } else {
+      inner = inner_last;
+      rows = shape_numel(c.shape) / inner;
+      b.op("et_vk.rms_norm.default", {xi, b.constant(w), b.double_value(1e-6), out});
+    }
+    b.output(out);
+    if (rstd >= 0) b.output(rstd);
+    b.profile = true;
+    b.gpu_kernels = true;  // the split is the GPU kernel choice (CPU adapters keep one workgroup per row)
+    auto r = b.run({Value::make_tensor(x)});
+    ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    std::string kernels;
+    for (const std::string& k : b.kernels) kernels += k.substr(k.rfind(' ') + 1) + " ";
+    EXPECT_NE(kernels.find("row_norm_stats row_norm_apply"), std::string::npos) << what << ": " << kernels;
+    const bool rms = std::string(c.op) == "rms";
+    RowRef ref = row_norm_ref(x, rows, inner, rms ? 1e-6 : 1e-5, !rms, &w, rms ? nullptr : &bias, widx);
+    expect_close((*r)[0].tensor, ref.out, what);
+    if (rstd >= 0)
+      for (size_t i = 0; i < ref.rstd.size(); ++i)
+        ASSERT_NEAR((*r)[1].tensor.data_as<float>()[i], ref.rstd[i], 1e-3 * ref.rstd[i]) << what << " rstd";
+  }
+}
+
+// Short rows, several a workgroup (row_norm_rows.wgsl): row counts that leave the last
+// workgroup part empty, row lengths across the threads-per-row steps up to 2048 words; 2049
+// goes to row_norm.wgsl.
+TEST(WebGpuNormOp, ShortRowsPackedPerWorkgroup) {
+  std::mt19937 rng(26);
+  for (const auto& [shape, kernel] : std::vector<std::pair<std::vector<int64_t>, std::string>>{
+           {{37, 96}, "row_norm_rows"}, {{2, 5, 384}, "row_norm_rows"}, {{3, 2048}, "row_norm_rows"},
+           {{9, 1}, "row_norm_rows"}, {{11, 5}, "row_norm_rows"}, {{2, 2049}, "row_norm"}}) {
+    const int64_t inner = shape.back(), rows = shape_numel(shape) / inner;
+    std::vector<int64_t> stat = shape;
+    stat.back() = 1;
+    Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng, -3, 5);
+    Tensor w = test::random_tensor(ScalarType::kFloat, {inner}, rng);
+    Tensor bias = test::random_tensor(ScalarType::kFloat, {inner}, rng);
+    test::VkGraphBuilder b;
+    int xi = b.input(ScalarType::kFloat, shape);
+    int out = b.tensor(ScalarType::kFloat, shape);
+    int rstd = b.tensor(ScalarType::kFloat, stat);
+    b.op("aten.native_layer_norm.default", {xi, b.int_list({inner}), b.constant(w), b.constant(bias), b.double_value(1e-5),
+                                             b.value_list({out, b.tensor(ScalarType::kFloat, stat), rstd})});
+    b.output(out);
+    b.output(rstd);
+    b.profile = true;
+    auto r = b.run({Value::make_tensor(x)});
+    const std::string what = "layer_norm " + shape_to_string(shape);
+    ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    ASSERT_FALSE(b.kernels.empty());
+    EXPECT_EQ(b.kernels[0].substr(b.kernels[0].rfind(' ') + 1), kernel) << what;
+    RowRef ref = row_norm_ref(x, rows, inner, 1e-5, true, &w, &bias, [](int64_t, int64_t i) { return i; });
     expect_close((*r)[0].tensor, ref.out, what);
     for (size_t i = 0; i < ref.rstd.size(); ++i)
       ASSERT_NEAR((*r)[1].tensor.data_as<float>()[i], ref.rstd[i], 1e-3 * ref.rstd[i]) << what << " rstd";

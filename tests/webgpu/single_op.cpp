@@ -205,6 +205,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   MapData named(named_);
   webgpu::GraphOptions go;
   go.fuse = fuse;
+  go.fuse_chains = fuse_chains;
   go.alias_views = alias_views;
   if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
   go.profile = profile;

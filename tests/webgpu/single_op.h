@@ -53,6 +53,7 @@ class VkGraphBuilder {
   Result<std::vector<Value>> run(const std::vector<Value>& inputs);
 
   bool fuse = true;           // GraphOptions::fuse for run()
+  bool fuse_chains = true;    // GraphOptions::fuse_chains for run()
   bool alias_views = true;    // GraphOptions::alias_views for run()
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead

@@ -1,22 +1,31 @@
-// Normalization: native_layer_norm, native_group_norm and et_vk.rms_norm -> row_norm.wgsl
-// (one workgroup per row); _native_batch_norm_legit_no_training -> batch_norm.wgsl;
+// Normalization: native_layer_norm, native_group_norm and et_vk.rms_norm -> row_norm_rows.wgsl
+// (rows of at most 2048 words, several a workgroup, read once), row_norm.wgsl (one workgroup
+// per longer row) or, for fewer than 1024 rows of more than 2048 words on GPU kernel choices,
+// row_norm_stats.wgsl + row_norm_apply.wgsl (rows split across workgroups);
+// _native_batch_norm_legit_no_training -> batch_norm.wgsl;
 // _native_batch_norm_legit.no_stats (nn.InstanceNorm2d's export) -> row_norm.wgsl as a
 // group norm of one channel per group.
+#include <cstdlib>
+#include <string_view>
+
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 #include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
+#include "wgsl/wick_gpu_struct_sizes.h"
 
 namespace wick::webgpu {
 
 namespace {
 
+// row_norm_params.inc.wgsl's Params.
 struct RowNormParams {
   uint32_t rows, inner, mode, flags;
-  uint32_t groups, cpg, hw, pad0;
-  float eps, pad1, pad2, pad3;
+  uint32_t groups, cpg, hw, nchunks;
+  float eps;
+  uint32_t chunk, pad2, pad3;
 };
-static_assert(sizeof(RowNormParams) == 48);
+static_assert(sizeof(RowNormParams) == gpu::wgsl_size::row_norm_params_Params);
 
 struct BatchNormParams {
   uint32_t n, channels, inner, flags;
@@ -24,6 +33,36 @@ struct BatchNormParams {
 };
 
 constexpr uint32_t kRowWorkgroup = 256;
+
+// Split rows (row_norm_stats + row_norm_apply) when one workgroup per row would leave a large
+// GPU idle: fewer rows than kTargetGroups (the H200 holds ~1000 such workgroups at once) that
+// are long enough for chunks of kMinChunk words (8 per thread). Same rule as reduce_rows.
+constexpr uint64_t kTargetGroups = 1024;
+constexpr uint64_t kMinChunk = 8 * kRowWorkgroup;
+
+uint64_t chunks_for(uint64_t rows, uint64_t inner) {
+  if (rows == 0 || rows >= kTargetGroups || inner <= kMinChunk) return 1;
+  return std::min((kTargetGroups + rows - 1) / rows, (inner + kMinChunk - 1) / kMinChunk);
+}
+
+// Environment switches for A/B timings: WICK_NORM_SPLIT=0 keeps long rows on one workgroup
+// each, WICK_NORM_ROWS=0 keeps short rows on row_norm.wgsl.
+bool env_on(const char* name) {
+  const char* v = std::getenv(name);
+  return !v || std::string_view(v) != "0";
+}
+bool split_enabled() {
+  static const bool on = env_on("WICK_NORM_SPLIT");
+  return on;
+}
+bool rows_enabled() {
+  static const bool on = env_on("WICK_NORM_ROWS");
+  return on;
+}
+
+// Short rows (row_norm_rows.wgsl): up to kRowsCache words a thread, 256 threads.
+constexpr uint64_t kRowsCache = 8;
+constexpr uint64_t kRowsMaxInner = kRowsCache * kRowWorkgroup;
 constexpr uint32_t kWorkgroup = 256;
 
 enum Mode : uint32_t { kLayer = 0, kGroup = 1, kRms = 2 };
@@ -70,7 +109,32 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     wg = 32;
     while (wg < inner_max && wg < kRowWorkgroup) wg *= 2;
   }
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::row_norm).set("WG", wg)));
+  // Upper bounds of the row count and length, for the split choice (the live shape then
+  // picks the chunk count; a split graph still runs live shapes of many rows, one chunk each).
+  uint64_t max_rows = 1, max_inner = 1;
+  {
+    const auto& md = s.x->max_dims;
+    const uint64_t numel = static_cast<uint64_t>(std::max<int64_t>(shape_numel(md), 1));
+    if (s.mode == kGroup) {
+      if (md.size() >= 2) max_rows = static_cast<uint64_t>(std::max<int64_t>(md[0], 1) * std::max<int64_t>(s.groups ? s.groups : md[1], 1));
+    } else {
+      for (size_t i = 0; i + s.norm_rank < md.size(); ++i) max_rows *= static_cast<uint64_t>(std::max<int64_t>(md[i], 1));
+    }
+    max_inner = numel / max_rows;
+  }
+  // GPU kernel choice only: on SwiftShader the extra workgroups' barriers made it 8-15x
+  // slower (bench/kernels/reduce/norm_bench_swiftshader.txt); tests force the GPU choice.
+  const bool split = split_enabled() && g.gpu_kernel_choice() && chunks_for(max_rows, max_inner) > 1;
+  if (split) wg = kRowWorkgroup;
+  // Short rows: several per workgroup, TPR threads each (~4 words a thread), held in registers.
+  const bool packed = !split && rows_enabled() && max_inner <= kRowsMaxInner;
+  uint32_t tpr = 1;
+  while (packed && tpr * 4 < max_inner && tpr < kRowWorkgroup) tpr *= 2;
+  if (packed) wg = kRowWorkgroup;
+  gpu::PipelineKey key(split ? gpu::shaders::row_norm_apply : packed ? gpu::shaders::row_norm_rows : gpu::shaders::row_norm);
+  key.set("WG", wg);
+  if (packed) key.set("TPR", tpr);
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(RowNormParams), name));
   gpu::Buffer* out_buf = s.out->buffer.get();
   gpu::Dispatch d;
@@ -98,6 +162,16 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   }
   if (!mean_ok) d.bindings[4].buffer = spare;
   if (!rstd_ok) d.bindings[5].buffer = mean_ok ? spare : spare2;
+  size_t stats_index = 0;
+  if (split) {
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer * partials, g.scratch((kTargetGroups + max_rows) * 2 * sizeof(float), std::string(name) + " partials"));
+    WICK_ASSIGN_OR_RETURN(auto stats, g.pipeline(gpu::PipelineKey(gpu::shaders::row_norm_stats).set("WG", wg)));
+    gpu::Dispatch ds;
+    ds.pipeline = stats;
+    ds.bindings = {{0, s.x->buffer.get()}, {1, partials}, {2, params->buffer()}};
+    WICK_ASSIGN_OR_RETURN(stats_index, g.add_dispatch(std::move(ds)));
+    d.bindings.push_back({7, partials});
+  }
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
 
   const RowNormSpec spec = s;
@@ -150,8 +224,20 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     if (rstd_ok && set_stat_dims(spec.rstd, stat_shape)) p.flags |= 8u;
     p.rows = static_cast<uint32_t>(rows);
     p.inner = static_cast<uint32_t>(inner);
+    p.nchunks = 1;
+    if (split) {
+      p.nchunks = static_cast<uint32_t>(chunks_for(static_cast<uint64_t>(rows), static_cast<uint64_t>(inner)));
+      p.chunk = static_cast<uint32_t>((inner + p.nchunks - 1) / p.nchunks);
+      WICK_RETURN_IF_ERROR(g.set_grid(stats_index, static_cast<uint64_t>(rows) * p.nchunks * wg, wg));
+    }
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_grid(index, static_cast<uint64_t>(rows) * wg, wg);
+    if (packed) {
+      if (static_cast<uint64_t>(inner) > kRowsCache * tpr)
+        return Status(ErrorCode::kInternal, std::string(name) + ": row of " + std::to_string(inner) + " words past its bound");
+      const uint64_t per_group = wg / tpr;
+      return g.set_grid(index, (static_cast<uint64_t>(rows) + per_group - 1) / per_group * wg, wg);
+    }
+    return g.set_grid(index, static_cast<uint64_t>(rows) * p.nchunks * wg, wg);
   });
 }
 

@@ -5,11 +5,7 @@
 // Workgroups: a folded 1-D range over rows.
 //#include "dispatch.inc.wgsl"
 //#include "workgroup_reduce.inc.wgsl"
-struct Params {
-  rows: u32, inner: u32, mode: u32, flags: u32,  // flags: 1 weight, 2 bias, 4 write mean, 8 write rstd
-  groups: u32, cpg: u32, hw: u32, _p0: u32,
-  eps: f32, _p1: f32, _p2: f32, _p3: f32,
-}
+//#include "row_norm_params.inc.wgsl"
 
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> weight: array<f32>;

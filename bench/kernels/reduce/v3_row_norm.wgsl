@@ -1,0 +1,103 @@
+// Variant 3: one workgroup per row (shipped as src/webgpu/ops/norm/row_norm.wgsl; this copy
+// has its modules inlined).
+// Normalizes contiguous rows, one workgroup (WG threads: the row length rounded up to a power
+// of two, 32..256, so short rows do not leave most threads idle at every barrier) per row, sums reduced through
+// shared memory: layer norm (mode 0), group norm (mode 1: a row is one (n, group) block of
+// cpg channels x hw elements, affine per channel), RMS norm (mode 2: no centering).
+// Workgroups: a folded 1-D range over rows.
+// Flat indices of a 1-D dispatch folded into 2-D: Graph::set_grid (webgpu/graph.h) splits
+// a grid of more workgroups than one dimension allows into x * y, so every shader turns
+// (x, y) back into one index the same way. `wg` is the workgroup size (the shader's
+// wg_size override).
+fn flat_invocation(gid: vec3<u32>, nwg: vec3<u32>, wg: u32) -> u32 {
+  return gid.x + gid.y * nwg.x * wg;
+}
+fn flat_workgroup(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+  return wid.x + wid.y * nwg.x;
+}
+// Tree reductions of one value per thread over a workgroup of WG threads (WG a power of two,
+// the includer's const or override), through the includer's
+// `var<workgroup> red: array<f32, N>`. Every thread of the workgroup calls them, after writing
+// its value to red[li] (they hold barriers); the result is left in red[0].
+fn tree_sum(li: u32) { tree_sum_lanes(li, 1u); }
+
+// `lanes` sums at once (N >= lanes * WG): thread li's value of lane r at red[r * WG + li],
+// lane r's sum left in red[r * WG]. lanes is a constant at every call (the loop unrolls).
+fn tree_sum_lanes(li: u32, lanes: u32) {
+  workgroupBarrier();
+  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
+    if (li < st) {
+      for (var r = 0u; r < lanes; r = r + 1u) { red[r * WG + li] = red[r * WG + li] + red[r * WG + li + st]; }
+    }
+    workgroupBarrier();
+  }
+}
+
+fn tree_max(li: u32) {
+  workgroupBarrier();
+  for (var st = WG / 2u; st > 0u; st = st >> 1u) {
+    if (li < st) { red[li] = max(red[li], red[li + st]); }
+    workgroupBarrier();
+  }
+}
+// The uniform block of the row norms (row_norm.wgsl, row_norm_stats.wgsl, row_norm_apply.wgsl;
+// RowNormParams in register.cpp). A row is `inner` contiguous words; split rows (few, long)
+// are cut into `nchunks` chunks of `chunk` words, one workgroup each.
+struct Params {
+  rows: u32, inner: u32, mode: u32, flags: u32,  // flags: 1 weight, 2 bias, 4 write mean, 8 write rstd
+  groups: u32, cpg: u32, hw: u32, nchunks: u32,
+  eps: f32, chunk: u32, _p2: u32, _p3: u32,
+}
+
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read> weight: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+@group(0) @binding(4) var<storage, read_write> mean_out: array<f32>;
+@group(0) @binding(5) var<storage, read_write> rstd_out: array<f32>;
+@group(0) @binding(6) var<uniform> p: Params;
+
+override WG: u32 = 256u;  // at most 256, the size of red
+var<workgroup> red: array<f32, 256>;
+
+fn reduce_sum(v: f32, li: u32) -> f32 {
+  red[li] = v;
+  tree_sum(li);
+  let r = red[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(WG, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let row = flat_workgroup(wid, nwg);
+  if (row >= p.rows) { return; }
+  let base = row * p.inner;
+  let n = f32(p.inner);
+  var mean = 0.0;
+  if (p.mode != 2u) {
+    var s = 0.0;
+    for (var i = li; i < p.inner; i = i + WG) { s = s + x[base + i]; }
+    mean = reduce_sum(s, li) / n;
+  }
+  var s2 = 0.0;
+  for (var i = li; i < p.inner; i = i + WG) {
+    let d = x[base + i] - mean;
+    s2 = s2 + d * d;
+  }
+  let rstd = inverseSqrt(reduce_sum(s2, li) / n + p.eps);
+  let g0 = (row % max(p.groups, 1u)) * p.cpg;
+  for (var i = li; i < p.inner; i = i + WG) {
+    var widx = i;
+    if (p.mode == 1u) { widx = g0 + i / p.hw; }
+    var y = (x[base + i] - mean) * rstd;
+    if ((p.flags & 1u) != 0u) { y = y * weight[widx]; }
+    if ((p.flags & 2u) != 0u) { y = y + bias[widx]; }
+    out[base + i] = y;
+  }
+  if (li == 0u) {
+    if ((p.flags & 4u) != 0u) { mean_out[row] = mean; }
+    if ((p.flags & 8u) != 0u) { rstd_out[row] = rstd; }
+  }
+}
