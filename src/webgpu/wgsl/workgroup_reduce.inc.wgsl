@@ -4,6 +4,15 @@
 // its value to red[li] (they hold barriers); the result is left in red[0].
 fn tree_sum(li: u32) { tree_sum_lanes(li, 1u); }
 
+// The workgroup's sum of every thread's v, returned to all of them (red is free again after).
+fn reduce_sum(v: f32, li: u32) -> f32 {
+  red[li] = v;
+  tree_sum(li);
+  let r = red[0];
+  workgroupBarrier();
+  return r;
+}
+
 // `lanes` sums at once (N >= lanes * WG): thread li's value of lane r at red[r * WG + li],
 // lane r's sum left in red[r * WG]. lanes is a constant at every call (the loop unrolls).
 fn tree_sum_lanes(li: u32, lanes: u32) {

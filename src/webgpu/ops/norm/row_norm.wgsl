@@ -18,14 +18,6 @@
 override WG: u32 = 256u;  // at most 256, the size of red
 var<workgroup> red: array<f32, 256>;
 
-fn reduce_sum(v: f32, li: u32) -> f32 {
-  red[li] = v;
-  tree_sum(li);
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
 @compute @workgroup_size(WG, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {

@@ -18,14 +18,6 @@
 override WG: u32 = 256u;  // a power of two, at most 256, the size of red
 var<workgroup> red: array<f32, 256>;
 
-fn reduce_sum(v: f32, li: u32) -> f32 {
-  red[li] = v;
-  tree_sum(li);
-  let r = red[0];
-  workgroupBarrier();
-  return r;
-}
-
 // Words in chunk k of a row.
 fn chunk_len(k: u32) -> f32 {
   let lo = k * p.chunk;

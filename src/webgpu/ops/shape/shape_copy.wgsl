@@ -5,31 +5,10 @@
 // in_strides are i32 bit patterns (u32 arithmetic wraps, so negative strides work).
 // Words are moved raw unless `mode` converts: 1 f32->i32, 2 i32->f32, 3 f32->bool, 4 i32->bool.
 //#include "per_element.inc.wgsl"
-struct Params {
-  n: u32, rank: u32, in_base: u32, out_base: u32,
-  mode: u32, fill: u32, _p0: u32, _p1: u32,
-  dims: array<vec4<u32>, 2>,
-  in_strides: array<vec4<u32>, 2>,
-  out_strides: array<vec4<u32>, 2>,
-  mods: array<vec4<u32>, 2>,
-  offs: array<vec4<u32>, 2>,
-  lims: array<vec4<u32>, 2>,
-}
+//#include "shape_copy_params.inc.wgsl"
+//#include "shape_copy_convert.inc.wgsl"
+alias Word = u32;
 
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@group(0) @binding(2) var<uniform> p: Params;
-
-
-fn convert(w: u32) -> u32 {
-  switch p.mode {
-    case 1u: { return bitcast<u32>(i32(bitcast<f32>(w))); }
-    case 2u: { return bitcast<u32>(f32(bitcast<i32>(w))); }
-    case 3u: { return select(0u, 1u, bitcast<f32>(w) != 0.0); }
-    case 4u: { return select(0u, 1u, w != 0u); }
-    default: { return w; }
-  }
-}
 
 fn element_count() -> u32 { return p.n; }
 

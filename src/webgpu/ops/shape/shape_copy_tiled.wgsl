@@ -5,37 +5,16 @@
 // through workgroup memory instead: it reads the tile along a and writes it along b, both
 // coalesced. The dims before a and b (at most 6) are a batch, decomposed once per thread.
 // Strides are free (it is correct for any plain plan); copy.cpp picks it for the
-// transposing ones. Same Params as shape_copy.wgsl, plus the tile grid in _p0 / _p1:
-// _p0 = tiles along a, _p1 = tiles along b; n = workgroups in all.
+// transposing ones. Same Params as shape_copy.wgsl, with the tile grid in tiles_a /
+// tiles_b; n = workgroups in all.
 //#include "dispatch.inc.wgsl"
-struct Params {
-  n: u32, rank: u32, in_base: u32, out_base: u32,
-  mode: u32, fill: u32, tiles_a: u32, tiles_b: u32,
-  dims: array<vec4<u32>, 2>,
-  in_strides: array<vec4<u32>, 2>,
-  out_strides: array<vec4<u32>, 2>,
-  mods: array<vec4<u32>, 2>,
-  offs: array<vec4<u32>, 2>,
-  lims: array<vec4<u32>, 2>,
-}
-
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@group(0) @binding(2) var<uniform> p: Params;
+//#include "shape_copy_params.inc.wgsl"
+//#include "shape_copy_convert.inc.wgsl"
+alias Word = u32;
 
 const T: u32 = 32u;   // tile edge
 const R: u32 = 8u;    // rows per pass: 32 x 8 = 256 threads, 4 passes
 var<workgroup> tile: array<u32, 1056>;  // 32 x 33: the padding column keeps the transposed reads off one bank
-
-fn convert(w: u32) -> u32 {
-  switch p.mode {
-    case 1u: { return bitcast<u32>(i32(bitcast<f32>(w))); }
-    case 2u: { return bitcast<u32>(f32(bitcast<i32>(w))); }
-    case 3u: { return select(0u, 1u, bitcast<f32>(w) != 0.0); }
-    case 4u: { return select(0u, 1u, w != 0u); }
-    default: { return w; }
-  }
-}
 
 fn at(v: array<vec4<u32>, 2>, d: u32) -> u32 { return v[d / 4u][d % 4u]; }
 

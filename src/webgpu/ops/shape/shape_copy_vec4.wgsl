@@ -4,20 +4,8 @@
 // of 4: window partitions, slices that keep the innermost dim, channel-last permutes).
 // One 16-byte load and store per thread, and a quarter of the index arithmetic.
 //#include "per_element.inc.wgsl"
-struct Params {
-  n: u32, rank: u32, in_base: u32, out_base: u32,
-  mode: u32, fill: u32, _p0: u32, _p1: u32,
-  dims: array<vec4<u32>, 2>,
-  in_strides: array<vec4<u32>, 2>,
-  out_strides: array<vec4<u32>, 2>,
-  mods: array<vec4<u32>, 2>,
-  offs: array<vec4<u32>, 2>,
-  lims: array<vec4<u32>, 2>,
-}
-
-@group(0) @binding(0) var<storage, read> src: array<vec4<u32>>;
-@group(0) @binding(1) var<storage, read_write> dst: array<vec4<u32>>;
-@group(0) @binding(2) var<uniform> p: Params;
+//#include "shape_copy_params.inc.wgsl"
+alias Word = vec4<u32>;
 
 fn convert(w: vec4<u32>) -> vec4<u32> {
   switch p.mode {
