@@ -137,6 +137,11 @@ struct GraphOptions {
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;
+  // Row norms (ops/norm/register.cpp): short rows packed several per workgroup
+  // (row_norm_rows; environment override WICK_NORM_ROWS=0), and few long rows split across
+  // workgroups on the GPU kernel choice (row_norm_stats + row_norm_apply; WICK_NORM_SPLIT=0).
+  bool norm_rows = true;
+  bool norm_split = true;
   // Attention (bmm, softmax, bmm and the copies around them) as one flash_attention
   // dispatch (attention_fusion.h), for head dims up to flash_attention_max_head_dim: on the
   // H200 the kernel beats the unfused ops at head dim 64 (ViT-S, Whisper) but its head-dim-96

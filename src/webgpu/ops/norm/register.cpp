@@ -5,8 +5,6 @@
 // _native_batch_norm_legit_no_training -> batch_norm.wgsl;
 // _native_batch_norm_legit.no_stats (nn.InstanceNorm2d's export) -> row_norm.wgsl as a
 // group norm of one channel per group.
-#include <cstdlib>
-#include <string_view>
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
@@ -43,21 +41,6 @@ constexpr uint64_t kMinChunk = 8 * kRowWorkgroup;
 uint64_t chunks_for(uint64_t rows, uint64_t inner) {
   if (rows == 0 || rows >= kTargetGroups || inner <= kMinChunk) return 1;
   return std::min((kTargetGroups + rows - 1) / rows, (inner + kMinChunk - 1) / kMinChunk);
-}
-
-// Environment switches for A/B timings: WICK_NORM_SPLIT=0 keeps long rows on one workgroup
-// each, WICK_NORM_ROWS=0 keeps short rows on row_norm.wgsl.
-bool env_on(const char* name) {
-  const char* v = std::getenv(name);
-  return !v || std::string_view(v) != "0";
-}
-bool split_enabled() {
-  static const bool on = env_on("WICK_NORM_SPLIT");
-  return on;
-}
-bool rows_enabled() {
-  static const bool on = env_on("WICK_NORM_ROWS");
-  return on;
 }
 
 // Short rows (row_norm_rows.wgsl): up to kRowsCache words a thread, 256 threads.
@@ -124,10 +107,10 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   }
   // GPU kernel choice only: on SwiftShader the extra workgroups' barriers made it 8-15x
   // slower (bench/kernels/reduce/norm_bench_swiftshader.txt); tests force the GPU choice.
-  const bool split = split_enabled() && g.gpu_kernel_choice() && chunks_for(max_rows, max_inner) > 1;
+  const bool split = g.options().norm_split && g.gpu_kernel_choice() && chunks_for(max_rows, max_inner) > 1;
   if (split) wg = kRowWorkgroup;
   // Short rows: several per workgroup, TPR threads each (~4 words a thread), held in registers.
-  const bool packed = !split && rows_enabled() && max_inner <= kRowsMaxInner;
+  const bool packed = !split && g.options().norm_rows && max_inner <= kRowsMaxInner;
   uint32_t tpr = 1;
   while (packed && tpr * 4 < max_inner && tpr < kRowWorkgroup) tpr *= 2;
   if (packed) wg = kRowWorkgroup;
