@@ -8,27 +8,15 @@
 #include <map>
 #include <numeric>
 
+#include "dims_index.h"
 #include "single_op.h"
 
 namespace wick {
 namespace {
 
-using Dims = std::vector<int64_t>;
-
-Dims strides_of(const Dims& s) {
-  Dims st(s.size(), 1);
-  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
-  return st;
-}
-
-Dims unravel(int64_t flat, const Dims& shape) {
-  Dims c(shape.size());
-  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    c[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return c;
-}
+using test::Dims;
+using test::strides_of;
+using test::unravel;
 
 // The kernel name of each dispatch label ("<op> <shader>"), counted.
 void count_kernels(const std::vector<std::string>& labels, std::map<std::string, int>& seen) {

@@ -5,29 +5,15 @@
 #include <algorithm>
 #include <numeric>
 
+#include "dims_index.h"
 #include "single_op.h"
 
 namespace wick {
 namespace {
 
-using Dims = std::vector<int64_t>;
-
-Dims strides_of(const Dims& s) {
-  Dims st(s.size(), 1);
-  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
-  return st;
-}
-
-Dims unravel(int64_t flat, const Dims& shape) {
-  Dims c(shape.size());
-  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    c[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return c;
-}
-
-int64_t numel(const Dims& s) { return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>()); }
+using test::Dims;
+using test::strides_of;
+using test::unravel;
 
 Dims random_shape(std::mt19937& rng, int rank, int max_size = 6) {
   std::uniform_int_distribution<int> u(1, max_size);
