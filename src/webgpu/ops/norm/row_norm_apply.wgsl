@@ -5,14 +5,7 @@
 // writes the statistics outputs.
 //#include "dispatch.inc.wgsl"
 //#include "workgroup_reduce.inc.wgsl"
-//#include "row_norm_params.inc.wgsl"
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
-@group(0) @binding(4) var<storage, read_write> mean_out: array<f32>;
-@group(0) @binding(5) var<storage, read_write> rstd_out: array<f32>;
-@group(0) @binding(6) var<uniform> p: Params;
+//#include "row_norm_bindings.inc.wgsl"
 @group(0) @binding(7) var<storage, read> partials: array<f32>;
 
 override WG: u32 = 256u;  // a power of two, at most 256, the size of red

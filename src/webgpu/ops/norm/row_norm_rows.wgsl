@@ -5,15 +5,7 @@
 // three times), and the sums are reduced within each TPR-thread segment (log2(TPR) steps
 // instead of log2(256)). Modes and affine as row_norm.wgsl.
 //#include "dispatch.inc.wgsl"
-//#include "row_norm_params.inc.wgsl"
-
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read> weight: array<f32>;
-@group(0) @binding(2) var<storage, read> bias: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
-@group(0) @binding(4) var<storage, read_write> mean_out: array<f32>;
-@group(0) @binding(5) var<storage, read_write> rstd_out: array<f32>;
-@group(0) @binding(6) var<uniform> p: Params;
+//#include "row_norm_bindings.inc.wgsl"
 
 override WG: u32 = 256u;   // at most 256, the size of red
 override TPR: u32 = 32u;   // threads per row, a power of two dividing WG
