@@ -10,6 +10,8 @@
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
 // matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, and live M == 1
 // matmul_gemv_f16w.wgsl: no other kernel reads f16 weights.
+// Every kernel stores through the epilogue of matmul_epilogue.inc.wgsl: the elementwise ops
+// after the product that webgpu/matmul_fusion.cpp folded into it (Graph::matmul_epilogue).
 #include <algorithm>
 
 #include "webgpu/graph.h"
