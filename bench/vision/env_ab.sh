@@ -3,8 +3,9 @@
 # that switch one runtime feature off (WICK_SUBMIT_CHUNK=0: one command buffer per call;
 # WICK_CAT_IN_PLACE=0: every cat copies its inputs; WICK_READBACK_STAGING=0: one readback
 # buffer and one map per output instead of one shared buffer; WICK_FUSE_CHAINS=0: no
-# elementwise chain fusion; WICK_NORM_SPLIT=0 / WICK_NORM_ROWS=0: row norms on one workgroup
-# per row), next to the default, in one device call right after h200.sh (same W):
+# elementwise chain fusion; WICK_FUSE_MATMUL_EPILOGUE=0: GELU / layer scale / residual after
+# a linear as ops of their own; WICK_NORM_SPLIT=0 / WICK_NORM_ROWS=0: row norms on one
+# workgroup per row), next to the default, in one device call right after h200.sh (same W):
 #
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
 #

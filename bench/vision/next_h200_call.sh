@@ -28,10 +28,10 @@ F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_S
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < 470 )); then
   AB_SECONDS=2 timeout $((540 - SECONDS)) bash $S/vision/env_ab.sh \
-    depth_anything_v2_small_518:WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_NORM_ROWS=0,default \
-    whisper_base_encoder_30s:WICK_FLASH_ATTENTION=0,default \
-    sam2_1_hiera_tiny_encoder_1024:WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,default \
-    dfine_s_640:WICK_CONV_PW_GEMM=0,WICK_FUSE_CHAINS=0,default \
+    depth_anything_v2_small_518:WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_NORM_ROWS=0,default \
+    whisper_base_encoder_30s:WICK_FLASH_ATTENTION=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
+    sam2_1_hiera_tiny_encoder_1024:WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
+    dfine_s_640:WICK_CONV_PW_GEMM=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
     modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default \
     realesrgan_x4_tile64:WICK_CONV_SPLITK=0,default 2>&1 | tee $OUT/env_ab.log
 fi

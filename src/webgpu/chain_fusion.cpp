@@ -100,6 +100,8 @@ std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& 
   }
   for (const auto& [op, f] : g.fusions_)
     for (int32_t id : {f.x_id, f.scale_id, f.residual_id}) read(id);
+  for (const auto& [op, e] : g.matmul_epilogues_)  // read by the product (matmul_fusion.h)
+    for (int32_t id : {e.residual_id, e.column_id}) read(id);
   for (int32_t id : g.output_ids_) {
     read(id);
     if (id >= 0 && static_cast<size_t>(id) < n_vals) is_output[static_cast<size_t>(id)] = true;
@@ -276,13 +278,18 @@ std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& 
       std::set<const gpu::Buffer*> chain_buffers = {buffer_of(c.out_id)};
       for (int32_t id : c.operands) chain_buffers.insert(buffer_of(id));
       for (size_t li = 1; li < keep && ok; ++li)
-        for (size_t op : passed[li])
+        for (size_t op : passed[li]) {
           for (int32_t id : plan.ops[op].args) {
             if (id < 0 || static_cast<size_t>(id) >= n_vals) continue;
             if (chain_buffers.count(buffer_of(id))) ok = false;
             for (int32_t item : values[static_cast<size_t>(id)].items)
               if (chain_buffers.count(buffer_of(item))) ok = false;
           }
+          // A product passed over writes its epilogue's output there (matmul_fusion.h).
+          if (auto e = g.matmul_epilogues_.find(op); e != g.matmul_epilogues_.end())
+            for (int32_t id : {e->second.out_id, e->second.residual_id, e->second.column_id})
+              if (chain_buffers.count(buffer_of(id))) ok = false;
+        }
       if (!ok) continue;
       for (size_t li = 0; li + 1 < keep; ++li) c.folded.push_back(link_ops[li]);
       for (size_t li = 0; li < keep; ++li) taken[link_ops[li]] = true;

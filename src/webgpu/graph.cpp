@@ -15,6 +15,7 @@
 #include "webgpu/f16_weights.h"
 #include "webgpu/fusion.h"
 #include "webgpu/llm_fusion.h"
+#include "webgpu/matmul_fusion.h"
 #include "webgpu/memory_plan.h"
 #include "webgpu/op_registry.h"
 #include "webgpu/ops/shape/copy.h"
@@ -506,6 +507,9 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   fused_ops_ += llm.skipped.size();
   for (size_t i : attention_fusions_.skipped) skip_op_[i] = true;
   fused_ops_ += attention_fusions_.skipped.size();
+  // Matmul epilogues before the chains: a chain then starts after what a product absorbed.
+  if (options_.fuse && options_.fuse_matmul_epilogue && llm.skipped.empty() && llm.replaced.empty())
+    WICK_RETURN_IF_ERROR(apply_matmul_epilogues(plan));
   if (options_.fuse && options_.fuse_chains && llm.skipped.empty() && llm.replaced.empty()) apply_chain_fusions(plan);
   WICK_RETURN_IF_ERROR(place_concatenations(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
@@ -514,6 +518,8 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     current_op_ = call.name;
     auto fused = fusions_.find(i);
     current_fusion_ = fused == fusions_.end() ? nullptr : &fused->second;
+    auto epilogue = matmul_epilogues_.find(i);
+    current_matmul_epilogue_ = epilogue == matmul_epilogues_.end() ? nullptr : &epilogue->second;
     auto replaced = llm.replaced.find(i);
     const size_t first_command = commands_->size();
     auto attention = attention_fusions_.fused.find(i);
@@ -526,7 +532,11 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     // FLOPs per op for the profile (flop_count.h); not for the LLM fusions' replacements or
     // a fused attention, whose dispatches also do the work of the ops they absorbed.
     if (s.ok() && !absorbs && counts_flops(call.name) && !call.args.empty()) {
-      FlopOp f{call.name, call.args, current_fusion_ ? current_fusion_->out_id : call.args.back(), false};
+      FlopOp f{call.name, call.args,
+               current_fusion_            ? current_fusion_->out_id
+               : current_matmul_epilogue_ ? current_matmul_epilogue_->out_id
+                                          : call.args.back(),
+               false};
       if (call.name.find("conv") != std::string::npos && call.args.size() > 6) {
         auto transposed = int_arg(call.args[6], "flops");
         f.transposed = transposed.ok() && *transposed != 0;
@@ -536,6 +546,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
       flop_ops_.push_back(std::move(f));
     }
     current_fusion_ = nullptr;
+    current_matmul_epilogue_ = nullptr;
     if (!s.ok()) return s.with_context("VK00 op " + std::to_string(i));
   }
   return {};
@@ -549,6 +560,26 @@ void Graph::apply_chain_fusions(const vkgraph::Plan& plan) {
         skip_op_[op] = true;
         ++fused_ops_;
       }
+}
+
+Status Graph::apply_matmul_epilogues(const vkgraph::Plan& plan) {
+  MatmulFusionPlan mp = plan_matmul_epilogues(plan, *this);
+  std::vector<std::shared_ptr<gpu::Buffer>> slots;
+  for (size_t k = 0; k < mp.slot_bytes.size(); ++k) {
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer buffer,
+                          gpu::Buffer::create_storage(device_, mp.slot_bytes[k], "matmul fusion " + std::to_string(k)));
+    slots.push_back(std::make_shared<gpu::Buffer>(std::move(buffer)));
+    planned_bytes_ += mp.slot_bytes[k];
+  }
+  for (const auto& [id, slot] : mp.slot_of) values_[static_cast<size_t>(id)].tensor.buffer = slots[slot];
+  matmul_epilogues_ = std::move(mp.epilogues);
+  for (const auto& [op, e] : matmul_epilogues_)
+    for (size_t folded : e.folded)
+      if (!skip_op_[folded]) {
+        skip_op_[folded] = true;
+        ++fused_ops_;
+      }
+  return {};
 }
 
 Status Graph::apply_conv_fusions(ConvFusionPlan plan) {

@@ -45,6 +45,8 @@ class Graph;
 ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);  // fusion.h
 struct ElementwiseChain;
 std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& graph);  // chain_fusion.h
+struct MatmulFusionPlan;
+MatmulFusionPlan plan_matmul_epilogues(const vkgraph::Plan& plan, const Graph& graph);  // matmul_fusion.h
 
 // What a buffer word holds.
 // kF16: f16 values two to a u32 (the first in the low half), only for the linear weights
@@ -117,6 +119,10 @@ struct GraphOptions {
   // With `fuse`: elementwise chains as one dispatch (chain_fusion.h). Environment
   // override: WICK_FUSE_CHAINS=0.
   bool fuse_chains = true;
+  // With `fuse`: the elementwise ops after a linear / matmul (GELU, layer scale, residual
+  // add, ...) applied by the matmul as it stores its result (matmul_fusion.h). Environment
+  // override: WICK_FUSE_MATMUL_EPILOGUE=0.
+  bool fuse_matmul_epilogue = true;
   bool alias_views = true;  // views (flat copies, order-keeping permutes) share their input's buffer (memory_plan.h)
   // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
   // encodes the rest (0: one command buffer; profiled calls always use one). Environment
@@ -191,6 +197,29 @@ struct ConvFusion {
   // (a batch norm exported as multiply and add by constants [1, C, 1, 1]), folded into the
   // weights and bias at build (empty: none). Before the epilogue.
   std::vector<float> channel_scale, channel_shift;
+};
+
+// Steps a matrix product (ops/matmul) applies to its result before storing it, after alpha
+// and its own bias, in order (matmul_fusion.h). Codes are matmul_epilogue.inc.wgsl's; `a` is
+// the scalar of kMulScalar / kAddScalar and the coefficient of an added tensor.
+//   kMulColumn / kAddColumn: by column_id's element at the output's column (N values);
+//   kAddResidual: a * residual_id at the output's own index (the builder reads it from the
+//   output buffer itself when the memory plan put both in one buffer).
+enum class MatmulStep : uint32_t { kGeluErf = 1, kGeluTanh = 2, kRelu = 3, kMulColumn = 4, kAddColumn = 5, kAddResidual = 6, kMulScalar = 7, kAddScalar = 8 };
+struct MatmulEpilogueStep {
+  MatmulStep code;
+  float a = 0;
+};
+constexpr size_t kMaxMatmulSteps = 4;
+// The ops folded into one matrix product: it writes `out_id` (the last folded op's result,
+// whose dims it sets: its upper bound when a view changed the shape on the way) and reads
+// `residual_id` (shaped as out_id) and `column_id` (N values) besides its own operands.
+struct MatmulEpilogue {
+  std::vector<MatmulEpilogueStep> steps;
+  int32_t out_id = -1;
+  int32_t residual_id = -1, column_id = -1;
+  bool reshaped = false;        // a flat view between the product and out_id changed the shape
+  std::vector<size_t> folded;   // chain indices of the ops folded in (views included)
 };
 
 // A chain of elementwise ops fused into one elementwise_chain.wgsl dispatch (chain_fusion.h).
@@ -295,6 +324,9 @@ class Graph {
   size_t dead_op_count() const { return dead_ops_; }
   // The fusion planned for the op being built (a convolution), or null.
   const ConvFusion* conv_fusion() const { return current_fusion_; }
+  // The epilogue planned for the op being built (a matrix product), or null.
+  const MatmulEpilogue* matmul_epilogue() const { return current_matmul_epilogue_; }
+  size_t matmul_epilogue_count() const { return matmul_epilogues_.size(); }
   // Flat copies (views, clones) whose output shares its input's buffer (memory_plan.h).
   size_t aliased_op_count() const { return aliased_ops_; }
   // ---- concatenations in place (cat_plan.h) ----
@@ -349,6 +381,9 @@ class Graph {
   Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
   // Plans elementwise chains (chain_fusion.h) on the ops left after the conv fusions.
   void apply_chain_fusions(const vkgraph::Plan& plan);
+  // Plans matmul epilogues (matmul_fusion.h) on the ops left after the conv and attention
+  // fusions, and gives the outputs that need one a fusion slot.
+  Status apply_matmul_epilogues(const vkgraph::Plan& plan);
   // Gives the plan's fusion slots their buffers and records what it fuses and skips.
   Status apply_conv_fusions(ConvFusionPlan plan);
   // Moves cat pieces into their slices of the cats' outputs (cat_plan.h), after fusion.
@@ -356,6 +391,7 @@ class Graph {
   // The pass reads the values, the host constants and the outputs (fusion.h).
   friend ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);
   friend std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& graph);
+  friend MatmulFusionPlan plan_matmul_epilogues(const vkgraph::Plan& plan, const Graph& graph);
 
   std::shared_ptr<gpu::Device> device_;
   gpu::PipelineCache* cache_ = nullptr;
@@ -397,7 +433,9 @@ class Graph {
   std::vector<bool> skip_op_;               // per chain op
   std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution
   std::map<size_t, ElementwiseChain> chains_;  // per chain op index of a fused chain's last op
+  std::map<size_t, MatmulEpilogue> matmul_epilogues_;  // per chain op index of a matrix product
   const ConvFusion* current_fusion_ = nullptr;
+  const MatmulEpilogue* current_matmul_epilogue_ = nullptr;
   size_t fused_ops_ = 0, dead_ops_ = 0, aliased_ops_ = 0;
   std::map<int32_t, CatHome> cat_homes_;
   std::set<std::tuple<int32_t, int64_t, int32_t>> cat_copies_;  // (root, offset, piece) copied so far

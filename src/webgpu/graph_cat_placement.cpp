@@ -146,6 +146,12 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
       for (int32_t id : {f.x_id, f.scale_id, f.residual_id})
         if (id >= 0) op.reads.push_back(id);
     }
+    // A matrix product reads its epilogue's operands (matmul_fusion.h). Its output stays
+    // where the memory plan put it: its first appearance is a folded (skipped) op, so it is
+    // never movable.
+    if (auto e = matmul_epilogues_.find(i); e != matmul_epilogues_.end())
+      for (int32_t id : {e->second.residual_id, e->second.column_id})
+        if (id >= 0) op.reads.push_back(id);
     // A fused elementwise chain reads every operand at its last op (chain_fusion.h).
     auto chain = chains_.find(i);
     if (chain != chains_.end())

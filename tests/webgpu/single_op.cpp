@@ -206,6 +206,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   webgpu::GraphOptions go;
   go.fuse = fuse;
   go.fuse_chains = fuse_chains;
+  go.fuse_matmul_epilogue = fuse_matmul_epilogue;
   go.alias_views = alias_views;
   if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
   go.profile = profile;
@@ -218,6 +219,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.f16_weights = f16_weights;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
+  matmul_epilogues = graph->matmul_epilogue_count();
   planned_bytes = graph->planned_activation_bytes();
   cat_placed = graph->cat_placed_count();
   cat_not_copied = graph->cat_pieces_not_copied();

@@ -54,6 +54,8 @@ class VkGraphBuilder {
 
   bool fuse = true;           // GraphOptions::fuse for run()
   bool fuse_chains = true;    // GraphOptions::fuse_chains for run()
+  bool fuse_matmul_epilogue = true;  // GraphOptions::fuse_matmul_epilogue for run()
+  size_t matmul_epilogues = 0;       // after run(): Graph::matmul_epilogue_count
   bool alias_views = true;    // GraphOptions::alias_views for run()
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead

@@ -5,7 +5,7 @@
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
 //#include "dispatch.inc.wgsl"
 //#include "workgroup_reduce.inc.wgsl"
-//#include "matmul_params.inc.wgsl"
+//#include "matmul_store.inc.wgsl"
 alias Word = f32;
 alias BWord = Word;
 
@@ -19,7 +19,8 @@ const SLICES: u32 = 4u;    // WG / COLS_N
 var<workgroup> red: array<f32, 1024>;
 
 fn finish(gn: u32, bi: u32, s: f32) {
-  c[bi * p.c_bs + gn] = epilogue(s, 0u, gn);
+  let ci = bi * p.c_bs + gn;
+  c[ci] = epilogue(s, 0u, gn, ci);
 }
 
 @compute @workgroup_size(256, 1, 1)

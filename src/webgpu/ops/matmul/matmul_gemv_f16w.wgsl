@@ -7,7 +7,7 @@
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
 //#include "dispatch.inc.wgsl"
 //#include "workgroup_reduce.inc.wgsl"
-//#include "matmul_params.inc.wgsl"
+//#include "matmul_store.inc.wgsl"
 alias Word = f32;
 alias BWord = vec2<u32>;
 
@@ -46,5 +46,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   red[2u * WG + li] = s.z;
   red[3u * WG + li] = s.w;
   tree_sum_lanes(li, 4u);
-  if (li < COLS && n0 + li < p.n) { c[bi * p.c_bs + n0 + li] = epilogue(red[li * WG], 0u, n0 + li); }
+  if (li < COLS && n0 + li < p.n) {
+    let ci = bi * p.c_bs + n0 + li;
+    c[ci] = epilogue(red[li * WG], 0u, n0 + li, ci);
+  }
 }

@@ -1,5 +1,5 @@
 // The global side of matmul_large_vec4.wgsl and matmul_large_vec4_f16w.wgsl (vec4 loads of
-// a, vec4 stores of c), which differ only in how b is stored: the includer defines
+// a, vec4 stores of c with the epilogue), which differ only in how b is stored: the includer defines
 // `b_vec4(i) -> vec4<f32>`, b's elements 4i..4i+3 (`alias Word = vec4<f32>;` and BWord).
 //#include "matmul_params.inc.wgsl"
 //#include "matmul_large_tile.inc.wgsl"
@@ -80,5 +80,16 @@ fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
     r = r + p.beta * vec4<f32>(bias[bb], bias[bb + p.bias_cs], bias[bb + 2u * p.bias_cs],
                                bias[bb + 3u * p.bias_cs]);
   }
-  c[(bi * p.c_bs + gm * p.n + gn) / 4u] = r;
+  let ci = bi * p.c_bs + gm * p.n + gn;
+  if (p.epi != 0u) {
+    var res = vec4<f32>(0.0);
+    if (p.res_mode == 1u) {
+      res = vec4<f32>(residual[ci], residual[ci + 1u], residual[ci + 2u], residual[ci + 3u]);
+    } else if (p.res_mode == 2u) {
+      res = c[ci / 4u];
+    }
+    r = vec4<f32>(epilogue_steps(r.x, gn, res.x), epilogue_steps(r.y, gn + 1u, res.y),
+                  epilogue_steps(r.z, gn + 2u, res.z), epilogue_steps(r.w, gn + 3u, res.w));
+  }
+  c[ci / 4u] = r;
 }

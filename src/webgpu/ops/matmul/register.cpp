@@ -10,6 +10,8 @@
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
 // matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, and live M == 1
 // matmul_gemv_f16w.wgsl: no other kernel reads f16 weights.
+// Every kernel stores through the epilogue of matmul_epilogue.inc.wgsl: the elementwise ops
+// after the product that webgpu/matmul_fusion.cpp folded into it (Graph::matmul_epilogue).
 #include <algorithm>
 
 #include "webgpu/graph.h"
@@ -25,10 +27,11 @@ namespace {
 struct MatmulParams {
   uint32_t m, n, k, batch;
   uint32_t a_bs, b_bs, c_bs, bias_mode;
-  uint32_t bias_rs, bias_cs, pad0, pad1;
+  uint32_t bias_rs, bias_cs, epi, res_mode;
   float alpha, beta, pad2, pad3;
+  float epi_a[4];
 };
-static_assert(sizeof(MatmulParams) == 64);
+static_assert(sizeof(MatmulParams) == 80);
 // The WGSL Params of the family's module has the same size (generated at configure time).
 static_assert(sizeof(MatmulParams) == gpu::wgsl_size::matmul_params_Params);
 
@@ -93,12 +96,42 @@ Status invalid(const char* name, const std::string& what) {
   return Status(ErrorCode::kInvalidArgument, std::string(name) + ": " + what);
 }
 
-// a @ op(b) (+ bias), op(b) = b^T for linear. `bias` may be null.
+// matmul_params.inc.wgsl's p.res_mode: where the epilogue's residual comes from.
+enum ResMode : uint32_t { kNoResidual = 0, kResidualBinding = 1, kResidualInOutput = 2 };
+
+// a @ op(b) (+ bias), op(b) = b^T for linear. `bias` may be null. With the graph's epilogue
+// for this op (Graph::matmul_epilogue, matmul_fusion.h) the result goes through its steps
+// into the epilogue's output instead of `out`.
 Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTensor* b, GpuTensor* bias,
                     GpuTensor* out, float alpha, float beta) {
+  const MatmulEpilogue* epi = g.matmul_epilogue();
+  GpuTensor *residual = nullptr, *column = nullptr;
+  uint32_t epi_codes = 0, res_mode = kNoResidual;
+  float epi_a[4] = {0, 0, 0, 0};
+  bool reshaped = false;
+  if (epi) {
+    if (epi->steps.empty() || epi->steps.size() > kMaxMatmulSteps) return invalid(name, "bad epilogue");
+    WICK_ASSIGN_OR_RETURN(out, g.tensor(epi->out_id, name));
+    if (epi->residual_id >= 0) { WICK_ASSIGN_OR_RETURN(residual, g.tensor(epi->residual_id, name)); }
+    if (epi->column_id >= 0) { WICK_ASSIGN_OR_RETURN(column, g.tensor(epi->column_id, name)); }
+    for (size_t s = 0; s < epi->steps.size(); ++s) {
+      epi_codes |= static_cast<uint32_t>(epi->steps[s].code) << (4 * s);
+      epi_a[s] = epi->steps[s].a;
+    }
+    if (residual) {
+      // The memory plan may have put the output in the residual's words (matmul_fusion.h):
+      // one buffer cannot be bound both read-only and writable, so the shader reads it
+      // from the output binding then.
+      const bool same = residual->buffer->handle() == out->buffer->handle();
+      if (same && residual->buffer->offset() != out->buffer->offset())
+        return invalid(name, "epilogue residual overlaps the output");
+      res_mode = same ? kResidualInOutput : kResidualBinding;
+    }
+    reshaped = epi->reshaped;
+  }
   // f16w: the linear's weight is stored as f16 (f16_weights.h: [N, K], N and K multiples of 4).
   const bool f16w = kind == Kind::kLinear && b->elem == Elem::kF16;
-  for (GpuTensor* t : {a, b, bias, out})
+  for (GpuTensor* t : {a, b, bias, out, residual, column})
     if (t && !t->is_float() && !(t == b && f16w))
       return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
   const bool trans_b = kind == Kind::kLinear;
@@ -125,8 +158,11 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     WICK_ASSIGN_OR_RETURN(auto pl, g.pipeline(key));
     gpu::Dispatch d;
     d.pipeline = std::move(pl);
+    // Bindings 2, 5 and 6 unused: b again (read-only, like them).
     d.bindings = {{0, a->buffer.get()}, {1, b->buffer.get()}, {2, bias ? bias->buffer.get() : b->buffer.get()},
-                  {3, out->buffer.get()}, {4, params->buffer()}};
+                  {3, out->buffer.get()}, {4, params->buffer()},
+                  {5, res_mode == kResidualBinding ? residual->buffer.get() : b->buffer.get()},
+                  {6, column ? column->buffer.get() : b->buffer.get()}};
     return g.add_dispatch(std::move(d));
   };
   constexpr size_t kNone = SIZE_MAX;
@@ -209,9 +245,23 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
         shape = {batch, m, n};
         break;
     }
+    if (reshaped) {
+      // A view on the way to the epilogue's output (only in graphs without symbolic sizes:
+      // matmul_fusion.h): the output has its upper-bound shape, which the live result must fill.
+      if (shape_numel(shape) != out->max_numel())
+        return invalid(name, "result " + shape_to_string(shape) + " does not fill the fused output " +
+                                 shape_to_string(out->max_dims));
+      shape = out->max_dims;
+    }
     if (shape.size() != out->max_dims.size() || shape_numel(shape) > out->max_numel())
       return invalid(name, "result " + shape_to_string(shape) + " does not fit the output " + shape_to_string(out->max_dims));
     out->dims = shape;
+    if (residual && residual->dims != shape)
+      return invalid(name, "epilogue residual " + shape_to_string(residual->dims) + " is not shaped as the result " +
+                               shape_to_string(shape));
+    if (column && column->numel() != n)
+      return invalid(name, "epilogue column operand " + shape_to_string(column->dims) + " has not N = " +
+                               std::to_string(n) + " values");
 
     MatmulParams p{};
     p.m = static_cast<uint32_t>(m);
@@ -223,6 +273,9 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     p.c_bs = static_cast<uint32_t>(m * n);
     p.alpha = alpha;
     p.beta = beta;
+    p.epi = epi_codes;
+    p.res_mode = res_mode;
+    for (int s = 0; s < 4; ++s) p.epi_a[s] = epi_a[s];
     if (bias) {
       // Broadcast bias to [M, N]: a size-1 (or missing) dim gets stride 0.
       const auto& bb = bias->dims;
