@@ -114,7 +114,9 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   uint32_t tpr = 1;
   while (packed && tpr * 4 < max_inner && tpr < kRowWorkgroup) tpr *= 2;
   if (packed) wg = kRowWorkgroup;
-  gpu::PipelineKey key(split ? gpu::shaders::row_norm_apply : packed ? gpu::shaders::row_norm_rows : gpu::shaders::row_norm);
+  // GraphOptions::subgroups: the short-row kernel's segment sums through subgroup operations.
+  const auto rows_shader = g.use_subgroups() ? gpu::shaders::row_norm_rows_sg : gpu::shaders::row_norm_rows;
+  gpu::PipelineKey key(split ? gpu::shaders::row_norm_apply : packed ? rows_shader : gpu::shaders::row_norm);
   key.set("WG", wg);
   if (packed) key.set("TPR", tpr);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
