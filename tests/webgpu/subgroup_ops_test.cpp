@@ -32,9 +32,11 @@ std::string shaders_run(const test::VkGraphBuilder& b) {
 
 TEST(WebGpuSubgroupOp, ShortRowNormsMatchCpu) {
   std::mt19937 rng(61);
-  // Threads per row: 1 (inner 3), 2 (5), 4 (9), 8 (17), 16 (33), 32 (96), 128 (384), 256 (2047).
-  const std::vector<std::vector<int64_t>> shapes = {{9, 3}, {11, 5}, {6, 9}, {7, 17}, {1000, 33}, {37, 96},
-                                                    {2, 5, 384}, {3, 2047}, {1, 1}};
+  // Threads per row (register.cpp's rule): 2 (inner 5), 4 (9), 8 (17), 16 (33), 256 (2047): a
+  // butterfly within a subgroup, one subgroup per row, several subgroups per row (one
+  // barrier), the whole workgroup; on SwiftShader (4 lanes) and lavapipe (8) alike. Each
+  // width is a pipeline to compile (about 1 s on lavapipe), so no more of them.
+  const std::vector<std::vector<int64_t>> shapes = {{11, 5}, {6, 9}, {7, 17}, {1000, 33}, {3, 2047}};
   for (const auto& shape : shapes) {
     for (const bool rms : {false, true}) {
       const int64_t inner = shape.back(), rows = shape_numel(shape) / inner;
@@ -166,6 +168,7 @@ TEST(WebGpuSubgroupOp, GemvMatchesCpu) {
   std::mt19937 rng(63);
   for (const auto& [k, n] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {3, 5}, {77, 130}, {1000, 7}}) {
     for (const bool linear : {true, false}) {
+      if (!linear && k != 77) continue;  // b as [K, N] once: its path holds no subgroup operation
       Tensor x = test::random_tensor(ScalarType::kFloat, {1, k}, rng);
       Tensor w = test::random_tensor(ScalarType::kFloat, linear ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, rng);
       Tensor bias = test::random_tensor(ScalarType::kFloat, {n}, rng);
