@@ -4,7 +4,8 @@
 # WICK_CAT_IN_PLACE=0: every cat copies its inputs; WICK_READBACK_STAGING=0: one readback
 # buffer and one map per output instead of one shared buffer; WICK_FUSE_CHAINS=0: no
 # elementwise chain fusion; WICK_NORM_SPLIT=0 / WICK_NORM_ROWS=0: row norms on one workgroup
-# per row), next to the default, in one device call right after h200.sh (same W):
+# per row), or on (WICK_SUBGROUPS=1: the subgroup row reductions, off by default), next to
+# the default, in one device call right after h200.sh (same W):
 #
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
 #
