@@ -1,5 +1,5 @@
-// The subgroup kernels (GraphOptions::subgroups: row_norm_rows_sg, reduce_rows_sg,
-// matmul_gemv_sg) against CPU references in double, on shapes that reach every path of
+// The subgroup kernels (GraphOptions::subgroups: row_norm_rows_sg, row_norm_sg,
+// row_norm_stats_sg + row_norm_apply_sg, reduce_rows_sg, matmul_gemv_sg) against CPU references in double, on shapes that reach every path of
 // subgroup_reduce.inc.wgsl at the adapter's subgroup size (SwiftShader 4, lavapipe 8: ctest
 // runs these tests on both where lavapipe is installed): rows shorter than a subgroup, rows
 // whose thread segment is narrower than, as wide as, or several times a subgroup, odd
@@ -28,6 +28,29 @@ std::string shaders_run(const test::VkGraphBuilder& b) {
   std::string all;
   for (size_t i = 0; i < b.kernels.size(); ++i) all += " " + shader_of(b, i);
   return all;
+}
+
+// y against the norm of x's rows (in double): RMS (no centering, eps 1e-6) or centered (eps
+// 1e-5), times w[widx(row, i)] plus bias[widx(row, i)] (when given).
+template <class W>
+void check_row_norm(const Tensor& x, const Tensor& y, int64_t rows, int64_t inner, bool rms, const Tensor& w,
+                    const Tensor* bias, W widx, const std::string& what) {
+  const float* px = x.data_as<float>();
+  const float* py = y.data_as<float>();
+  for (int64_t row = 0; row < rows; ++row) {
+    double mean = 0, var = 0;
+    if (!rms) {
+      for (int64_t i = 0; i < inner; ++i) mean += px[row * inner + i];
+      mean /= inner;
+    }
+    for (int64_t i = 0; i < inner; ++i) var += (px[row * inner + i] - mean) * (px[row * inner + i] - mean);
+    const double rstd = 1 / std::sqrt(var / inner + (rms ? 1e-6 : 1e-5));
+    for (int64_t i = 0; i < inner; ++i) {
+      double want = (px[row * inner + i] - mean) * rstd * w.data_as<float>()[widx(row, i)];
+      if (bias) want += bias->data_as<float>()[widx(row, i)];
+      ASSERT_NEAR(py[row * inner + i], want, 2e-4 + 2e-4 * std::fabs(want)) << what << " row " << row << " at " << i;
+    }
+  }
 }
 
 TEST(WebGpuSubgroupOp, ShortRowNormsMatchCpu) {
@@ -62,22 +85,55 @@ TEST(WebGpuSubgroupOp, ShortRowNormsMatchCpu) {
       const std::string what = std::string(rms ? "rms_norm " : "layer_norm ") + shape_to_string(shape);
       ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
       ASSERT_EQ(shader_of(b, 0), "row_norm_rows_sg") << what << " (does the adapter have subgroups?)";
-      const float* px = x.data_as<float>();
-      const float* py = (*r)[0].tensor.data_as<float>();
-      for (int64_t row = 0; row < rows; ++row) {
-        double mean = 0, var = 0;
-        if (!rms) {
-          for (int64_t i = 0; i < inner; ++i) mean += px[row * inner + i];
-          mean /= inner;
-        }
-        for (int64_t i = 0; i < inner; ++i) var += (px[row * inner + i] - mean) * (px[row * inner + i] - mean);
-        const double rstd = 1 / std::sqrt(var / inner + (rms ? 1e-6 : 1e-5));
-        for (int64_t i = 0; i < inner; ++i) {
-          double want = (px[row * inner + i] - mean) * rstd * w.data_as<float>()[i];
-          if (!rms) want += bias.data_as<float>()[i];
-          ASSERT_NEAR(py[row * inner + i], want, 2e-4 + 2e-4 * std::fabs(want)) << what << " row " << row << " at " << i;
-        }
-      }
+      check_row_norm(x, (*r)[0].tensor, rows, inner, rms, w, rms ? nullptr : &bias, [](int64_t, int64_t i) { return i; }, what);
+    }
+  }
+}
+
+// Rows of more than 2048 words: one workgroup a row (row_norm_sg: layer and group norm), or,
+// on the GPU kernel choice with few rows, split into chunks (row_norm_stats_sg +
+// row_norm_apply_sg: layer and RMS norm, a short last chunk).
+TEST(WebGpuSubgroupOp, LongRowNormsMatchCpu) {
+  std::mt19937 rng(64);
+  struct Case { std::vector<int64_t> shape; int kind; bool split; };  // kind: 0 layer, 1 RMS, 2 group norm of 2 groups
+  for (const Case& c : {Case{{2, 3001}, 0, false}, Case{{1, 4, 40, 40}, 2, false}, Case{{3, 5000}, 0, true},
+                        Case{{2, 4099}, 1, true}}) {
+    const bool group = c.kind == 2, rms = c.kind == 1;
+    const int64_t ch = group ? c.shape[1] : c.shape.back(), inner = group ? shape_numel(c.shape) / 2 : c.shape.back();
+    const int64_t rows = shape_numel(c.shape) / inner, cpg = ch / 2, hw = group ? inner / cpg : 1;
+    Tensor x = test::random_tensor(ScalarType::kFloat, c.shape, rng, -3, 5);
+    Tensor w = test::random_tensor(ScalarType::kFloat, {ch}, rng);
+    Tensor bias = test::random_tensor(ScalarType::kFloat, {ch}, rng);
+    test::VkGraphBuilder b;
+    b.subgroups = true;
+    b.gpu_kernels = c.split;
+    b.profile = true;
+    int xi = b.input(ScalarType::kFloat, c.shape);
+    int out = b.tensor(ScalarType::kFloat, c.shape);
+    if (rms) {
+      b.op("et_vk.rms_norm.default", {xi, b.constant(w), b.double_value(1e-6), out});
+    } else if (group) {
+      b.op("aten.native_group_norm.default",
+           {xi, b.constant(w), b.constant(bias), b.int_value(1), b.int_value(ch), b.int_value(hw), b.int_value(2),
+            b.double_value(1e-5), b.value_list({out, b.tensor(ScalarType::kFloat, {1, 2}), b.tensor(ScalarType::kFloat, {1, 2})})});
+    } else {
+      std::vector<int64_t> stat = c.shape;
+      stat.back() = 1;
+      b.op("aten.native_layer_norm.default",
+           {xi, b.int_list({inner}), b.constant(w), b.constant(bias), b.double_value(1e-5),
+            b.value_list({out, b.tensor(ScalarType::kFloat, stat), b.tensor(ScalarType::kFloat, stat)})});
+    }
+    b.output(out);
+    auto r = b.run({Value::make_tensor(x)});
+    const std::string what = std::string(rms ? "rms_norm " : group ? "group_norm " : "layer_norm ") + shape_to_string(c.shape);
+    ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    ASSERT_EQ(shaders_run(b), c.split ? " row_norm_stats_sg row_norm_apply_sg" : " row_norm_sg")
+        << what << " (does the adapter have subgroups?)";
+    if (group) {
+      check_row_norm(x, (*r)[0].tensor, rows, inner, false, w, &bias,
+                     [&](int64_t row, int64_t i) { return (row % 2) * cpg + i / hw; }, what);
+    } else {
+      check_row_norm(x, (*r)[0].tensor, rows, inner, rms, w, rms ? nullptr : &bias, [](int64_t, int64_t i) { return i; }, what);
     }
   }
 }

@@ -3,12 +3,14 @@
 // bench always measures what ships): CPU reference in double, max |err| check, then GPU
 // timestamps (wall time where the adapter has none).
 //
-//   . scripts/env.sh; build/wick_kernel_bench_subgroups [--reps N] [--only TEXT]
+//   . scripts/env.sh; build/wick_kernel_bench_subgroups [--reps N] [--rounds R] [--only TEXT]
+//   (each variant timed R times in alternation with the other, `reps` submits each, the
+//   best median printed)
 //   VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.json build/wick_kernel_bench_subgroups
 //
-// v1 tree: row_norm_rows.wgsl / reduce_rows.wgsl / matmul_gemv.wgsl, partials combined through
+// v1 tree: row_norm_rows / row_norm / reduce_rows / matmul_gemv .wgsl, partials combined through
 //    shared memory in log2(threads) barrier steps (plus one to publish, one to free);
-// v2 subgroups: row_norm_rows_sg / reduce_rows_sg / matmul_gemv_sg (subgroup_reduce.inc.wgsl):
+// v2 subgroups: their *_sg twins (subgroup_reduce.inc.wgsl):
 //    subgroupAdd / Max in registers, one barrier across subgroups, or for a row's segment of
 //    at most one subgroup a subgroupShuffleXor butterfly and no barrier at all.
 // The README next to this file has the results and what they mean for the H200.
@@ -42,7 +44,7 @@ struct MatmulParams {  // matmul_params.inc.wgsl
   float alpha, beta, pad2, pad3;
 };
 
-enum class Kind { kLayerNorm, kSoftmax, kGemv };
+enum class Kind { kLayerNorm, kLongNorm, kSoftmax, kGemv };  // kLongNorm: row_norm, a workgroup a row
 struct Case {
   const char* name;
   Kind kind;
@@ -52,6 +54,7 @@ const Case kCases[] = {
     {"layer norm DA-v2-S [1370, 384] (TPR 128)", Kind::kLayerNorm, 1370, 384},
     {"layer norm Hiera [8192, 96] (TPR 32)", Kind::kLayerNorm, 8192, 96},
     {"layer norm [16384, 17] (TPR 8)", Kind::kLayerNorm, 16384, 17},
+    {"layer norm long rows [64, 8192] (a workgroup a row)", Kind::kLongNorm, 64, 8192},
     {"softmax DA head [1370, 1370]", Kind::kSoftmax, 1370, 1370},
     {"softmax odd [4096, 77]", Kind::kSoftmax, 4096, 77},
     {"gemv linear N 2048 K 2048", Kind::kGemv, 2048, 2048},
@@ -72,7 +75,7 @@ std::vector<float> reference(const Case& c, const std::vector<float>& x, const s
   for (uint32_t r = 0; r < c.rows; ++r) {
     const float* v = x.data() + size_t{r} * c.len;
     double a = 0, b = 0;
-    if (c.kind == Kind::kLayerNorm) {
+    if (c.kind != Kind::kSoftmax) {
       for (uint32_t i = 0; i < c.len; ++i) a += v[i];
       a /= c.len;
       for (uint32_t i = 0; i < c.len; ++i) b += (v[i] - a) * (v[i] - a);
@@ -91,10 +94,11 @@ std::vector<float> reference(const Case& c, const std::vector<float>& x, const s
 }  // namespace
 
 int main(int argc, char** argv) {
-  int reps = 10;
+  int reps = 10, rounds = 3;
   const char* only = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
   }
   auto dev = take(gpu::Device::create(), "device");
@@ -118,7 +122,8 @@ int main(int argc, char** argv) {
     auto dp = take(gpu::Buffer::create_uniform(dev, 64, "params"), "params");
     uint32_t tpr = 1;
     while (tpr * 4 < c.len && tpr < 256) tpr *= 2;  // ops/norm/register.cpp's rule
-    if (c.kind == Kind::kLayerNorm) {
+    const bool norm = c.kind == Kind::kLayerNorm || c.kind == Kind::kLongNorm;
+    if (norm) {
       NormParams p{};
       p.rows = c.rows, p.inner = c.len, p.mode = 0, p.flags = 0, p.nchunks = 1, p.eps = 1e-5f;
       check(dp.write(&p, sizeof p), "params");
@@ -132,16 +137,23 @@ int main(int argc, char** argv) {
       check(dp.write(&p, sizeof p), "params");
     }
     std::printf("\n%s (%.1f MiB read)\n", c.name, (in_n + hw.size()) * 4.0 / (1 << 20));
+    // Both variants' command lists, checked, then timed in alternation (`rounds` times, the
+    // best median kept): on a loaded shared CPU one back-to-back pair is mostly noise.
+    std::vector<std::unique_ptr<gpu::CommandList>> lists;
+    std::vector<std::string> labels;
     for (int variant : {1, 2}) {
       const bool sg = variant == 2;
-      std::string shader = c.kind == Kind::kLayerNorm ? "row_norm_rows" : c.kind == Kind::kSoftmax ? "reduce_rows" : "matmul_gemv";
+      std::string shader = c.kind == Kind::kLayerNorm ? "row_norm_rows"
+                           : c.kind == Kind::kLongNorm ? "row_norm"
+                           : c.kind == Kind::kSoftmax  ? "reduce_rows"
+                                                       : "matmul_gemv";
       if (sg) shader += "_sg";
       gpu::PipelineKey key(shader);
       uint64_t groups = c.rows;
       if (c.kind == Kind::kLayerNorm) {
         key.set("WG", 256).set("TPR", tpr);
         groups = (c.rows + 256 / tpr - 1) / (256 / tpr);
-      } else if (c.kind == Kind::kSoftmax) {
+      } else if (c.kind == Kind::kSoftmax || c.kind == Kind::kLongNorm) {
         key.set("WG", 256);
       } else {
         key.set("trans_b", 1);
@@ -150,7 +162,7 @@ int main(int argc, char** argv) {
       auto pl = take(cache.get(key), shader.c_str());
       gpu::Dispatch d;
       d.pipeline = pl;
-      if (c.kind == Kind::kLayerNorm) {
+      if (norm) {
         d.bindings = {{0, &dx}, {1, &dx}, {2, &dx}, {3, &dout}, {4, &dspare1}, {5, &dspare2}, {6, &dp}};
       } else if (c.kind == Kind::kSoftmax) {
         d.bindings = {{0, &dx}, {1, &dout}, {2, &dp}};
@@ -159,21 +171,30 @@ int main(int argc, char** argv) {
       }
       d.x = static_cast<uint32_t>(std::min<uint64_t>(groups, 32768));
       d.y = static_cast<uint32_t>((groups + d.x - 1) / d.x);
-      gpu::CommandList list(dev);
-      take(list.add(d), "add");
+      auto list = std::make_unique<gpu::CommandList>(dev);
+      take(list->add(d), "add");
       check(dout.write(std::vector<float>(out_n, NAN).data(), out_n * 4), "clear");
-      check(list.submit().status(), "run");
+      check(list->submit().status(), "run");
       const double err = max_abs_diff(read_back(dout, out_n), ref);
       const double limit = gemv ? 1e-3 : 1e-4;
-      double ms = time_list_gpu(list, reps);
-      const char* clock = "gpu";
-      if (ms == 0) {
-        ms = time_list(list, reps);
-        clock = "wall";
-      }
-      std::printf("  v%d %-22s max|err| %.2e %s %9.4f ms (%s)\n", variant, shader.c_str(), err, err < limit ? "ok  " : "FAIL", ms,
-                  clock);
+      char label[128];
+      std::snprintf(label, sizeof label, "  v%d %-22s max|err| %.2e %s", variant, shader.c_str(), err, err < limit ? "ok  " : "FAIL");
+      labels.push_back(label);
+      lists.push_back(std::move(list));
     }
+    std::vector<double> best(lists.size(), INFINITY);
+    const char* clock = "gpu";
+    for (int round = 0; round < rounds; ++round) {
+      for (size_t v = 0; v < lists.size(); ++v) {
+        double ms = time_list_gpu(*lists[v], reps);
+        if (ms == 0) {
+          ms = time_list(*lists[v], reps);
+          clock = "wall";
+        }
+        best[v] = std::min(best[v], ms);
+      }
+    }
+    for (size_t v = 0; v < lists.size(); ++v) std::printf("%s %9.4f ms (%s)\n", labels[v].c_str(), best[v], clock);
   }
   return 0;
 }

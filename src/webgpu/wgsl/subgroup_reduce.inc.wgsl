@@ -59,7 +59,8 @@ fn sg_segment_reduce(op: u32, v: f32, li: u32, sg: u32, seg: u32, bank: u32) -> 
   return r;
 }
 
-// The workgroup's sum of every thread's v, returned to all of them.
-fn sg_workgroup_sum(v: f32, li: u32, sg: u32, bank: u32) -> f32 {
+// The workgroup's sum of every thread's v, returned to all of them (workgroup_reduce.inc.wgsl's
+// group_sum is the shared-memory one, for bodies shared by a tree kernel and its twin).
+fn group_sum(v: f32, li: u32, sg: u32, bank: u32) -> f32 {
   return sg_segment_reduce(0u, v, li, sg, WG, bank);
 }
