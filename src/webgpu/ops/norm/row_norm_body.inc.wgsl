@@ -2,8 +2,8 @@
 // subgroup operations): `group_sum(v, li, sg, bank)` is workgroup_reduce.inc.wgsl's (shared
 // memory) or subgroup_reduce.inc.wgsl's, whichever the includer pulls in.
 // Normalizes contiguous rows, one workgroup (WG threads: the row length rounded up to a power
-// of two, 32..256, so short rows do not leave most threads idle at every barrier) per row, sums reduced through
-// shared memory: layer norm (mode 0), group norm (mode 1: a row is one (n, group) block of
+// of two, 32..256, so short rows do not leave most threads idle at every barrier) per row:
+// layer norm (mode 0), group norm (mode 1: a row is one (n, group) block of
 // cpg channels x hw elements, affine per channel), RMS norm (mode 2: no centering).
 // Workgroups: a folded 1-D range over rows.
 //#include "dispatch.inc.wgsl"
