@@ -5,7 +5,8 @@
 # buffer and one map per output instead of one shared buffer; WICK_FUSE_CHAINS=0: no
 # elementwise chain fusion; WICK_FUSE_MATMUL_EPILOGUE=0: GELU / layer scale / residual after
 # a linear as ops of their own; WICK_NORM_SPLIT=0 / WICK_NORM_ROWS=0: row norms on one
-# workgroup per row), next to the default, in one device call right after h200.sh (same W):
+# workgroup per row), or on (WICK_SUBGROUPS=1: the subgroup row reductions, off by default),
+# next to the default, in one device call right after h200.sh (same W):
 #
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
 #

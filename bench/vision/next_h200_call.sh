@@ -6,7 +6,7 @@
 # flash11, host11b, f16mm11 call 2, perm11, norm11). Stage first, here:
 #
 #   git worktree add /tmp/before 9039d11 && (cd /tmp/before && <configure + build wick as scripts/setup.sh does>)
-#   BEFORE=/tmp/before/build/wick KBENCH="conv_transposed attention shape_copy norm conv_pw" \
+#   BEFORE=/tmp/before/build/wick KBENCH="conv_transposed attention shape_copy norm conv_pw subgroups" \
 #     bash bench/vision/prepare.sh /work/main/.dev/bench build
 #   cp bench/vision/next_h200_call.sh bench/vision/env_ab.sh /work/main/.dev/bench/vision/
 #
@@ -16,21 +16,22 @@
 #     per-layer TFLOP/s rows the issue asks for) and the kernel benches while the models export;
 #     F16=1 adds each model with --f16 (f16 linear weights; bench/kernels/matmul/README.md);
 #  2. env_ab.sh: each new default switched off on the models it was made for (a switch that
-#     loses to its "off" is a default to change).
+#     loses to its "off" is a default to change), and WICK_SUBGROUPS=1 (subgroup row
+#     reductions, off by default until this A/B) on the models with layer norms and softmax.
 set -o pipefail
 S=${S:-.dev/bench}
 MODELS="sam2_1_hiera_tiny_encoder_1024 sam2_1_hiera_tiny_decoder_1click depth_anything_v2_small_518 \
 whisper_base_encoder_30s dfine_s_640 modnet_512 modnet_512_in_explicit realesrgan_x4_tile64 mobilenet_v3_small \
 esrgan_slim_x4_64 depth_anything_v2_small_518_sdpa whisper_base_encoder_30s_sdpa"
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
-  KERNEL_BENCH="${KERNEL_BENCH:-conv_transposed attention shape_copy norm conv_pw}" DEADLINE=${DEADLINE:-400} \
+  KERNEL_BENCH="${KERNEL_BENCH:-conv_transposed attention shape_copy norm conv_pw subgroups}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < 470 )); then
   AB_SECONDS=2 timeout $((540 - SECONDS)) bash $S/vision/env_ab.sh \
-    depth_anything_v2_small_518:WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_NORM_ROWS=0,default \
-    whisper_base_encoder_30s:WICK_FLASH_ATTENTION=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
-    sam2_1_hiera_tiny_encoder_1024:WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
+    depth_anything_v2_small_518:WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
+    whisper_base_encoder_30s:WICK_FLASH_ATTENTION=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
+    sam2_1_hiera_tiny_encoder_1024:WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
     dfine_s_640:WICK_CONV_PW_GEMM=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
     modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default \
     realesrgan_x4_tile64:WICK_CONV_SPLITK=0,default 2>&1 | tee $OUT/env_ab.log

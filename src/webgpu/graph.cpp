@@ -203,6 +203,10 @@ Status ParamsBlock::write(const void* data, size_t bytes) {
   return {};
 }
 
+bool Graph::use_subgroups() const {
+  return options_.subgroups && device_->has_feature(gpu::Feature::kSubgroups);
+}
+
 bool Graph::gpu_kernel_choice() const {
   switch (options_.kernel_choice) {
     case GraphOptions::KernelChoice::kGpu: return true;

@@ -170,6 +170,12 @@ struct GraphOptions {
   // (no shader-f16), so every adapter runs it. Which weights: f16_weights.h. Environment
   // override: WICK_F16=1 (backend.cpp).
   bool f16_weights = false;
+  // Row reductions (row norms, softmax and reduce_rows, the M == 1 GEMV) combine their
+  // threads' partials through subgroup operations (the *_sg.wgsl kernels, one barrier instead
+  // of log2(workgroup) steps; subgroup_reduce.inc.wgsl) where the device has `subgroups`. Off
+  // until an H200 A/B measures it (bench/vision/env_ab.sh). Environment override:
+  // WICK_SUBGROUPS=0|1.
+  bool subgroups = false;
 };
 
 // Elementwise steps a convolution applies to its result before storing it (after bias
@@ -278,6 +284,9 @@ class Graph {
   // GraphOptions::kernel_choice resolved: true where the GPU kernels' choice applies
   // (kGpu, or kByAdapter on an adapter that is not a CPU).
   bool gpu_kernel_choice() const;
+  // GraphOptions::subgroups resolved: asked for and the device has the `subgroups` feature
+  // (the *_sg.wgsl kernels).
+  bool use_subgroups() const;
   std::shared_ptr<gpu::Device> device_ptr() { return device_; }
   // minStorageBufferOffsetAlignment (bytes, at least 4): where a buffer view may start.
   uint64_t view_alignment() const;

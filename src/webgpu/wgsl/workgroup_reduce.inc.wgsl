@@ -13,6 +13,10 @@ fn reduce_sum(v: f32, li: u32) -> f32 {
   return r;
 }
 
+// reduce_sum under the name and arguments subgroup_reduce.inc.wgsl's group_sum has, for bodies
+// shared by a tree kernel and its subgroup twin (sg, the subgroup size, and bank unused).
+fn group_sum(v: f32, li: u32, sg: u32, bank: u32) -> f32 { return reduce_sum(v, li); }
+
 // `lanes` sums at once (N >= lanes * WG): thread li's value of lane r at red[r * WG + li],
 // lane r's sum left in red[r * WG]. lanes is a constant at every call (the loop unrolls).
 fn tree_sum_lanes(li: u32, lanes: u32) {

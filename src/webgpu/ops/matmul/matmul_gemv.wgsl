@@ -1,68 +1,21 @@
-// The M == 1 case of matmul_tiled (LLM decode): c[b, n] = alpha * sum_k a[b, k] op(b)[k, n]
-// + beta * bias. 256 threads per workgroup reduce over K through shared memory.
-//   trans_b = 1 (b is [N, K]): 4 output columns per workgroup, every thread strides over K.
-//   trans_b = 0 (b is [K, N]): 64 output columns per workgroup, 4 K-slices each.
-// Workgroups: x/y a folded 1-D range over column groups, z over the batch.
-//#include "dispatch.inc.wgsl"
+// The M == 1 matmul (matmul_gemv_body.inc.wgsl), the K partial sums combined through shared
+// memory in log2(256) barrier steps. matmul_gemv_sg.wgsl is the same with subgroup operations.
 //#include "workgroup_reduce.inc.wgsl"
-//#include "matmul_store.inc.wgsl"
-alias Word = f32;
-alias BWord = Word;
-
-override trans_b: u32 = 1u;
-
-const WG: u32 = 256u;
-const COLS_T: u32 = 4u;    // columns per workgroup, trans_b
-const COLS_N: u32 = 64u;   // columns per workgroup, not trans_b
-const SLICES: u32 = 4u;    // WG / COLS_N
+//#include "matmul_gemv_body.inc.wgsl"
 
 var<workgroup> red: array<f32, 1024>;
 
-fn finish(gn: u32, bi: u32, s: f32) {
-  let ci = bi * p.c_bs + gn;
-  c[ci] = epilogue(s, 0u, gn, ci);
+fn column_sums(s: vec4<f32>, li: u32, sg: u32) -> vec4<f32> {
+  red[li] = s.x;
+  red[WG + li] = s.y;
+  red[2u * WG + li] = s.z;
+  red[3u * WG + li] = s.w;
+  tree_sum_lanes(li, 4u);
+  return vec4<f32>(red[0], red[WG], red[2u * WG], red[3u * WG]);
 }
 
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
-  let group = flat_workgroup(wid, nwg);
-  let bi = wid.z;
-  let a_base = bi * p.a_bs;
-  let b_base = bi * p.b_bs;
-  if (trans_b == 1u) {
-    let n0 = group * COLS_T;
-    // Rows read past N are clamped to the last one (their sums are dropped).
-    let last = p.n - 1u;
-    let r0 = b_base + min(n0, last) * p.k;
-    let r1 = b_base + min(n0 + 1u, last) * p.k;
-    let r2 = b_base + min(n0 + 2u, last) * p.k;
-    let r3 = b_base + min(n0 + 3u, last) * p.k;
-    var s = vec4<f32>(0.0);
-    for (var k = li; k < p.k; k = k + WG) {
-      let x = a[a_base + k];
-      s = fma(vec4<f32>(x), vec4<f32>(b[r0 + k], b[r1 + k], b[r2 + k], b[r3 + k]), s);
-    }
-    red[li] = s.x;
-    red[WG + li] = s.y;
-    red[2u * WG + li] = s.z;
-    red[3u * WG + li] = s.w;
-    tree_sum_lanes(li, 4u);
-    if (li < COLS_T && n0 + li < p.n) { finish(n0 + li, bi, red[li * WG]); }
-  } else {
-    let col = li % COLS_N;
-    let slice = li / COLS_N;
-    let gn = group * COLS_N + col;
-    var s = 0.0;
-    if (gn < p.n) {
-      for (var k = slice; k < p.k; k = k + SLICES) { s = fma(a[a_base + k], b[b_base + k * p.n + gn], s); }
-    }
-    red[li] = s;
-    workgroupBarrier();
-    if (slice == 0u && gn < p.n) {
-      var t = 0.0;
-      for (var q = 0u; q < SLICES; q = q + 1u) { t = t + red[q * COLS_N + col]; }
-      finish(gn, bi, t);
-    }
-  }
+  gemv(wid, nwg, li, 0u);
 }

@@ -6,7 +6,8 @@
 //         loads) for K >= 128 and matmul_tiled.wgsl below that;
 //   CPU adapters (SwiftShader): matmul_direct.wgsl (no shared memory) for N <= 16 or
 //         K <= 64, else matmul_tiled.wgsl (64x64 tiles through shared memory);
-//   both: matmul_gemv.wgsl for live M == 1 (LLM decode).
+//   both: matmul_gemv.wgsl for live M == 1 (LLM decode; matmul_gemv_sg.wgsl with
+//         GraphOptions::subgroups).
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
 // matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, and live M == 1
 // matmul_gemv_f16w.wgsl: no other kernel reads f16 weights.
@@ -170,7 +171,8 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   size_t tiled_index = kNone, gemv_index = kNone;
   if (!f16w) {
     WICK_ASSIGN_OR_RETURN(tiled_index, add(gpu::PipelineKey(gpu::shaders::matmul_tiled).set("trans_b", tb)));
-    WICK_ASSIGN_OR_RETURN(gemv_index, add(gpu::PipelineKey(gpu::shaders::matmul_gemv).set("trans_b", tb)));
+    const auto gemv = g.use_subgroups() ? gpu::shaders::matmul_gemv_sg : gpu::shaders::matmul_gemv;  // GraphOptions::subgroups
+    WICK_ASSIGN_OR_RETURN(gemv_index, add(gpu::PipelineKey(gemv).set("trans_b", tb)));
   }
   size_t direct_index = kNone, narrow_index = kNone;
   size_t large128_index = kNone, large128x64_index = kNone, large64_index = kNone, large_scalar_index = kNone;

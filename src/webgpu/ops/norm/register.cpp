@@ -4,7 +4,8 @@
 // row_norm_stats.wgsl + row_norm_apply.wgsl (rows split across workgroups);
 // _native_batch_norm_legit_no_training -> batch_norm.wgsl;
 // _native_batch_norm_legit.no_stats (nn.InstanceNorm2d's export) -> row_norm.wgsl as a
-// group norm of one channel per group.
+// group norm of one channel per group. With GraphOptions::subgroups each kernel's *_sg.wgsl
+// twin (same body include, sums through subgroup operations).
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
@@ -114,7 +115,11 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   uint32_t tpr = 1;
   while (packed && tpr * 4 < max_inner && tpr < kRowWorkgroup) tpr *= 2;
   if (packed) wg = kRowWorkgroup;
-  gpu::PipelineKey key(split ? gpu::shaders::row_norm_apply : packed ? gpu::shaders::row_norm_rows : gpu::shaders::row_norm);
+  // GraphOptions::subgroups: each kernel's *_sg twin, its sums through subgroup operations.
+  const bool sg = g.use_subgroups();
+  gpu::PipelineKey key(split    ? (sg ? gpu::shaders::row_norm_apply_sg : gpu::shaders::row_norm_apply)
+                       : packed ? (sg ? gpu::shaders::row_norm_rows_sg : gpu::shaders::row_norm_rows)
+                                : (sg ? gpu::shaders::row_norm_sg : gpu::shaders::row_norm));
   key.set("WG", wg);
   if (packed) key.set("TPR", tpr);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
@@ -148,7 +153,8 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
   size_t stats_index = 0;
   if (split) {
     WICK_ASSIGN_OR_RETURN(gpu::Buffer * partials, g.scratch((kTargetGroups + max_rows) * 2 * sizeof(float), std::string(name) + " partials"));
-    WICK_ASSIGN_OR_RETURN(auto stats, g.pipeline(gpu::PipelineKey(gpu::shaders::row_norm_stats).set("WG", wg)));
+    const auto stats_shader = sg ? gpu::shaders::row_norm_stats_sg : gpu::shaders::row_norm_stats;
+    WICK_ASSIGN_OR_RETURN(auto stats, g.pipeline(gpu::PipelineKey(stats_shader).set("WG", wg)));
     gpu::Dispatch ds;
     ds.pipeline = stats;
     ds.bindings = {{0, s.x->buffer.get()}, {1, partials}, {2, params->buffer()}};

@@ -1,42 +1,12 @@
-// First pass of a split row norm (rows too few to fill the GPU with one workgroup each, e.g.
-// InstanceNorm over 256x256 planes of 16-64 channels): one workgroup per (row, chunk) writes
-// the chunk's mean and M2 (sum of squared deviations from that mean; for RMS norm, mode 2,
-// the plain sum of squares and a mean of 0) to partials[2 * g], [2 * g + 1]. Two passes over
-// the chunk (its words are still in cache for the second) keep M2 accurate for rows whose
-// mean is large against their spread; row_norm_apply.wgsl merges the chunks (Chan et al.).
-//#include "dispatch.inc.wgsl"
+// First pass of a split row norm (row_norm_stats_body.inc.wgsl), its sums through shared
+// memory. row_norm_stats_sg.wgsl: the same through subgroup operations.
 //#include "workgroup_reduce.inc.wgsl"
-//#include "row_norm_params.inc.wgsl"
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read_write> partials: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
+//#include "row_norm_stats_body.inc.wgsl"
 
-override WG: u32 = 256u;  // a power of two, at most 256, the size of red
-var<workgroup> red: array<f32, 256>;
+var<workgroup> red: array<f32, 256>;  // WG is at most 256
 
 @compute @workgroup_size(WG, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
-  let g = flat_workgroup(wid, nwg);
-  let row = g / p.nchunks;
-  if (row >= p.rows) { return; }  // uniform per workgroup: no thread reaches a barrier
-  let base = row * p.inner;
-  let lo = (g % p.nchunks) * p.chunk;
-  let hi = min(p.inner, lo + p.chunk);
-  var mean = 0.0;
-  if (p.mode != 2u) {
-    var s = 0.0;
-    for (var i = lo + li; i < hi; i = i + WG) { s = s + x[base + i]; }
-    mean = reduce_sum(s, li) / f32(max(hi, lo + 1u) - lo);
-  }
-  var s2 = 0.0;
-  for (var i = lo + li; i < hi; i = i + WG) {
-    let d = x[base + i] - mean;
-    s2 = s2 + d * d;
-  }
-  let m2 = reduce_sum(s2, li);
-  if (li == 0u) {
-    partials[2u * g] = mean;
-    partials[2u * g + 1u] = m2;
-  }
+  row_norm_stats(wid, nwg, li, 0u);
 }

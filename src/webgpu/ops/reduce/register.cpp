@@ -1,7 +1,7 @@
 // Reductions (sum, mean, amax, amin, argmax, argmin over any set of dims, max.dim as amax +
 // argmax) and softmax / log_softmax (numerically stable, along one dim) -> reduce.wgsl;
 // float ones over the innermost dims on GPU kernel choices -> reduce_rows.wgsl (a workgroup
-// per row or row chunk); softmax on CPU adapters (SwiftShader) -> softmax_rows.wgsl, one
+// per row or row chunk; reduce_rows_sg.wgsl with GraphOptions::subgroups); softmax on CPU adapters (SwiftShader) -> softmax_rows.wgsl, one
 // barrier-free thread per row; topk -> topk_rank.wgsl.
 #include <algorithm>
 #include <array>
@@ -73,7 +73,9 @@ uint64_t chunks_for(uint64_t rows, uint64_t len) {
 Status build_reduce_rows(Graph& g, GpuTensor* in, GpuTensor* out, std::vector<bool> reduced, bool keepdim, ReduceOp op,
                          RowsOp rop, const char* name) {
   const bool softmax = rop == RowsOp::kSoftmax || rop == RowsOp::kLogSoftmax;
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::reduce_rows).set("wg_size", kWorkgroup)));
+  // GraphOptions::subgroups: the same kernel with its partials combined by subgroup operations.
+  const auto shader = g.use_subgroups() ? gpu::shaders::reduce_rows_sg : gpu::shaders::reduce_rows;
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(shader).set("WG", kWorkgroup)));
   // Split rows (two dispatches: chunk partials into scratch, then their reduction) where the
   // upper-bound shape has too few rows; the live shape decides the chunk count.
   uint64_t max_rows = 1, max_len = 1;

@@ -1,0 +1,120 @@
+// The body of the float reductions of contiguous rows (the reduced dims are the input's
+// innermost, merged into one run of `len` words): sum (mean: scale 1/len), amax, amin, softmax, log_softmax.
+// One workgroup per row, or per chunk of a row (nchunks > 1: partial results, reduced again
+// by a second dispatch of this shader over [rows, nchunks]), so long rows of few channels
+// (MODNet's means over H*W) still fill the GPU. Each thread keeps up to kCache of its row's
+// words in registers: a softmax row of len <= kCache * WG is read once and written
+// once; longer rows are read twice (an online max/sum pass, then the write pass). The
+// includer combines the threads' partials: `fn wg_reduce(op: u32, lid: u32, v: f32, sg: u32,
+// bank: u32) -> f32` (op as combine's; every thread calls it; bank alternates between
+// consecutive calls): reduce_rows.wgsl through shared memory in log2(WG) steps,
+// reduce_rows_sg.wgsl through subgroup operations.
+// Chosen by register.cpp on GPU kernel choices (bench/kernels/softmax/README.md, v4).
+// ops: 0 sum, 1 amax, 2 amin, 3 softmax, 4 log_softmax.
+//#include "dispatch.inc.wgsl"
+struct RowParams {
+  rows: u32, len: u32, op: u32, nchunks: u32,
+  chunk: u32, scale: f32, _p0: u32, _p1: u32,
+}
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<uniform> p: RowParams;
+
+override WG: u32 = 256u;  // a power of two, at most 256
+const kCache: u32 = 8u;
+const kNegInf: f32 = -3.4028234e38;  // below it, a value is -inf
+
+fn combine(op: u32, a: f32, b: f32) -> f32 {
+  if (op == 0u) { return a + b; }
+  if (op == 2u) { return min(a, b); }
+  return max(a, b);  // amax, and the softmax's max
+}
+
+fn identity(op: u32) -> f32 {
+  if (op == 0u) { return 0.0; }
+  if (op == 2u) { return 3.4028234e38; }
+  return -3.4028234e38;  // WGSL has no inf literal; a row of -inf still gives -inf (max keeps it)
+}
+
+// sg: the subgroup size, for wg_reduce (0 in reduce_rows.wgsl, which has none).
+fn reduce_rows(lid: u32, wid: vec3<u32>, nwg: vec3<u32>, sg: u32) {
+  let g = flat_workgroup(wid, nwg);
+  let row = g / p.nchunks;
+  if (row >= p.rows) { return; }  // uniform per workgroup: no thread reaches a barrier
+  let base = row * p.len;
+  if (p.op < 3u) {
+    let chunk = g % p.nchunks;
+    let lo = chunk * p.chunk;
+    let hi = min(p.len, lo + p.chunk);
+    var acc = identity(p.op);
+    if (p.op == 1u || p.op == 2u) {
+      // A row of -inf (amax) or +inf (amin): seed with the first value so it survives.
+      if (lo < hi) { acc = x[base + lo]; }
+    }
+    for (var i = lo + lid; i < hi; i = i + WG) { acc = combine(p.op, acc, x[base + i]); }
+    let r = wg_reduce(p.op, lid, acc, sg, 0u);
+    if (lid == 0u) { out[g] = r * p.scale; }
+    return;
+  }
+
+  // softmax / log_softmax: max, then the sum of exp(v - max), then the write.
+  // -inf, built at run time (WGSL has no inf literal); _p0 is always 0.
+  var m = bitcast<f32>(0xff800000u | p._p0);
+  var s = 0.0;
+  let cached = p.len <= kCache * WG;
+  var c: array<f32, kCache>;
+  if (cached) {
+    for (var k = 0u; k < kCache; k++) {
+      let i = lid + k * WG;
+      c[k] = kNegInf;
+      if (i < p.len) {
+        c[k] = x[base + i];
+        m = max(m, c[k]);
+      }
+    }
+    m = wg_reduce(1u, lid, m, sg, 0u);
+    for (var k = 0u; k < kCache; k++) {
+      if (lid + k * WG < p.len) { s = s + exp(c[k] - m); }
+    }
+  } else {
+    // Online: the running sum is rescaled when the running max grows.
+    for (var i = lid; i < p.len; i = i + WG) {
+      let v = x[base + i];
+      if (v > m) {
+        s = s * exp(m - v) + 1.0;
+        m = v;
+      } else {
+        // v == m adds 1 without exp(m - m): -inf - -inf would be NaN while this thread has
+        // seen only -inf; that count is wiped (scaled by exp(-inf)) once a finite max comes.
+        s = s + select(exp(v - m), 1.0, v == m);
+      }
+    }
+    let mt = wg_reduce(1u, lid, m, sg, 0u);
+    if (s > 0.0 && mt >= kNegInf) { s = s * exp(m - mt); }
+    m = mt;
+  }
+  let total = wg_reduce(0u, lid, s, sg, 1u);
+  // A row of only -inf (a fully masked attention row): NaN, as torch (a NaN constant is a
+  // WGSL compile error too).
+  let all_masked = m < kNegInf || p.len == 0u;
+  let nan = bitcast<f32>(0x7fc00000u | p._p0);
+  let log_total = log(total);
+  let inv = 1.0 / total;
+  if (cached) {
+    for (var k = 0u; k < kCache; k++) {
+      let i = lid + k * WG;
+      if (i < p.len) {
+        var y = exp(c[k] - m) * inv;
+        if (p.op == 4u) { y = c[k] - m - log_total; }
+        out[base + i] = select(y, nan, all_masked);
+      }
+    }
+  } else {
+    for (var i = lid; i < p.len; i = i + WG) {
+      let v = x[base + i];
+      var y = exp(v - m) * inv;
+      if (p.op == 4u) { y = v - m - log_total; }
+      out[base + i] = select(y, nan, all_masked);
+    }
+  }
+}
