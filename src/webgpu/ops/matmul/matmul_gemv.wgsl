@@ -4,23 +4,15 @@
 //   trans_b = 0 (b is [K, N]): 64 output columns per workgroup, 4 K-slices each.
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
 //#include "dispatch.inc.wgsl"
-//#include "workgroup_reduce.inc.wgsl"
-//#include "matmul_params.inc.wgsl"
+//#include "matmul_gemv_cols4.inc.wgsl"
 alias Word = f32;
 alias BWord = Word;
 
 override trans_b: u32 = 1u;
 
-const WG: u32 = 256u;
 const COLS_T: u32 = 4u;    // columns per workgroup, trans_b
 const COLS_N: u32 = 64u;   // columns per workgroup, not trans_b
 const SLICES: u32 = 4u;    // WG / COLS_N
-
-var<workgroup> red: array<f32, 1024>;
-
-fn finish(gn: u32, bi: u32, s: f32) {
-  c[bi * p.c_bs + gn] = epilogue(s, 0u, gn);
-}
 
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -31,23 +23,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let b_base = bi * p.b_bs;
   if (trans_b == 1u) {
     let n0 = group * COLS_T;
-    // Rows read past N are clamped to the last one (their sums are dropped).
-    let last = p.n - 1u;
-    let r0 = b_base + min(n0, last) * p.k;
-    let r1 = b_base + min(n0 + 1u, last) * p.k;
-    let r2 = b_base + min(n0 + 2u, last) * p.k;
-    let r3 = b_base + min(n0 + 3u, last) * p.k;
+    let r = gemv_rows(b_base, n0, p.k);
     var s = vec4<f32>(0.0);
     for (var k = li; k < p.k; k = k + WG) {
       let x = a[a_base + k];
-      s = fma(vec4<f32>(x), vec4<f32>(b[r0 + k], b[r1 + k], b[r2 + k], b[r3 + k]), s);
+      s = fma(vec4<f32>(x), vec4<f32>(b[r.x + k], b[r.y + k], b[r.z + k], b[r.w + k]), s);
     }
-    red[li] = s.x;
-    red[WG + li] = s.y;
-    red[2u * WG + li] = s.z;
-    red[3u * WG + li] = s.w;
-    tree_sum_lanes(li, 4u);
-    if (li < COLS_T && n0 + li < p.n) { finish(n0 + li, bi, red[li * WG]); }
+    gemv_sum4(s, li, n0, bi);
   } else {
     let col = li % COLS_N;
     let slice = li / COLS_N;
@@ -61,7 +43,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (slice == 0u && gn < p.n) {
       var t = 0.0;
       for (var q = 0u; q < SLICES; q = q + 1u) { t = t + red[q * COLS_N + col]; }
-      finish(gn, bi, t);
+      gemv_store(gn, bi, t);
     }
   }
 }

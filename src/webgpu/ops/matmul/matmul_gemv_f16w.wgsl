@@ -6,15 +6,11 @@
 // half the bytes of the f32 GEMV, which is bound by them.
 // Workgroups: x/y a folded 1-D range over column groups, z over the batch.
 //#include "dispatch.inc.wgsl"
-//#include "workgroup_reduce.inc.wgsl"
-//#include "matmul_params.inc.wgsl"
+//#include "matmul_gemv_cols4.inc.wgsl"
 alias Word = f32;
 alias BWord = vec2<u32>;
 
-const WG: u32 = 256u;
 const COLS: u32 = 4u;  // columns per workgroup
-
-var<workgroup> red: array<f32, 1024>;
 
 fn w4(i: u32) -> vec4<f32> {
   let v = b[i];
@@ -28,23 +24,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let bi = wid.z;
   let a_base = bi * p.a_bs;
   let n0 = group * COLS;
-  // Rows read past N are clamped to the last one (their sums are dropped); indices in vec2s.
-  let last = p.n - 1u;
   let kq = p.k / 4u;
-  let r0 = (bi * p.b_bs) / 4u + min(n0, last) * kq;
-  let r1 = (bi * p.b_bs) / 4u + min(n0 + 1u, last) * kq;
-  let r2 = (bi * p.b_bs) / 4u + min(n0 + 2u, last) * kq;
-  let r3 = (bi * p.b_bs) / 4u + min(n0 + 3u, last) * kq;
+  let r = gemv_rows((bi * p.b_bs) / 4u, n0, kq);  // in vec2s
   var s = vec4<f32>(0.0);
   for (var q = li; q < kq; q = q + WG) {
     let k = a_base + 4u * q;
     let x = vec4<f32>(a[k], a[k + 1u], a[k + 2u], a[k + 3u]);
-    s = s + vec4<f32>(dot(x, w4(r0 + q)), dot(x, w4(r1 + q)), dot(x, w4(r2 + q)), dot(x, w4(r3 + q)));
+    s = s + vec4<f32>(dot(x, w4(r.x + q)), dot(x, w4(r.y + q)), dot(x, w4(r.z + q)), dot(x, w4(r.w + q)));
   }
-  red[li] = s.x;
-  red[WG + li] = s.y;
-  red[2u * WG + li] = s.z;
-  red[3u * WG + li] = s.w;
-  tree_sum_lanes(li, 4u);
-  if (li < COLS && n0 + li < p.n) { c[bi * p.c_bs + n0 + li] = epilogue(red[li * WG], 0u, n0 + li); }
+  gemv_sum4(s, li, n0, bi);
 }
