@@ -57,7 +57,9 @@ for k in ${KBENCH:-}; do
   [[ -d bench/kernels/$d ]] || d=${k%%_*}
   mkdir -p "$T/wick/kbench/$d"
   cp "$BUILD/wick_kernel_bench_$k" "$T/wick/kbench/" && strip "$T/wick/kbench/wick_kernel_bench_$k"
-  cp bench/kernels/$d/*.wgsl "$T/wick/kbench/$d/"
+  cp bench/kernels/$d/*.wgsl "$T/wick/kbench/$d/"  # a variant linked to a shipped shader: its text
+  # ... and the modules such a variant includes (harness.h's read_variant looks beside it first)
+  cp src/webgpu/wgsl/*.inc.wgsl src/webgpu/ops/*/*.inc.wgsl "$T/wick/kbench/$d/"
 done
 git log -1 --format='%H %s' > "$T/wick/COMMIT"
 git status --porcelain --untracked-files=no >> "$T/wick/COMMIT"
