@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "case_table.h"
 #include "single_op.h"
 
 namespace wick {
@@ -164,13 +165,14 @@ const ChainCase kChainCases[] = {
      [](test::VkGraphBuilder& b, std::mt19937&) { passes_over(b, true); }, 0, 0},
 };
 
+void PrintTo(const ChainCase& c, std::ostream* os) { *os << c.name; }
+
 class WebGpuChainFusion : public ::testing::TestWithParam<ChainCase> {};
 
 TEST_P(WebGpuChainFusion, MatchesUnfusedAndCpu) {
   const ChainCase& c = GetParam();
   const std::string name = c.name;
-  std::seed_seq seed(name.begin(), name.end());
-  std::mt19937 rng(seed);
+  std::mt19937 rng = test::case_rng(c.name);
   std::vector<Value> inputs;
   for (const auto& shape : c.inputs) inputs.push_back(Value::make_tensor(test::random_tensor(ScalarType::kFloat, shape, rng)));
   const std::mt19937 constants(rng());  // each build draws the same constants
@@ -186,8 +188,7 @@ TEST_P(WebGpuChainFusion, MatchesUnfusedAndCpu) {
   EXPECT_EQ(count_kernel(r.fused_kernels, "elementwise_chain"), c.chains) << name;
 }
 
-INSTANTIATE_TEST_SUITE_P(, WebGpuChainFusion, ::testing::ValuesIn(kChainCases),
-                         [](const ::testing::TestParamInfo<ChainCase>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(, WebGpuChainFusion, ::testing::ValuesIn(kChainCases), test::CaseName());
 
 }  // namespace
 }  // namespace wick

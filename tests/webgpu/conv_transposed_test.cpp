@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "case_table.h"
 #include "single_op.h"
 
 namespace wick {
@@ -82,15 +83,15 @@ const Case kCases[] = {
     {"OneDimensionalPhase", 1, 48, 0, 23, 12, 1, 5, 1, 2, 0, 2, 1, 1, 1, true, kPhase},
 };
 
+void PrintTo(const Case& k, std::ostream* os) { *os << k.name; }
+
 class WebGpuConvTransposed : public ::testing::TestWithParam<Case> {};
 
 // Runs the row's transposed conv on the GPU delegate and on the CPU executor (the clamp
 // applied to the CPU result here) and checks the shader the op chose.
 TEST_P(WebGpuConvTransposed, MatchesCpu) {
   const Case& k = GetParam();
-  const std::string name = k.name;
-  std::seed_seq seed(name.begin(), name.end());
-  std::mt19937 rng(seed);
+  std::mt19937 rng = test::case_rng(k.name);
   const bool clamp = k.clamp;
   const bool one_d = k.h == 0;
   const int64_t ow = out_dim(k.w, k.kw, k.sw, k.pw, k.dil, k.op);
@@ -141,8 +142,7 @@ TEST_P(WebGpuConvTransposed, MatchesCpu) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(, WebGpuConvTransposed, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(, WebGpuConvTransposed, ::testing::ValuesIn(kCases), test::CaseName());
 
 // A weight whose rows are not the input's channels is refused at graph build with a clear
 // error (the repacked kernels would read past it).
