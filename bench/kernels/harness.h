@@ -8,11 +8,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
-#include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,20 +41,53 @@ inline void check(const Status& s, const char* what) {
   if (!s.ok()) die(s, what);
 }
 
-// The variant's WGSL, read from the source tree (WICK_KERNEL_BENCH_DIR is set by CMake; the
-// environment variable of the same name overrides it, for a binary run on another machine).
-inline std::string read_variant(const std::string& family, const std::string& file) {
-  const char* env_dir = std::getenv("WICK_KERNEL_BENCH_DIR");
-  const std::string dir = env_dir && *env_dir ? env_dir : WICK_KERNEL_BENCH_DIR;
-  const std::string path = dir + "/" + family + "/" + file;
+// The text of a WGSL file with its `//#include "name.inc.wgsl"` lines expanded as the build
+// expands the shipped shaders' (cmake/webgpu.cmake): the module looked up beside the file
+// (beside a link's target: a variant linked to src/webgpu/ops/<family>/x.wgsl finds its
+// family's modules), then in src/webgpu/wgsl; each module once per shader. A missing file or
+// module ends the bench with its name.
+inline std::string expand_wgsl(const std::filesystem::path& path, const std::filesystem::path& shared_dir,
+                               std::set<std::filesystem::path>& seen) {
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
     std::exit(1);
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  const std::string directive = "//#include \"";
+  const std::filesystem::path dir = std::filesystem::canonical(path).parent_path();
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const size_t at = line.find(directive);
+    const bool include = at != std::string::npos && line.find_first_not_of(" \t") == at;
+    if (!include) {
+      out += line + "\n";
+      continue;
+    }
+    const size_t begin = at + directive.size(), end = line.find('"', begin);
+    const std::string name = line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    std::filesystem::path module = dir / name;
+    if (!std::filesystem::exists(module)) module = shared_dir / name;
+    if (!std::filesystem::exists(module)) {
+      std::fprintf(stderr, "error: %s: include '%s' not found beside it or in %s\n", path.c_str(), name.c_str(),
+                   shared_dir.c_str());
+      std::exit(1);
+    }
+    module = std::filesystem::canonical(module);
+    if (seen.insert(module).second) out += expand_wgsl(module, shared_dir, seen);
+    else out += "// (" + name + ": already included)\n";
+  }
+  return out;
+}
+
+// The variant's WGSL, read from the source tree at run time (edit a variant, run again: no
+// rebuild), includes expanded (WICK_KERNEL_BENCH_DIR is set by CMake; the environment
+// variable of the same name overrides it, for a binary run on another machine with the tree).
+// A variant that is a link to the shipped shader keeps the bench timing what ships.
+inline std::string read_variant(const std::string& family, const std::string& file) {
+  const char* env_dir = std::getenv("WICK_KERNEL_BENCH_DIR");
+  const std::filesystem::path dir = env_dir && *env_dir ? env_dir : WICK_KERNEL_BENCH_DIR;
+  std::set<std::filesystem::path> seen;
+  return expand_wgsl(dir / family / file, (dir / ".." / ".." / "src" / "webgpu" / "wgsl").lexically_normal(), seen);
 }
 
 inline std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {

@@ -57,8 +57,11 @@ for k in ${KBENCH:-}; do
   [[ -d bench/kernels/$d ]] || d=${k%%_*}
   mkdir -p "$T/wick/kbench/$d"
   cp "$BUILD/wick_kernel_bench_$k" "$T/wick/kbench/" && strip "$T/wick/kbench/wick_kernel_bench_$k"
-  # (wick_kernel_bench_subgroups has none: it runs the shipped shaders, embedded)
+  # a variant linked to a shipped shader: its text (wick_kernel_bench_subgroups has none: it
+  # runs the shipped shaders, embedded) ...
   if compgen -G "bench/kernels/$d/*.wgsl" > /dev/null; then cp bench/kernels/$d/*.wgsl "$T/wick/kbench/$d/"; fi
+  # ... and the modules such a variant includes (harness.h's read_variant looks beside it first)
+  cp src/webgpu/wgsl/*.inc.wgsl src/webgpu/ops/*/*.inc.wgsl "$T/wick/kbench/$d/"
 done
 git log -1 --format='%H %s' > "$T/wick/COMMIT"
 git status --porcelain --untracked-files=no >> "$T/wick/COMMIT"

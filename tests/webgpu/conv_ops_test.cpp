@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 
+#include "case_table.h"
 #include "single_op.h"
 
 namespace wick {
@@ -50,6 +51,22 @@ std::vector<double> conv_ref(const ConvCase& k, const Tensor& x, const Tensor& w
 }
 
 int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) { return (in + 2 * p - d * (k - 1) - 1) / s + 1; }
+
+// A conv's random operands in [-1, 1] (x, weight, bias) and its output size.
+struct ConvData {
+  Tensor x, w, b;
+  int64_t oh, ow;
+};
+
+ConvData random_conv(const ConvCase& k, std::mt19937& rng) {
+  ConvData d;
+  d.x = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+  d.w = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
+  d.b = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+  d.oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil);
+  d.ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
+  return d;
+}
 
 // Adds aten.convolution (or et_vk.conv_with_clamp with [lo, hi]) reading `x`; returns its output id.
 int add_conv(test::VkGraphBuilder& b, const ConvCase& k, int x, const Tensor& wt, const Tensor* bias, int64_t oh,
@@ -117,10 +134,7 @@ void random_shapes(int conv_pw_gemm) {
   std::mt19937 rng(71);
   for (const ConvCase& k : kCases) {
     if (conv_pw_gemm == 1 && (k.kh != 1 || k.kw != 1)) continue;
-    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
-    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     for (bool with_clamp : {false, true}) {
       if (conv_pw_gemm == 1 && with_clamp && &k != &kCases.front()) continue;  // the clamp once
       test::VkGraphBuilder b;
@@ -168,16 +182,14 @@ TEST(WebGpuConvOp, PointwiseGemmTiles) {
   };
   for (const Case& c : cases) {
     const ConvCase& k = c.k;
-    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, 1, 1}, rng, -1, 1);
-    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     test::VkGraphBuilder b;
     b.profile = true;
     int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
-    b.output(add_conv(b, k, x, wt, k.bias ? &bt : nullptr, k.h, k.w));
+    b.output(add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow));
     auto r = b.run({Value::make_tensor(xt)});
     ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
-    expect_close((*r)[0].tensor, conv_ref(k, xt, wt, k.bias ? &bt : nullptr, k.h, k.w), describe(k));
+    expect_close((*r)[0].tensor, conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow), describe(k));
     ASSERT_EQ(b.kernels.size(), 1u) << describe(k);
     EXPECT_NE((b.kernels[0] + " ").find(c.kernel), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
   }
@@ -214,10 +226,7 @@ TEST(WebGpuConvOp, ImplicitGemm) {
   };
   for (const Case& c : cases) {
     const ConvCase& k = c.k;
-    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
-    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
     for (bool with_clamp : {false, true}) {
       if (with_clamp && &c - cases.data() >= 2) break;
@@ -235,38 +244,16 @@ TEST(WebGpuConvOp, ImplicitGemm) {
       expect_close((*r)[0].tensor, want, describe(k) + (with_clamp ? " clamped" : ""));
       ASSERT_EQ(b.kernels.size(), c.dispatches) << describe(k) << ": " << kernel_list(b.kernels);
       EXPECT_NE(b.kernels[0].find(c.kernel), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
-      if (c.dispatches == 2)
+      if (c.dispatches == 2) {
         EXPECT_NE(b.kernels[1].find("conv2d_splitk_reduce"), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
+      }
     }
   }
 }
 
-// A fused activation lands in conv2d_igemm's own epilogue (no split) and in the split-K
-// reduce pass; a 1-D conv (height 1) runs the same kernel.
-TEST(WebGpuConvOp, ImplicitGemmFusedAnd1d) {
+// A 1-D conv (height 1) runs conv2d_igemm too.
+TEST(WebGpuConvOp, ImplicitGemm1d) {
   std::mt19937 rng(76);
-  for (const ConvCase& k : {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
-                            ConvCase{1, 48, 5, 7, 24, 3, 3, 1, 1, 1, 1, true}}) {
-    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
-    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
-    test::VkGraphBuilder b;
-    b.profile = true;
-    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
-    int y = add_conv(b, k, x, wt, &bt, oh, ow);
-    int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-    b.op("aten.hardswish.default", {y, z});
-    b.output(z);
-    auto r = b.run({Value::make_tensor(xt)});
-    ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
-    std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
-    for (double& v : want) v = hardswish(v);
-    expect_close((*r)[0].tensor, want, describe(k) + " hardswish fused");
-    ASSERT_FALSE(b.kernels.empty());
-    EXPECT_NE(b.kernels[0].find("conv2d_igemm"), std::string::npos) << kernel_list(b.kernels);
-    EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << "not fused: " << kernel_list(b.kernels);
-  }
   // 1-D: x [2, 9, 29], w [19, 9, 5], stride 2, padding 3, dilation 2.
   const ConvCase k{2, 9, 1, 29, 19, 1, 5, 2, 3, 2, 1, true};
   const int64_t ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
@@ -317,10 +304,7 @@ TEST(WebGpuConvOp, FusedChannelAffine) {
   for (const ConvCase& k : cases) {
     for (int variant = 0; variant < 3; ++variant) {  // y * s + t; s * y - t; clamped conv
       if (variant == 2 && &k != &cases.front()) continue;
-      const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-      Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-      Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
-      Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+      const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
       Tensor st = test::random_tensor(ScalarType::kFloat, {1, k.oc, 1, 1}, rng, 0.5, 2);
       Tensor tt = test::random_tensor(ScalarType::kFloat, {1, k.oc, 1, 1}, rng, -1, 1);
       test::VkGraphBuilder b;
@@ -369,98 +353,130 @@ TEST(WebGpuConvOp, FusedChannelAffine) {
   }
 }
 
-// SiLU as exported (s = sigmoid(y), then y * s or s * y) after a conv is its epilogue (D-FINE's
-// ConvNormLayer): conv2d_igemm, its split-K reduce pass, conv2d_pw_gemm, conv2d_pw; no unary
-// or binary dispatch. When the sigmoid's result is read elsewhere too, nothing is fused.
-TEST(WebGpuConvOp, FusedSilu) {
-  std::mt19937 rng(79);
-  const std::vector<ConvCase> cases = {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
-                                       ConvCase{1, 48, 5, 7, 24, 3, 3, 1, 1, 1, 1, true},
-                                       ConvCase{2, 19, 17, 16, 70, 1, 1, 1, 0, 1, 1, false},
-                                       ConvCase{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true}};
-  for (const ConvCase& k : cases) {
-    for (int variant = 0; variant < 3; ++variant) {  // y * s, s * y, s also a graph output (one case)
-      if (variant == 2 && &k != &cases.back()) continue;
-      const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-      Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-      Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
-      Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
-      test::VkGraphBuilder b;
-      b.profile = true;
-      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
-      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
-      int sg = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-      b.op("aten.sigmoid.default", {y, sg});
-      int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-      if (variant == 1) b.op("aten.mul.Tensor", {sg, y, z});
-      else b.op("aten.mul.Tensor", {y, sg, z});
-      b.output(z);
-      if (variant == 2) b.output(sg);
-      auto r = b.run({Value::make_tensor(xt)});
-      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
-      std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
-      for (double& v : want) {
-        const float f = static_cast<float>(v);
-        v = f * (1.f / (1.f + std::exp(-f)));
-      }
-      // exp may differ from the host's by a few ulp: 2e-4 relative on top of the usual.
-      for (size_t i = 0; i < want.size(); ++i)
-        ASSERT_NEAR((*r)[0].tensor.data_as<float>()[i], want[i], tol(want[i]) + 2e-4 * std::fabs(want[i]))
-            << describe(k) << " variant " << variant << " at " << i;
-      ASSERT_FALSE(b.kernels.empty());
-      const std::string list = kernel_list(b.kernels);
-      if (variant < 2) {
-        EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << "not fused: " << list;
-        EXPECT_EQ(list.find("unary"), std::string::npos) << list;
-        EXPECT_EQ(list.find("binary"), std::string::npos) << list;
-      } else {
-        EXPECT_NE(list.find("unary"), std::string::npos) << "fused though the sigmoid is an output: " << list;
-      }
+// One row of the activation-epilogue table: a conv of each of `convs`, then the ops `tail`
+// adds reading its output y (returning the graph's outputs), against the float64 conv with
+// `ref` applied to each value.
+struct EpilogueCase {
+  const char* name;  // the gtest name (its seed too)
+  std::vector<ConvCase> convs;
+  std::function<std::vector<int>(test::VkGraphBuilder&, int y, const std::vector<int64_t>& shape)> tail;
+  std::function<double(double)> ref;
+  bool fused;                  // the tail is the conv's epilogue: "+N" in its label, no unary/binary
+  const char* kernel = "";     // the conv's shader, where a row pins it
+  double extra_rel_tol = 0;    // on top of tol(): exp may differ from the host's by a few ulp
+};
+
+// The four convs of the epilogue rows: conv2d_igemm, conv2d_igemm split-K (the epilogue in
+// the reduce pass), and two pointwise ones (conv2d_pw_gemm / conv2d_pw by size).
+const ConvCase kIgemm{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true}, kIgemmSplit{1, 48, 5, 7, 24, 3, 3, 1, 1, 1, 1, true},
+    kPwLarge{2, 19, 17, 16, 70, 1, 1, 1, 0, 1, 1, false}, kPwSmall{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true};
+
+int add_unary(test::VkGraphBuilder& b, const char* op, int y, const std::vector<int64_t>& shape) {
+  int z = b.tensor(ScalarType::kFloat, shape);
+  b.op(op, {y, z});
+  return z;
+}
+
+// SiLU as exported: s = sigmoid(y), then y * s (or s * y); s also an output where asked.
+std::vector<int> add_silu(test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape, bool s_first,
+                          bool s_output) {
+  int s = add_unary(b, "aten.sigmoid.default", y, shape);
+  int z = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.mul.Tensor", {s_first ? s : y, s_first ? y : s, z});
+  return s_output ? std::vector<int>{z, s} : std::vector<int>{z};
+}
+
+double silu(double v) {
+  const float f = static_cast<float>(v);
+  return f * (1.f / (1.f + std::exp(-f)));
+}
+
+std::vector<int> add_leaky_relu(test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape, bool default_slope) {
+  int z = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.leaky_relu.default", {y, default_slope ? b.none() : b.double_value(0.2), z});
+  return {z};
+}
+
+double leaky_relu(double v, double slope) {
+  return v >= 0 ? v : static_cast<double>(static_cast<float>(v) * static_cast<float>(slope));
+}
+
+const EpilogueCase kEpilogueCases[] = {
+    // A fused activation lands in conv2d_igemm's own epilogue (no split) and in the split-K
+    // reduce pass.
+    {"Hardswish", {kIgemm, kIgemmSplit},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) {
+       return std::vector<int>{add_unary(b, "aten.hardswish.default", y, shape)};
+     },
+     hardswish, true, "conv2d_igemm"},
+    // SiLU after a conv is its epilogue (D-FINE's ConvNormLayer): conv2d_igemm, its split-K
+    // reduce pass, conv2d_pw_gemm, conv2d_pw.
+    {"SiluYTimesSigmoid", {kIgemm, kIgemmSplit, kPwLarge, kPwSmall},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_silu(b, y, shape, false, false); },
+     silu, true, "", 2e-4},
+    {"SiluSigmoidTimesY", {kIgemm, kIgemmSplit, kPwLarge, kPwSmall},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_silu(b, y, shape, true, false); },
+     silu, true, "", 2e-4},
+    // When the sigmoid's result is read elsewhere too (a graph output), nothing is fused.
+    {"SiluSigmoidAlsoOutput", {kPwSmall},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_silu(b, y, shape, false, true); },
+     silu, false, "", 2e-4},
+    // leaky_relu (a slope, or none: 0.01) after a conv is its epilogue (Real-ESRGAN's convs):
+    // in conv2d_igemm itself, in the split-K reduce pass, in conv2d_pw_gemm.
+    {"LeakyRelu", {kIgemm, kIgemmSplit, kPwLarge},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_leaky_relu(b, y, shape, false); },
+     [](double v) { return leaky_relu(v, 0.2); }, true},
+    {"LeakyReluDefaultSlope", {kIgemm, kIgemmSplit, kPwLarge},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_leaky_relu(b, y, shape, true); },
+     [](double v) { return leaky_relu(v, 0.01); }, true},
+};
+
+void PrintTo(const EpilogueCase& c, std::ostream* os) { *os << c.name; }
+
+class WebGpuConvOpEpilogue : public ::testing::TestWithParam<EpilogueCase> {};
+
+TEST_P(WebGpuConvOpEpilogue, MatchesReference) {
+  const EpilogueCase& c = GetParam();
+  const std::string name = c.name;
+  std::mt19937 rng = test::case_rng(c.name);
+  for (const ConvCase& k : c.convs) {
+    const std::string what = name + " " + describe(k);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
+    test::VkGraphBuilder b;
+    b.profile = true;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
+    for (int out : c.tail(b, y, {k.n, k.oc, oh, ow})) b.output(out);
+    auto r = b.run({Value::make_tensor(xt)});
+    ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+    const Tensor& got = (*r)[0].tensor;
+    ASSERT_EQ(got.numel(), static_cast<int64_t>(want.size())) << what;
+    for (size_t i = 0; i < want.size(); ++i) {
+      const double v = c.ref(want[i]);
+      ASSERT_NEAR(got.data_as<float>()[i], v, tol(v) + c.extra_rel_tol * std::fabs(v)) << what << " at " << i;
+    }
+    ASSERT_FALSE(b.kernels.empty()) << what;
+    const std::string list = kernel_list(b.kernels);
+    EXPECT_NE(b.kernels[0].find(c.kernel), std::string::npos) << what << ": " << list;
+    if (c.fused) {
+      EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << what << " not fused: " << list;
+      EXPECT_EQ(list.find("unary"), std::string::npos) << what << ": " << list;
+      EXPECT_EQ(list.find("binary"), std::string::npos) << what << ": " << list;
+    } else {
+      EXPECT_NE(list.find("unary"), std::string::npos) << what << " fused though it should not be: " << list;
     }
   }
 }
 
-// leaky_relu (a slope, or none: 0.01) after a conv is its epilogue (Real-ESRGAN's convs):
-// in conv2d_igemm itself, in the split-K reduce pass, in conv2d_pw_gemm; no unary dispatch.
-TEST(WebGpuConvOp, FusedLeakyRelu) {
-  std::mt19937 rng(78);
-  const std::vector<ConvCase> cases = {ConvCase{1, 6, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},
-                                       ConvCase{1, 48, 5, 7, 24, 3, 3, 1, 1, 1, 1, true},
-                                       ConvCase{2, 19, 17, 16, 70, 1, 1, 1, 0, 1, 1, false}};
-  for (const ConvCase& k : cases) {
-    for (const bool default_slope : {false, true}) {
-      const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-      Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-      Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
-      Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
-      test::VkGraphBuilder b;
-      b.profile = true;
-      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
-      int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
-      int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-      b.op("aten.leaky_relu.default", {y, default_slope ? b.none() : b.double_value(0.2), z});
-      b.output(z);
-      auto r = b.run({Value::make_tensor(xt)});
-      ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
-      const double slope = default_slope ? 0.01 : 0.2;
-      std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
-      for (double& v : want) v = v >= 0 ? v : static_cast<double>(static_cast<float>(v) * static_cast<float>(slope));
-      expect_close((*r)[0].tensor, want, describe(k) + " leaky_relu fused");
-      ASSERT_FALSE(b.kernels.empty());
-      EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << "not fused: " << kernel_list(b.kernels);
-      EXPECT_EQ(kernel_list(b.kernels).find("unary"), std::string::npos) << kernel_list(b.kernels);
-    }
-  }
-}
+INSTANTIATE_TEST_SUITE_P(, WebGpuConvOpEpilogue, ::testing::ValuesIn(kEpilogueCases), test::CaseName());
 
 // Weights computed at run time (a graph input, not a constant) cannot be repacked for
 // conv2d_block at build: the dense conv falls back to conv2d_oc4, same values.
 TEST(WebGpuConvOp, RuntimeWeights) {
   std::mt19937 rng(74);
   for (const ConvCase& k : {kCases[7], kCases[8], kCases[11]}) {
-    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw}, rng, -1, 1);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     test::VkGraphBuilder b;
     int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
     int w = b.input(ScalarType::kFloat, {k.oc, k.c, k.kh, k.kw});
@@ -489,10 +505,7 @@ TEST(WebGpuConvOp, FusedActivations) {
       {"aten.hardtanh.default", [](double v) { return std::min(std::max(v, -1.0), 1.0); }},
   };
   for (const ConvCase& k : {kCases[1], kCases[3], kCases[4], kCases[7], kCases[9]}) {
-    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
-    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
-    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
-    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
     for (const Act& act : acts) {
       size_t dispatches[2] = {0, 0};
@@ -631,12 +644,9 @@ TEST(WebGpuConvOp, FusedSqueezeExcitation) {
 TEST(WebGpuConvOp, FusedResidualAdd) {
   std::mt19937 rng(75);
   for (const ConvCase& k : {kCases[3], kCases[4], kCases[0], kCases[7]}) {
-    const int64_t oh = out_dim(k.h, k.kh, k.stride, k.pad, k.dil), ow = out_dim(k.w, k.kw, k.stride, k.pad, k.dil);
     const bool pointwise = k.kh == 1 && k.kw == 1;
-    Tensor xt = test::random_tensor(ScalarType::kFloat, {k.n, k.c, k.h, k.w}, rng, -1, 1);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     Tensor rt = test::random_tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow}, rng, -1, 1);
-    Tensor wt = test::random_tensor(ScalarType::kFloat, {k.oc, k.c / k.groups, k.kh, k.kw}, rng, -1, 1);
-    Tensor bt = test::random_tensor(ScalarType::kFloat, {k.oc}, rng, -1, 1);
     const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
     for (int variant = 0; variant < 4; ++variant) {
       const double alpha = variant % 2 == 0 ? 0.5 : 1.0;
@@ -681,8 +691,7 @@ TEST(WebGpuConvOp, FusionUnderSharedBuffers) {
   for (bool fuse : {false, true}) {
     test::VkGraphBuilder b;
     b.fuse = fuse;
-    const ConvCase k1{1, 3, 2 * hw, 2 * hw, c, 3, 3, 2, 1, 1, 1, true}, k2{1, c, hw, hw, oc, 1, 1, 1, 0, 1, 1, false},
-        k3{1, oc, hw, hw, oc, 1, 1, 1, 0, 1, 1, false};
+    const ConvCase k2{1, c, hw, hw, oc, 1, 1, 1, 0, 1, 1, false};
     int x = b.input(ScalarType::kFloat, {1, 3, 2 * hw, 2 * hw}, 0);
     int y = b.tensor(ScalarType::kFloat, {1, c, hw, hw}, 1);
     {

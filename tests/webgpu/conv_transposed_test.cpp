@@ -10,13 +10,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
+#include "case_table.h"
 #include "single_op.h"
 
 namespace wick {
 namespace {
 
+// One row of the case table: h == 0 is a ConvTranspose1d (height 1 on the same kernels).
 struct Case {
+  const char* name;  // the gtest name (its seed too)
   int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dil, op, groups;
   bool bias;
   const char* kernel;  // the shader the op must choose
@@ -25,9 +29,9 @@ struct Case {
 };
 
 std::string describe(const Case& k) {
-  char s[160];
-  std::snprintf(s, sizeof s, "n%lld c%lld %lldx%lld oc%lld k%lldx%lld s%lldx%lld p%lldx%lld d%lld op%lld g%lld%s",
-                (long long)k.n, (long long)k.c, (long long)k.h, (long long)k.w, (long long)k.oc, (long long)k.kh,
+  char s[200];
+  std::snprintf(s, sizeof s, "%s: n%lld c%lld %lldx%lld oc%lld k%lldx%lld s%lldx%lld p%lldx%lld d%lld op%lld g%lld%s",
+                k.name, (long long)k.n, (long long)k.c, (long long)k.h, (long long)k.w, (long long)k.oc, (long long)k.kh,
                 (long long)k.kw, (long long)k.sh, (long long)k.sw, (long long)k.ph, (long long)k.pw, (long long)k.dil,
                 (long long)k.op, (long long)k.groups, k.bias ? "" : " no bias");
   return s;
@@ -37,9 +41,57 @@ int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t 
   return (in - 1) * s - 2 * p + d * (k - 1) + op + 1;
 }
 
-// Runs the transposed conv of `k` (2-D, or 1-D when h == 0) on the GPU delegate and on the
-// CPU executor (the clamp applied to the CPU result here).
-void run_case(const Case& k, std::mt19937& rng) {
+constexpr const char* kGemm = "conv2d_transposed_gemm";
+constexpr const char* kPhase = "conv2d_transposed_phase";
+constexpr const char* kDirect = "conv2d_transposed";
+
+const Case kCases[] = {
+    // kernel == stride: conv2d_transposed_gemm.
+    // 143 pixels (3 tiles, the last partial), N 148 (an edge column tile), K 19; clamped
+    {"GemmEdgeTilesClamped", 1, 19, 13, 11, 37, 2, 2, 2, 2, 0, 0, 1, 0, 1, true, kGemm, true},
+    // batch 2 across tile boundaries, kernel 3, no bias
+    {"GemmBatch2Kernel3", 2, 12, 7, 9, 6, 3, 3, 3, 3, 0, 0, 1, 0, 1, false, kGemm},
+    // kernel 4 (DPT's), N 32: the 32-column tile
+    {"GemmKernel4N32", 1, 40, 8, 9, 2, 4, 4, 4, 4, 0, 0, 1, 0, 1, true, kGemm},
+    // non-square: kernel 2x1, stride 2x1
+    {"GemmNonSquare", 1, 17, 9, 10, 24, 2, 1, 2, 1, 0, 0, 1, 0, 1, true, kGemm},
+    // any other with constant weights: conv2d_transposed_phase.
+    // decoder upsampler: kernel 3, stride 2, padding 1, output_padding 1; clamped
+    {"PhaseDecoderClamped", 1, 21, 9, 11, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, kPhase, true},
+    // kernel 4 stride 2 padding 1, batch 2, out_c 70 (64-channel tiles with an edge)
+    {"PhaseKernel4Batch2", 2, 8, 6, 5, 70, 4, 4, 2, 2, 1, 1, 1, 0, 1, false, kPhase},
+    // stride 3, dilation 2, output_padding 2
+    {"PhaseStride3Dilation2", 1, 12, 9, 13, 7, 3, 3, 3, 3, 1, 1, 2, 2, 1, true, kPhase},
+    // groups 4 (8 input channels per group)
+    {"PhaseGroups4", 1, 32, 10, 7, 16, 3, 3, 2, 2, 1, 1, 1, 0, 4, true, kPhase},
+    // stride past the kernel (1x1, stride 3): 8 of 9 phases get bias only
+    {"PhaseStridePastKernel", 2, 48, 7, 6, 20, 1, 1, 3, 3, 0, 0, 1, 1, 1, true, kPhase},
+    // kernel 5x3, stride 2x1, padding 2x1, K 33 x taps
+    {"PhaseKernel5x3", 1, 33, 15, 17, 20, 5, 3, 2, 1, 2, 1, 1, 0, 1, true, kPhase},
+    // stride 1 (one phase: an ordinary conv)
+    {"PhaseStride1", 1, 12, 8, 9, 10, 3, 3, 1, 1, 1, 1, 1, 0, 1, false, kPhase},
+    // kernel == stride with padding: not the GEMM's shape
+    {"PhaseKernelEqualsStridePadded", 1, 32, 6, 7, 13, 2, 2, 2, 2, 1, 1, 1, 0, 1, true, kPhase},
+    // depthwise: one input channel per group stays on the direct kernel
+    {"DirectDepthwise", 1, 6, 5, 7, 6, 3, 3, 2, 2, 1, 1, 1, 1, 6, true, kDirect},
+    // a tiny layer (7,200 multiply-adds) too
+    {"DirectTiny", 1, 8, 5, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, false, kDirect},
+    // and weights computed at run time (nothing to repack at build)
+    {"DirectRuntimeWeights", 1, 21, 9, 11, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, kDirect, false, true},
+    // ConvTranspose1d: height 1 on the same kernels
+    {"OneDimensionalGemm", 2, 40, 0, 23, 12, 1, 4, 1, 4, 0, 0, 1, 0, 1, true, kGemm},
+    {"OneDimensionalPhase", 1, 48, 0, 23, 12, 1, 5, 1, 2, 0, 2, 1, 1, 1, true, kPhase},
+};
+
+void PrintTo(const Case& k, std::ostream* os) { *os << k.name; }
+
+class WebGpuConvTransposed : public ::testing::TestWithParam<Case> {};
+
+// Runs the row's transposed conv on the GPU delegate and on the CPU executor (the clamp
+// applied to the CPU result here) and checks the shader the op chose.
+TEST_P(WebGpuConvTransposed, MatchesCpu) {
+  const Case& k = GetParam();
+  std::mt19937 rng = test::case_rng(k.name);
   const bool clamp = k.clamp;
   const bool one_d = k.h == 0;
   const int64_t ow = out_dim(k.w, k.kw, k.sw, k.pw, k.dil, k.op);
@@ -90,64 +142,11 @@ void run_case(const Case& k, std::mt19937& rng) {
   }
 }
 
-constexpr const char* kGemm = "conv2d_transposed_gemm";
-constexpr const char* kPhase = "conv2d_transposed_phase";
-constexpr const char* kDirect = "conv2d_transposed";
-
-TEST(WebGpuConvTransposed, KernelEqualsStride) {
-  std::mt19937 rng(81);
-  for (const Case& k : std::vector<Case>{
-           // 143 pixels (3 tiles, the last partial), N 148 (an edge column tile), K 19; clamped
-           {1, 19, 13, 11, 37, 2, 2, 2, 2, 0, 0, 1, 0, 1, true, kGemm, true},
-           // batch 2 across tile boundaries, kernel 3, no bias
-           {2, 12, 7, 9, 6, 3, 3, 3, 3, 0, 0, 1, 0, 1, false, kGemm},
-           // kernel 4 (DPT's), N 32: the 32-column tile
-           {1, 40, 8, 9, 2, 4, 4, 4, 4, 0, 0, 1, 0, 1, true, kGemm},
-           // non-square: kernel 2x1, stride 2x1
-           {1, 17, 9, 10, 24, 2, 1, 2, 1, 0, 0, 1, 0, 1, true, kGemm},
-       })
-    run_case(k, rng);
-}
-
-TEST(WebGpuConvTransposed, PhasesAndDirect) {
-  std::mt19937 rng(82);
-  for (const Case& k : std::vector<Case>{
-           // decoder upsampler: kernel 3, stride 2, padding 1, output_padding 1; clamped
-           {1, 21, 9, 11, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, kPhase, true},
-           // kernel 4 stride 2 padding 1, batch 2, out_c 70 (64-channel tiles with an edge)
-           {2, 8, 6, 5, 70, 4, 4, 2, 2, 1, 1, 1, 0, 1, false, kPhase},
-           // stride 3, dilation 2, output_padding 2
-           {1, 12, 9, 13, 7, 3, 3, 3, 3, 1, 1, 2, 2, 1, true, kPhase},
-           // groups 4 (8 input channels per group)
-           {1, 32, 10, 7, 16, 3, 3, 2, 2, 1, 1, 1, 0, 4, true, kPhase},
-           // stride past the kernel (1x1, stride 3): 8 of 9 phases get bias only
-           {2, 48, 7, 6, 20, 1, 1, 3, 3, 0, 0, 1, 1, 1, true, kPhase},
-           // kernel 5x3, stride 2x1, padding 2x1, K 33 x taps
-           {1, 33, 15, 17, 20, 5, 3, 2, 1, 2, 1, 1, 0, 1, true, kPhase},
-           // stride 1 (one phase: an ordinary conv)
-           {1, 12, 8, 9, 10, 3, 3, 1, 1, 1, 1, 1, 0, 1, false, kPhase},
-           // kernel == stride with padding: not the GEMM's shape
-           {1, 32, 6, 7, 13, 2, 2, 2, 2, 1, 1, 1, 0, 1, true, kPhase},
-           // depthwise: one input channel per group stays on the direct kernel
-           {1, 6, 5, 7, 6, 3, 3, 2, 2, 1, 1, 1, 1, 6, true, kDirect},
-           // a tiny layer (7,200 multiply-adds) too
-           {1, 8, 5, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, false, kDirect},
-           // and weights computed at run time (nothing to repack at build)
-           {1, 21, 9, 11, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, kDirect, false, true},
-       })
-    run_case(k, rng);
-}
-
-// ConvTranspose1d (h == 0 here): height 1 on the same kernels.
-TEST(WebGpuConvTransposed, OneDimensional) {
-  std::mt19937 rng(83);
-  run_case({2, 40, 0, 23, 12, 1, 4, 1, 4, 0, 0, 1, 0, 1, true, kGemm}, rng);
-  run_case({1, 48, 0, 23, 12, 1, 5, 1, 2, 0, 2, 1, 1, 1, true, kPhase}, rng);
-}
+INSTANTIATE_TEST_SUITE_P(, WebGpuConvTransposed, ::testing::ValuesIn(kCases), test::CaseName());
 
 // A weight whose rows are not the input's channels is refused at graph build with a clear
 // error (the repacked kernels would read past it).
-TEST(WebGpuConvTransposed, WeightChannelMismatch) {
+TEST(WebGpuConvTransposedBuild, WeightChannelMismatch) {
   std::mt19937 rng(84);
   test::VkGraphBuilder b;
   int x = b.input(ScalarType::kFloat, {1, 16, 5, 5});

@@ -23,7 +23,7 @@ struct Params {
   uint32_t pad0, pad1, pad2;
 };
 
-// v5+: every operand a strided [B, H, S, D] view (v5_fa2_blocked.wgsl's Params).
+// v5+: every operand a strided [B, H, S, D] view (flash_attention.wgsl's Params).
 struct StridedParams {
   uint32_t heads, sq, skv, mask_mode;
   float scale;
@@ -47,7 +47,7 @@ struct Variant {
   uint32_t bq, bkv;
   bool strided = false;
   uint32_t rs = 4;  // v5+: score rows per invocation
-  bool shared_kp = false;  // v18+: the P tile in the K tile's shared memory
+  bool shared_kp = false;  // v18+: the P tile in the K tile's shared memory (v5-v17: P_AT puts it beside)
 };
 
 const Case kCases[] = {
@@ -205,6 +205,7 @@ int main(int argc, char** argv) {
       gpu::PipelineKey key(std::string("bench_attention_") + v.file);
       key.set("D", c.d).set("BQ", v.bq).set("BKV", v.bkv);
       if (v.strided) key.set("RS", v.rs);
+      if (v.strided && !v.shared_kp) key.set("P_AT", v.bkv * (c.d / 4 + 1));  // P beside the K tile
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;

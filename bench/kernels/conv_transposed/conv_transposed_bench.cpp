@@ -1,5 +1,6 @@
-// Transposed 2-D convolution variants (bench/kernels/conv_transposed/v*.wgsl, each with
-// common.wgsl prepended) on the layers of SAM 2.1's mask decoder (two ConvTranspose2d
+// Transposed 2-D convolution variants (bench/kernels/conv_transposed/v*.wgsl: v2 and v3 are
+// links to the shipped kernels, src/webgpu/ops/conv/conv2d_transposed_{gemm,phase}.wgsl,
+// whose includes bring conv2d's Params and bindings; the others get common.wgsl prepended) on the layers of SAM 2.1's mask decoder (two ConvTranspose2d
 // 256->64 and 64->32, kernel 2 stride 2, 64x64 -> 128x128 -> 256x256), Depth Anything V2
 // Small's DPT reassemble (48->48 kernel 4 stride 4 and 96->96 kernel 2 stride 2 on the
 // 37x37 patch grid at 518x518), common decoder upsamplers (kernel 3 stride 2 padding 1
@@ -58,14 +59,15 @@ struct Variant {
   const char* file;
   Kind kind;
   uint32_t bn = 0;  // kGemm / kPhase: the BN override (columns per tile)
+  bool shipped = false;  // a link to the shipped kernel (its own includes, no common.wgsl)
 };
 const Variant kVariants[] = {
     {1, "v1_direct.wgsl", Kind::kDirect},
-    {2, "v2_gemm.wgsl", Kind::kGemm, 64},
-    {3, "v2_gemm.wgsl", Kind::kGemm, 32},
+    {2, "v2_gemm.wgsl", Kind::kGemm, 64, true},
+    {3, "v2_gemm.wgsl", Kind::kGemm, 32, true},
     {4, "v4_gemm_lanes.wgsl", Kind::kGemm, 64},
-    {5, "v3_phase.wgsl", Kind::kPhase, 64},
-    {6, "v3_phase.wgsl", Kind::kPhase, 32},
+    {5, "v3_phase.wgsl", Kind::kPhase, 64, true},
+    {6, "v3_phase.wgsl", Kind::kPhase, 32, true},
     {7, "v5_phase_lanes.wgsl", Kind::kPhase, 64},
     {8, "v5_phase_lanes.wgsl", Kind::kPhase, 32},
 };
@@ -193,7 +195,7 @@ int main(int argc, char** argv) {
           d.z = k.s * k.s;
         }
       }
-      d.pipeline = take(cache.get(key, common + read_variant("conv_transposed", v.file)), v.file);
+      d.pipeline = take(cache.get(key, (v.shipped ? "" : common) + read_variant("conv_transposed", v.file)), v.file);
       d.bindings = {{0, &dx}, {1, v.kind == Kind::kDirect ? &dw : &dwp}, {2, &db}, {3, &dy}, {4, &dp}};
       gpu::CommandList list(dev);
       take(list.add(d), "add");

@@ -151,9 +151,12 @@ int main(int argc, char** argv) {
     auto dp = take(gpu::Buffer::create_uniform(dev, sizeof(Params), "params"), "params");
     const double mb = 2.0 * base.n * 4 / 1e6;
     std::printf("\n%d. %s: %u elements, rank %u after merging, %.1f MB moved\n", index, c.name, base.n, base.rank, mb);
-    auto run = [&](const char* label, const char* file, const Params& p, uint64_t groups) {
+    // wg: v1 / v2's workgroup size (their wg_size override), 0 for v3 (fixed 256).
+    auto run = [&](const char* label, const char* file, const Params& p, uint64_t groups, uint32_t wg) {
       check(dp.write(&p, sizeof p), "params");
-      auto pl = take(cache.get(gpu::PipelineKey(std::string("bench_shape_copy_") + file), read_variant("shape_copy", file)), file);
+      gpu::PipelineKey key(std::string("bench_shape_copy_") + file);
+      if (wg) key.set("wg_size", wg);
+      auto pl = take(cache.get(key, read_variant("shape_copy", file)), file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;
       d.pipeline = pl;
@@ -169,13 +172,13 @@ int main(int argc, char** argv) {
       if (ms == 0) ms = time_list(list, reps), clock = "wall";
       std::printf("  %-22s %s %9.3f ms %s  %7.0f GB/s\n", label, err == 0 ? "ok  " : "FAIL", ms, clock, mb / ms);
     };
-    run("v1 generic", "v1_generic.wgsl", base, (base.n + 255) / 256);
+    run("v1 generic", "v1_generic.wgsl", base, (base.n + 255) / 256, 256);
     Params v = base;
-    if (to_vec4(v)) run("v2 vec4", "v2_vec4.wgsl", v, (v.n + 255) / 256);
+    if (to_vec4(v)) run("v2 vec4", "v2_vec4.wgsl", v, (v.n + 255) / 256, 256);
     if (base.rank >= 2) {
       Params t = base;
       to_tiled(t);
-      run("v3 tiled 32x32", "v3_tiled.wgsl", t, t.n);
+      run("v3 tiled 32x32", "v3_tiled.wgsl", t, t.n, 0);
     }
   }
   return 0;

@@ -5,88 +5,50 @@
 // (oc, iy * KH + ky, ix * KW + kx)): no sums across taps. B is the weight itself
 // ([in_c][out_c][KH][KW] is [K][N] row-major), zero-padded at graph build
 // (ops/conv/register.cpp) to wT[Kpad][Npad] so one unchecked vec4 load per invocation fills
-// the B tile. A workgroup computes 64 pixels x BN columns (16 x BN/4 invocations, 4 pixels
-// x 4 columns each), K in steps of 16 through shared memory; the store scatters each result
-// to its output element with bias, clamp and the fused epilogue (consecutive invocations
-// hold consecutive pixels, so a warp's stores to one output row are KW-wide runs side by
-// side). Same Params and bindings as conv2d_igemm (the window as pipeline constants).
-//#include "conv2d_repacked.inc.wgsl"
+// the B tile. The tile is conv2d_igemm_tile.inc.wgsl's (64 pixels x BN columns, K in steps
+// of 16 through shared memory); the store scatters each result to its output element with
+// bias, clamp and the fused epilogue (consecutive invocations hold consecutive pixels, so a
+// warp's stores to one output row are KW-wide runs side by side). Same Params and bindings as conv2d_igemm (the window as pipeline constants).
+//#include "conv2d_igemm_tile.inc.wgsl"
 
-override BN: u32 = 64;
-const BM: u32 = 64u;
-const BK: u32 = 16u;
-override TY: u32 = BN / 4u;
-override T: u32 = 16u * TY;
-override LK: u32 = T / BM;
-override RA: u32 = BK / LK;
+// The loader row: one input pixel, xb its channel 0.
+struct ALoader { ok: bool, xb: u32, plane: u32 }
 
-var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]
-var<workgroup> tb: array<vec4<f32>, 256>;  // [BK][BN / 4]
+// Input channel k of the pixel.
+fn a_value(a: ALoader, k: u32) -> f32 {
+  if (a.ok && k < p.in_c) { return x[a.xb + k * a.plane]; }
+  return 0.0;
+}
+
+struct TileOut { plane: u32, oplane: u32 }
+
+// Input pixel m (batch folded in), column n = (oc, ky, kx): output (oc, iy * KH + ky, ix * KW + kx).
+fn store_result(o: TileOut, m: u32, n: u32, v: f32) {
+  let oc = n / (KH * KW);
+  let tap = n - oc * (KH * KW);
+  let ky = tap / KW;
+  let kx = tap - ky * KW;
+  let b = m / o.plane;
+  let pix = m - b * o.plane;
+  let iy = pix / p.in_w;
+  let ix = pix - iy * p.in_w;
+  y[(b * p.out_c + oc) * o.oplane + (iy * KH + ky) * p.out_w + ix * KW + kx] = finish(v + bias_or_zero(oc));
+}
 
 @compute @workgroup_size(T)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let plane = p.in_h * p.in_w;
   let m_total = p.n * plane;
-  let kk_n = KH * KW;
-  let n_total = p.out_c * kk_n;
+  let n_total = p.out_c * KH * KW;
   let npad4 = ((n_total + BN - 1u) / BN) * (BN / 4u);
   let m0 = wid.x * BM;
   let n0 = wid.y * BN;
 
-  let lm = li % BM;
-  let lk = li / BM;
-  let gm = m0 + lm;
-  let m_ok = gm < m_total;
-  let xb = (gm / plane) * p.in_c * plane + gm % plane;
+  let gm = m0 + li % BM;
+  let a = ALoader(gm < m_total, (gm / plane) * p.in_c * plane + gm % plane, plane);
 
-  let tx = li % 16u;
-  let ty = li / 16u;
-  var acc0 = vec4<f32>(0.0);
-  var acc1 = vec4<f32>(0.0);
-  var acc2 = vec4<f32>(0.0);
-  var acc3 = vec4<f32>(0.0);
-
+  var acc: array<vec4<f32>, 4>;
   let steps = (p.in_c + BK - 1u) / BK;
-  for (var t = 0u; t < steps; t = t + 1u) {
-    let k0 = t * BK;
-    for (var r = 0u; r < RA; r = r + 1u) {
-      let kk = lk + LK * r;
-      let c = k0 + kk;
-      var v = 0.0;
-      if (m_ok && c < p.in_c) { v = x[xb + c * plane]; }
-      ta[kk * 16u + lm / 4u][lm % 4u] = v;
-    }
-    tb[li] = w[(k0 + li / TY) * npad4 + n0 / 4u + li % TY];
-    workgroupBarrier();
-    for (var kk = 0u; kk < BK; kk = kk + 1u) {
-      let av = ta[kk * 16u + tx];
-      let bv = tb[kk * TY + ty];
-      acc0 = fma(av, vec4<f32>(bv.x), acc0);
-      acc1 = fma(av, vec4<f32>(bv.y), acc1);
-      acc2 = fma(av, vec4<f32>(bv.z), acc2);
-      acc3 = fma(av, vec4<f32>(bv.w), acc3);
-    }
-    workgroupBarrier();
-  }
-
-  var acc = array<vec4<f32>, 4>(acc0, acc1, acc2, acc3);
-  let oplane = p.out_h * p.out_w;
-  for (var j = 0u; j < 4u; j = j + 1u) {
-    let col = n0 + 4u * ty + j;
-    if (col >= n_total) { break; }
-    let o = col / kk_n;
-    let tap = col - o * kk_n;
-    let ky = tap / KW;
-    let kx = tap - ky * KW;
-    let bo = bias_or_zero(o);
-    for (var i = 0u; i < 4u; i = i + 1u) {
-      let m = m0 + 4u * tx + i;
-      if (m >= m_total) { break; }
-      let b = m / plane;
-      let pix = m - b * plane;
-      let iy = pix / p.in_w;
-      let ix = pix - iy * p.in_w;
-      y[(b * p.out_c + o) * oplane + (iy * KH + ky) * p.out_w + ix * KW + kx] = finish(acc[j][i] + bo);
-    }
-  }
+  for (var t = 0u; t < steps; t = t + 1u) { tile_step(a, li, t * BK, t * BK, npad4, n0, &acc); }
+  tile_store(TileOut(plane, p.out_h * p.out_w), acc, li, m0, n0, m_total, n_total);
 }

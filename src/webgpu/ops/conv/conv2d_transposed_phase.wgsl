@@ -4,25 +4,37 @@
 // ky with (py + pad_h - ky * DH) % SH == 0 (and likewise kx), each from input row
 // iy = oy / SH + (py + pad_h - ky * DH) / SH: per phase a small dense conv, M = that phase's
 // output pixels (batch folded in), N = out_c / groups (workgroup y = group * channel tiles
-// + tile), K = the phase's taps x in_c / groups, taps outer, channels inner in steps of 16.
+// + tile), K = the phase's taps x in_c / groups, taps outer, channels inner in steps of 16
+// (the tile of conv2d_igemm_tile.inc.wgsl).
 // Weights repacked at graph build (ops/conv/register.cpp) to wr[groups][KH][KW][Cpad][Npad]
 // (Cpad = in_c / groups rounded up to 16, Npad = out_c / groups rounded up to BN, zeros in
 // the padding): one unchecked vec4 load per invocation per step fills the B tile; the A
 // tile is gathered with a bounds check per value (borders, padding). Tap validity depends
 // only on the workgroup, so the barriers stay in uniform control flow. A phase without
 // taps (stride past the kernel) writes bias. Same Params and bindings as conv2d_igemm.
-//#include "conv2d_repacked.inc.wgsl"
+//#include "conv2d_igemm_tile.inc.wgsl"
 
-override BN: u32 = 64;
-const BM: u32 = 64u;
-const BK: u32 = 16u;
-override TY: u32 = BN / 4u;
-override T: u32 = 16u * TY;
-override LK: u32 = T / BM;
-override RA: u32 = BK / LK;
+// The loader row under one tap: off is the input pixel's channel 0 of the group, ok whether
+// the pixel is inside the input.
+struct ALoader { ok: bool, off: u32, hw: u32, cin_g: u32 }
 
-var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]
-var<workgroup> tb: array<vec4<f32>, 256>;  // [BK][BN / 4]
+// Channel k of the group at the pixel.
+fn a_value(a: ALoader, k: u32) -> f32 {
+  if (a.ok && k < a.cin_g) { return x[a.off + k * a.hw]; }
+  return 0.0;
+}
+
+struct TileOut { g: u32, cout_g: u32, qplane: u32, qw: u32, py: u32, px: u32 }
+
+// This phase's output pixel m (batch folded in) of the group's channel n.
+fn store_result(o: TileOut, m: u32, n: u32, v: f32) {
+  let oc = o.g * o.cout_g + n;
+  let b = m / o.qplane;
+  let q = m - b * o.qplane;
+  let oy = o.py + SH * (q / o.qw);
+  let ox = o.px + SW * (q % o.qw);
+  y[(b * p.out_c + oc) * (p.out_h * p.out_w) + oy * p.out_w + ox] = finish(v + bias_or_zero(oc));
+}
 
 @compute @workgroup_size(T)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -44,24 +56,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let npad4 = ntiles * (BN / 4u);
 
   // This invocation's loader pixel (fixed over K).
-  let lm = li % BM;
-  let lk = li / BM;
-  let gm = m0 + lm;
+  let gm = m0 + li % BM;
   let m_ok = gm < m_total;
-  let lb = gm / qplane;
   let lq = gm % qplane;
   let qy = i32(lq / qw);
   let qx = i32(lq % qw);
   let hw = p.in_h * p.in_w;
-  let xb = (lb * p.in_c + g * cin_g) * hw;
+  let xb = ((gm / qplane) * p.in_c + g * cin_g) * hw;
 
-  let tx = li % 16u;
-  let ty = li / 16u;
-  var acc0 = vec4<f32>(0.0);
-  var acc1 = vec4<f32>(0.0);
-  var acc2 = vec4<f32>(0.0);
-  var acc3 = vec4<f32>(0.0);
-
+  var acc: array<vec4<f32>, 4>;
   let steps = cpad / BK;
   for (var ky = 0u; ky < KH; ky = ky + 1u) {
     let ty0 = i32(py + p.pad_h) - i32(ky * DH);
@@ -72,47 +75,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       if (tx0 % i32(SW) != 0) { continue; }
       let ix = qx + tx0 / i32(SW);
       let in_ok = m_ok && iy >= 0 && iy < i32(p.in_h) && ix >= 0 && ix < i32(p.in_w);
-      let xoff = xb + u32(iy) * p.in_w + u32(ix);
+      let a = ALoader(in_ok, xb + u32(iy) * p.in_w + u32(ix), hw, cin_g);
       let wb = ((g * KH + ky) * KW + kx) * cpad;
-      for (var t = 0u; t < steps; t = t + 1u) {
-        let c0 = t * BK;
-        for (var r = 0u; r < RA; r = r + 1u) {
-          let kk = lk + LK * r;
-          let c = c0 + kk;
-          var v = 0.0;
-          if (in_ok && c < cin_g) { v = x[xoff + c * hw]; }
-          ta[kk * 16u + lm / 4u][lm % 4u] = v;
-        }
-        tb[li] = w[(wb + c0 + li / TY) * npad4 + n0 / 4u + li % TY];
-        workgroupBarrier();
-        for (var kk = 0u; kk < BK; kk = kk + 1u) {
-          let av = ta[kk * 16u + tx];
-          let bv = tb[kk * TY + ty];
-          acc0 = fma(av, vec4<f32>(bv.x), acc0);
-          acc1 = fma(av, vec4<f32>(bv.y), acc1);
-          acc2 = fma(av, vec4<f32>(bv.z), acc2);
-          acc3 = fma(av, vec4<f32>(bv.w), acc3);
-        }
-        workgroupBarrier();
-      }
+      for (var t = 0u; t < steps; t = t + 1u) { tile_step(a, li, t * BK, wb + t * BK, npad4, n0, &acc); }
     }
   }
-
-  var acc = array<vec4<f32>, 4>(acc0, acc1, acc2, acc3);
-  let oplane = p.out_h * p.out_w;
-  for (var j = 0u; j < 4u; j = j + 1u) {
-    let oc = n0 + 4u * ty + j;
-    if (oc >= cout_g) { break; }
-    let o = g * cout_g + oc;
-    let bo = bias_or_zero(o);
-    for (var i = 0u; i < 4u; i = i + 1u) {
-      let m = m0 + 4u * tx + i;
-      if (m >= m_total) { break; }
-      let b = m / qplane;
-      let q = m - b * qplane;
-      let oy = py + SH * (q / qw);
-      let ox = px + SW * (q % qw);
-      y[(b * p.out_c + o) * oplane + oy * p.out_w + ox] = finish(acc[j][i] + bo);
-    }
-  }
+  tile_store(TileOut(g, cout_g, qplane, qw, py, px), acc, li, m0, n0, m_total, cout_g);
 }

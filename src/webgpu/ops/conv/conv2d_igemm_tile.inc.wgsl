@@ -1,0 +1,68 @@
+// The shared-memory tile of the implicit-GEMM convs (conv2d_igemm, conv2d_transposed_gemm,
+// conv2d_transposed_phase; bench/kernels/conv v5/v6 and conv_transposed v2/v3): a workgroup
+// computes BM = 64 rows (pixels) x BN columns (BN = 64: 16x16 invocations; BN = 32: 16x8),
+// each invocation 4 consecutive rows x 4 consecutive columns as 4 vec4 accumulators over
+// rows (acc[j]: column 4 ty + j, rows 4 tx .. 4 tx + 3). K advances BK = 16 at a time through
+// shared memory: the A tile gathered by the includer (consecutive invocations load
+// consecutive rows), the B tile one unchecked vec4 load per invocation from weights repacked
+// at graph build (ops/conv/register.cpp) as rows of npad4 vec4s, zero-padded to whole tiles.
+//
+// The includer defines the parts that differ, so each kernel keeps its own index math:
+//   struct ALoader, fn a_value(a: ALoader, k: u32) -> f32: element k of this invocation's
+//     loader row (A-tile row li % BM), 0 outside the input;
+//   struct TileOut, fn store_result(o: TileOut, m: u32, n: u32, v: f32): the sum v of row m,
+//     column n (m, n below the totals tile_store is given).
+//#include "conv2d_repacked.inc.wgsl"
+
+override BN: u32 = 64;           // columns per tile: 64 or 32
+const BM: u32 = 64u;             // rows per tile
+const BK: u32 = 16u;             // K per shared-memory step
+override TY: u32 = BN / 4u;      // invocations along columns (16 or 8)
+override T: u32 = 16u * TY;      // workgroup size (256 or 128) = BK * BN / 4: one B vec4 each
+override LK: u32 = T / BM;       // A-tile rows one pass of the workgroup loads (4 or 2)
+override RA: u32 = BK / LK;      // A values per invocation per step (4 or 8)
+
+var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]: 4 consecutive rows per vec4
+var<workgroup> tb: array<vec4<f32>, 256>;  // [BK][BN / 4]: 4 consecutive columns per vec4
+
+// One K step: A elements k0 .. k0 + 15 of the tile's rows and weight rows wrow .. wrow + 15
+// (vec4 columns n0 / 4 ..) into shared memory, then acc += their product. Holds barriers:
+// call it in uniform control flow.
+fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
+             acc: ptr<function, array<vec4<f32>, 4>>) {
+  let lm = li % BM;
+  let lk = li / BM;
+  for (var r = 0u; r < RA; r = r + 1u) {
+    let kk = lk + LK * r;
+    ta[kk * 16u + lm / 4u][lm % 4u] = a_value(a, k0 + kk);
+  }
+  tb[li] = w[(wrow + li / TY) * npad4 + n0 / 4u + li % TY];
+  workgroupBarrier();
+  let tx = li % 16u;
+  let ty = li / 16u;
+  for (var kk = 0u; kk < BK; kk = kk + 1u) {
+    let av = ta[kk * 16u + tx];
+    let bv = tb[kk * TY + ty];
+    (*acc)[0] = fma(av, vec4<f32>(bv.x), (*acc)[0]);
+    (*acc)[1] = fma(av, vec4<f32>(bv.y), (*acc)[1]);
+    (*acc)[2] = fma(av, vec4<f32>(bv.z), (*acc)[2]);
+    (*acc)[3] = fma(av, vec4<f32>(bv.w), (*acc)[3]);
+  }
+  workgroupBarrier();
+}
+
+// This invocation's 16 sums of the tile at (m0, n0), those with row < m_total and column
+// < n_total, through store_result.
+fn tile_store(o: TileOut, acc: array<vec4<f32>, 4>, li: u32, m0: u32, n0: u32, m_total: u32, n_total: u32) {
+  let tx = li % 16u;
+  let ty = li / 16u;
+  for (var j = 0u; j < 4u; j = j + 1u) {
+    let n = n0 + 4u * ty + j;
+    if (n >= n_total) { break; }
+    for (var i = 0u; i < 4u; i = i + 1u) {
+      let m = m0 + 4u * tx + i;
+      if (m >= m_total) { break; }
+      store_result(o, m, n, acc[j][i]);
+    }
+  }
+}
