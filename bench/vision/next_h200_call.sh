@@ -31,8 +31,8 @@ if (( SECONDS < 470 )); then
     depth_anything_v2_small_518:WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_NORM_ROWS=0,default \
     whisper_base_encoder_30s:WICK_FLASH_ATTENTION=0,default \
     sam2_1_hiera_tiny_encoder_1024:WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,default \
-    dfine_s_640:WICK_CONV_PW_GEMM=0,WICK_FUSE_CHAINS=0,default \
+    dfine_s_640:WICK_CONV_PW_GEMM=0,WICK_FUSE_CHAINS=0,WICK_JOINT_PLAN=0,WICK_RANGE_VIEWS=0,default \
     modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default \
-    realesrgan_x4_tile64:WICK_CONV_SPLITK=0,default 2>&1 | tee $OUT/env_ab.log
+    realesrgan_x4_tile64:WICK_CONV_SPLITK=0,WICK_JOINT_PLAN=0,default 2>&1 | tee $OUT/env_ab.log
 fi
 echo "[${SECONDS}s] end"
