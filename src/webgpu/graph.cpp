@@ -468,13 +468,23 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
   const MemoryPlan mp = plan_memory(tensors, aliases);
   aliased_ops_ = mp.aliased;
   if (joint) {
-    // Placeholders, one per provisional buffer: the fusion passes compare buffers to see
-    // which tensors may share one; finalize_memory_plan gives the real ones.
-    std::vector<std::shared_ptr<gpu::Buffer>> placeholders;
-    for (size_t s = 0; s < mp.slot_bytes.size(); ++s) placeholders.push_back(std::make_shared<gpu::Buffer>());
+    // Placeholders (no memory), one per group of views: the fusion passes compare buffers
+    // to see which tensors share memory. Only views truly do: the final plan
+    // (finalize_memory_plan) keeps everything else apart by the fused lifetimes, so the
+    // passes need not give up a fusion for a buffer the unfused order would have reused.
+    std::vector<size_t> group(tensors.size());
+    for (size_t k = 0; k < group.size(); ++k) group[k] = k;
+    auto find = [&](size_t k) {
+      while (group[k] != k) k = group[k] = group[group[k]];
+      return k;
+    };
+    for (const auto& [a, b] : aliases) group[find(b)] = find(a);
+    std::map<size_t, std::shared_ptr<gpu::Buffer>> placeholders;
     planned_.assign(n, false);
     for (size_t k = 0; k < ids.size(); ++k) {
-      values_[ids[k]].tensor.buffer = placeholders[static_cast<size_t>(mp.slot[k])];
+      std::shared_ptr<gpu::Buffer>& p = placeholders[find(k)];
+      if (!p) p = std::make_shared<gpu::Buffer>();
+      values_[ids[k]].tensor.buffer = p;
       planned_[ids[k]] = true;
     }
     view_links_ = std::move(alias_ids);

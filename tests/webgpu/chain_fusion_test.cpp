@@ -19,12 +19,15 @@ struct ChainRuns {
 };
 
 // Builds the graph three times with `build` and runs it with `inputs`.
-ChainRuns run_three(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs) {
+// `joint`: GraphOptions::joint_memory_plan for the fused run.
+ChainRuns run_three(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs,
+                    bool joint = true) {
   ChainRuns r;
   for (int mode = 0; mode < 3; ++mode) {
     test::VkGraphBuilder b;
     build(b);
     b.fuse = mode == 0;
+    b.joint_memory_plan = joint;
     b.cpu = mode == 2;
     b.profile = mode == 0;
     auto out = b.run(inputs);
@@ -144,11 +147,15 @@ TEST(WebGpuChainFusion, StopsAtSharedValuesAndBufferConflicts) {
     b.op("aten.add.Tensor", {t3, t2, b.double_value(1.0), out});  // t2 read twice: [neg, add] fused
     b.output(out);
   };
-  ChainRuns r = run_three(build, {Value::make_tensor(x)});
-  expect_same(r.fused, r.cpu, "fused vs cpu");
-  expect_same(r.fused, r.unfused, "fused vs unfused");
-  EXPECT_EQ(r.fused_dispatches + 1, r.unfused_dispatches);
-  EXPECT_EQ(count_kernel(r.fused_kernels, "elementwise_chain"), 1u);
+  // The separate plans: the unfused order's buffer reuse stops [mul, sigmoid]. The joint plan
+  // (graph_memory.cpp) lays buffers out after the fusion, so only the shared value stops one.
+  for (bool joint : {false, true}) {
+    ChainRuns r = run_three(build, {Value::make_tensor(x)}, joint);
+    expect_same(r.fused, r.cpu, "fused vs cpu");
+    expect_same(r.fused, r.unfused, "fused vs unfused");
+    EXPECT_EQ(r.fused_dispatches + (joint ? 2 : 1), r.unfused_dispatches) << "joint " << joint;
+    EXPECT_EQ(count_kernel(r.fused_kernels, "elementwise_chain"), joint ? 2u : 1u) << "joint " << joint;
+  }
 }
 
 // A chain passes over ops between its links that touch none of its buffers (here a neg of
