@@ -115,7 +115,6 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
   }
 
   // One planned tensor per group: its extent and the union of its members' lifetimes.
-  // A group no running op touches takes 4 bytes (its values are never bound).
   std::map<int32_t, size_t> group_of_root;
   std::vector<PlannedTensor> groups;
   std::vector<int32_t> group_root;
@@ -135,9 +134,21 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
     g.first = std::min(g.first, first[v]);
     g.last = std::max(g.last, last[v]);
   }
+  // The groups no running op touches are never bound: they all point at the first buffer
+  // (a 4-byte one where there is none), outside the packing.
+  std::vector<PlannedTensor> live;
+  std::vector<int> live_index(groups.size(), -1);
   for (size_t k = 0; k < groups.size(); ++k)
-    if (!group_used[k]) groups[k] = PlannedTensor{4, n_ops, n_ops};
-  const MemoryPlan mp = plan_memory(groups, {});
+    if (group_used[k]) {
+      live_index[k] = static_cast<int>(live.size());
+      live.push_back(groups[k]);
+    }
+  MemoryPlan mp = plan_memory(live, {});
+  const int dead_slot = 0;
+  if (live.size() < groups.size() && mp.slot_bytes.empty()) mp.slot_bytes.push_back(4);
+  std::vector<int> slot_of_group(groups.size(), dead_slot);
+  for (size_t k = 0; k < groups.size(); ++k)
+    if (live_index[k] >= 0) slot_of_group[k] = mp.slot[static_cast<size_t>(live_index[k])];
 
   std::vector<std::shared_ptr<gpu::Buffer>> slots;
   for (size_t s = 0; s < mp.slot_bytes.size(); ++s) {
@@ -153,7 +164,7 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
   std::map<Place, uint64_t> view_bytes;
   auto place_of = [&](size_t v) -> Place {
     const size_t g = group_of_root.at(root[v]);
-    return {mp.slot[g], group_used[g] ? offset[v] : 0};
+    return {slot_of_group[g], group_used[g] ? offset[v] : 0};
   };
   for (size_t v = 0; v < n; ++v)
     if (planned_[v] && place_of(v).second != 0) {
