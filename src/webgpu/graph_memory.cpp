@@ -95,6 +95,13 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
       for (int32_t id : af->second.uses) touch(id, i);
       continue;
     }
+    // A fused chain reads its operands and writes its output at its last op; that op's own
+    // input is an intermediate nothing writes.
+    if (auto c = chains_.find(i); c != chains_.end()) {
+      for (int32_t id : c->second.operands) touch(id, i);
+      touch(c->second.out_id, i);
+      continue;
+    }
     const std::vector<int32_t>& args = plan.ops[i].args;
     auto f = fusions_.find(i);
     for (size_t k = 0; k < args.size(); ++k) {
@@ -108,10 +115,6 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
     }
     if (f != fusions_.end())
       for (int32_t id : {f->second.out_id, f->second.x_id, f->second.scale_id, f->second.residual_id}) touch(id, i);
-    if (auto c = chains_.find(i); c != chains_.end()) {
-      for (int32_t id : c->second.operands) touch(id, i);
-      touch(c->second.out_id, i);
-    }
   }
 
   // One planned tensor per group: its extent and the union of its members' lifetimes.

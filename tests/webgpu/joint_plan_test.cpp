@@ -103,6 +103,24 @@ TEST(WebGpuJointPlan, FusedAwayIntermediateGetsNoMemory) {
   EXPECT_GT(p.separate, p.joint);
 }
 
+// relu then neg as one chain: the chain reads x and writes d at the neg, relu's result is
+// never written and takes no memory (x's 256 bytes and d's). With the separate plans d took
+// x's buffer (x dead after the relu in the unfused order), which stopped the chain.
+TEST(WebGpuJointPlan, ChainIntermediateGetsNoMemory) {
+  std::mt19937 rng(4);
+  auto make = [](test::VkGraphBuilder& g) {
+    int x = g.input(ScalarType::kFloat, {1, 64}, 0);
+    int a = g.tensor(ScalarType::kFloat, {1, 64}, 1);
+    int d = g.tensor(ScalarType::kFloat, {1, 64}, 0);
+    g.op("aten.relu.default", {x, a});
+    g.op("aten.neg.default", {a, d});
+    g.output(d);
+  };
+  const Planned p = run_three(make, test::random_tensor(ScalarType::kFloat, {1, 64}, rng));
+  EXPECT_EQ(p.joint, 512u);
+  EXPECT_EQ(p.dispatches, 2u);  // the chain and the readback copy
+}
+
 // A cat of two adjacent aligned slices of one tensor is that tensor's range: a view, with
 // nothing copied (the slices are views, then the cat is a view of their common input).
 TEST(WebGpuJointPlan, CatOfAdjacentSlicesIsAView) {
