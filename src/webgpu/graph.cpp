@@ -595,6 +595,7 @@ Status Graph::apply_conv_fusions(ConvFusionPlan plan) {
     planned_bytes_ += plan.slot_bytes[k];
   }
   for (const auto& [id, slot] : plan.slot_of) values_[static_cast<size_t>(id)].tensor.buffer = slots[slot];
+  conv_skip_ = plan.skip;
   skip_op_ = std::move(plan.skip);
   fusions_ = std::move(plan.convs);
   fused_ops_ += plan.fused_ops;

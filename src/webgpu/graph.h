@@ -429,6 +429,7 @@ class Graph {
   };
   std::vector<bool> planned_;
   std::vector<ViewLink> view_links_;
+  std::vector<bool> conv_skip_;  // the ops the conv fusion pass skipped (folded or dead)
   std::vector<int32_t> joint_root_;
   std::vector<int64_t> joint_offset_;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)

@@ -89,6 +89,24 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
   std::vector<bool> attention_skipped(n_ops, false);
   for (size_t i : attention_fusions_.skipped)
     if (i < n_ops) attention_skipped[i] = true;
+  // Ops skipped by a fusion this plan does not know (one added without teaching it here)
+  // may have their results written, and operands read, at another op: their values are
+  // taken as live from the start to their last appearance (safe, if wasteful).
+  std::vector<bool> known_skip(n_ops, false);
+  for (size_t i = 0; i < n_ops && i < conv_skip_.size(); ++i) known_skip[i] = conv_skip_[i];
+  for (size_t i = 0; i < n_ops; ++i) known_skip[i] = known_skip[i] || attention_skipped[i];
+  for (size_t i : llm_fusions_.skipped)
+    if (i < n_ops) known_skip[i] = true;
+  for (const auto& [at, c] : chains_)
+    for (size_t i : c.folded)
+      if (i < n_ops) known_skip[i] = true;
+  for (size_t i = 0; i < n_ops; ++i) {
+    if (!skip_op_[i] || known_skip[i]) continue;
+    for (int32_t id : plan.ops[i].args) {
+      touch(id, 0);
+      touch(id, i);
+    }
+  }
   for (size_t i = 0; i < n_ops; ++i) {
     if (skip_op_[i] && !(llm && !attention_skipped[i])) continue;
     if (auto af = attention_fusions_.fused.find(i); af != attention_fusions_.fused.end()) {
