@@ -5,8 +5,10 @@
 # buffer and one map per output instead of one shared buffer; WICK_FUSE_CHAINS=0: no
 # elementwise chain fusion; WICK_FUSE_MATMUL_EPILOGUE=0: GELU / layer scale / residual after
 # a linear as ops of their own; WICK_NORM_SPLIT=0 / WICK_NORM_ROWS=0: row norms on one
-# workgroup per row), or on (WICK_SUBGROUPS=1: the subgroup row reductions, off by default),
-# next to the default, in one device call right after h200.sh (same W):
+# workgroup per row; WICK_JOINT_PLAN=0: views planned first and in-place cats in buffers of
+# their own; WICK_RANGE_VIEWS=0: selects and splits copy), or on (WICK_SUBGROUPS=1: the
+# subgroup row reductions, off by default), next to the default, in one device call right
+# after h200.sh (same W):
 #
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
 #
@@ -30,6 +32,6 @@ for spec in "$@"; do
     if [[ $s == default ]]; then env_args=(); else env_args=("$s"); fi
     timeout 40 env "${env_args[@]}" "$WICK" bench "$D/model.pte" --backend webgpu --runs 200 --warmup 3 \
       --max-seconds "${AB_SECONDS:-3}" "${inargs[@]}" > "$log" 2>&1
-    echo "$m $s: $(grep -o 'median [0-9.]* ms, min [0-9.]* ms' "$log") $(grep -o '[0-9]* dispatches recorded' "$log")"
+    echo "$m $s: $(grep -o 'median [0-9.]* ms, min [0-9.]* ms' "$log") $(grep -o '[0-9]* dispatches recorded' "$log") $(grep -o 'activations [0-9.]* KiB planned' "$log")"
   done
 done

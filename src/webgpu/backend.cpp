@@ -38,6 +38,8 @@ GraphOptions graph_options(const BackendOptions& options) {
     if (end != v && *end == '\0' && n <= 1u << 20) go.submit_first_chunk = static_cast<uint32_t>(n);
   }
   if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_JOINT_PLAN")) go.joint_memory_plan = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_RANGE_VIEWS")) go.range_views = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_PW_GEMM")) go.conv_pw_gemm = std::string_view(v) == "1" ? 1 : std::string_view(v) == "0" ? 0 : -1;

@@ -34,6 +34,13 @@ CatPlacement plan_cat_placement(const std::vector<CatPlanTensor>& tensors, const
   const size_t n = tensors.size();
   auto valid = [&](int32_t id) { return id >= 0 && static_cast<size_t>(id) < n; };
   Places p{std::vector<int32_t>(n, -1), std::vector<int64_t>(n, 0)};
+  std::vector<bool> fixed(n, false);  // a view's link
+  for (size_t v = 0; v < n; ++v)
+    if (valid(tensors[v].view_of) && tensors[v].view_of != static_cast<int32_t>(v)) {
+      p.parent[v] = tensors[v].view_of;
+      p.off[v] = tensors[v].view_offset;
+      fixed[v] = true;
+    }
   CatPlacement result;
   if (align_words <= 0) align_words = 1;
 
@@ -104,14 +111,20 @@ CatPlacement plan_cat_placement(const std::vector<CatPlanTensor>& tensors, const
         for (int32_t r : op.reads) {
           if (r == w || !valid(r) || p.resolve(r).first != root) continue;
           // Undo the written value's placement, or (when it is the root others live in) the
-          // read one's.
-          const int32_t undo = p.parent[static_cast<size_t>(w)] >= 0 ? w : r;
-          if (p.parent[static_cast<size_t>(undo)] < 0) continue;
+          // read one's: the nearest cat link on the way to the root (views stay views).
+          auto cat_link = [&](int32_t v) {
+            while (v >= 0 && fixed[static_cast<size_t>(v)]) v = p.parent[static_cast<size_t>(v)];
+            return v;
+          };
+          int32_t undo = cat_link(w);
+          const bool from_w = undo >= 0 && p.parent[static_cast<size_t>(undo)] >= 0;
+          if (!from_w) undo = cat_link(r);
+          if (undo < 0 || p.parent[static_cast<size_t>(undo)] < 0) continue;
           p.parent[static_cast<size_t>(undo)] = -1;
           p.off[static_cast<size_t>(undo)] = 0;
           ++result.evicted;
           changed = true;
-          if (undo == w) break;
+          if (from_w) break;
         }
       }
     }
@@ -124,7 +137,7 @@ CatPlacement plan_cat_placement(const std::vector<CatPlanTensor>& tensors, const
     const auto [r, off] = p.resolve(static_cast<int32_t>(v));
     result.root[v] = r;
     result.offset[v] = off;
-    ++result.placed;
+    if (!fixed[v]) ++result.placed;
   }
   return result;
 }

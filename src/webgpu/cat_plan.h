@@ -27,6 +27,11 @@ struct CatPlanTensor {
   bool movable = false;        // a planned intermediate that may live inside another buffer
   int kind = 0;                // word kind: pieces and output must agree (else the copy converts)
   std::vector<int64_t> dims;   // its (static) shape
+  // A view of value `view_of`'s words, `view_offset` elements in (GraphOptions::
+  // joint_memory_plan: views and cats in one plan): it lives there already, so it is never
+  // moved and this link is never undone; its input may move, taking it along.
+  int32_t view_of = -1;
+  int64_t view_offset = 0;
 };
 
 struct CatPlanOp {
@@ -35,7 +40,8 @@ struct CatPlanOp {
   int64_t dim = 0;              // cats: normalized concatenation dim
   int32_t out = -1;             // cats: the output
   // Every op: the tensors its dispatches read and write (a cat's own are ignored: its copies
-  // stage through scratch when source and destination share a buffer).
+  // stage through scratch when source and destination share a buffer; a view's output,
+  // which nothing writes, is left out).
   std::vector<int32_t> reads, writes;
 };
 
@@ -44,7 +50,7 @@ struct CatPlacement {
   // value that keeps a buffer of its own (and for every root: a value others live in).
   std::vector<int32_t> root;
   std::vector<int64_t> offset;
-  size_t placed = 0;    // values living in another's buffer
+  size_t placed = 0;    // values living in another's buffer by a cat (views not counted)
   size_t evicted = 0;   // placements undone by the read/write conflict rule
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <utility>
 
@@ -431,13 +432,10 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
       if (pos < call.args.size() && call.args[pos] >= 0 && static_cast<size_t>(call.args[pos]) < n)
         written_in_place[static_cast<size_t>(call.args[pos])] = true;
   std::vector<std::pair<size_t, size_t>> aliases;
-  // Per alias pair, in op order: the value ids and where the output starts in the input's
-  // words (slice views, slice_view_args; 0 for flat copies).
-  struct AliasIds {
-    size_t src, dst;
-    uint64_t offset;
-  };
-  std::vector<AliasIds> alias_ids;
+  // Per alias pair, in op order: the op, the value ids and where the output starts in the
+  // input's words (range views, ops/shape's range_views; 0 for flat copies).
+  std::vector<ViewLink> alias_ids;
+  const bool joint = joint_plan();
   for (size_t i = 0; i < n_ops; ++i) {
     const vkgraph::OpCall& call = plan.ops[i];
     // Ops folded into a fused attention use nothing; the fused dispatch only its own tensors.
@@ -451,17 +449,18 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
       if (id >= 0 && static_cast<size_t>(id) < n && values_[static_cast<size_t>(id)].kind == GValue::kValueList)
         for (int32_t item : values_[static_cast<size_t>(id)].items) touch(item, i);
     }
-    if (auto io = alias_args(*this, call.name, call.args)) {
-      const int32_t src = call.args[io->first], dst = call.args[io->second];
+    for (const RangeView& v : buffer_views(*this, call.name, call.args)) {
+      const int32_t src = v.src, dst = v.dst;
       if (src < 0 || dst < 0 || static_cast<size_t>(src) >= n || static_cast<size_t>(dst) >= n || src == dst) continue;
       const size_t s = static_cast<size_t>(src), d = static_cast<size_t>(dst);
+      if (values_[s].kind != GValue::kTensor || values_[d].kind != GValue::kTensor) continue;
       const int a = index[s], b = index[d];
       if (a < 0 || b < 0 || written_in_place[s] || written_in_place[d] || is_input[d]) continue;
       if (copy_converts(&values_[s].tensor, &values_[d].tensor)) continue;
-      auto view = slice_view_args(*this, call.name, call.args);
-      if (view && is_output[d]) continue;  // the readback reads whole buffers
+      // Separate plans: the readback copied whole planned buffers when offset views came in.
+      if (!joint && v.offset != 0 && is_output[d]) continue;
       aliases.emplace_back(static_cast<size_t>(a), static_cast<size_t>(b));
-      alias_ids.push_back({s, d, view ? view->offset : 0});
+      alias_ids.push_back({i, src, dst, v.offset});
     }
   }
   for (PlannedTensor& t : tensors)
@@ -473,6 +472,30 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
     }
   const MemoryPlan mp = plan_memory(tensors, aliases);
   aliased_ops_ = mp.aliased;
+  if (joint) {
+    // Placeholders (no memory), one per group of views: the fusion passes compare buffers
+    // to see which tensors share memory. Only views truly do: the final plan
+    // (finalize_memory_plan) keeps everything else apart by the fused lifetimes, so the
+    // passes need not give up a fusion for a buffer the unfused order would have reused.
+    std::vector<size_t> group(tensors.size());
+    for (size_t k = 0; k < group.size(); ++k) group[k] = k;
+    auto find = [&](size_t k) {
+      while (group[k] != k) k = group[k] = group[group[k]];
+      return k;
+    };
+    for (const auto& [a, b] : aliases) group[find(b)] = find(a);
+    std::map<size_t, std::shared_ptr<gpu::Buffer>> placeholders;
+    planned_.assign(n, false);
+    for (size_t k = 0; k < ids.size(); ++k) {
+      std::shared_ptr<gpu::Buffer>& p = placeholders[find(k)];
+      if (!p) p = std::make_shared<gpu::Buffer>();
+      values_[ids[k]].tensor.buffer = p;
+      planned_[ids[k]] = true;
+    }
+    view_links_ = std::move(alias_ids);
+    shared_sizes.clear();
+    return {};
+  }
   std::vector<std::shared_ptr<gpu::Buffer>> slots;
   for (size_t s = 0; s < mp.slot_bytes.size(); ++s) {
     WICK_ASSIGN_OR_RETURN(gpu::Buffer buf, gpu::Buffer::create_storage(device_, std::max<uint64_t>(mp.slot_bytes[s], 4),
@@ -484,9 +507,9 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
   // An honoured pair shares one buffer (a pair the plan could not honour cannot share one
   // by chance: both are live at the op). The output is the input's buffer, or for a slice
   // view a view of it at the slice's offset; in op order, so chains of views compose.
-  for (const AliasIds& p : alias_ids) {
-    GpuTensor &src = values_[p.src].tensor, &dst = values_[p.dst].tensor;
-    if (mp.slot[static_cast<size_t>(index[p.src])] != mp.slot[static_cast<size_t>(index[p.dst])]) continue;
+  for (const ViewLink& p : alias_ids) {
+    GpuTensor &src = values_[static_cast<size_t>(p.src)].tensor, &dst = values_[static_cast<size_t>(p.dst)].tensor;
+    if (mp.slot[static_cast<size_t>(index[static_cast<size_t>(p.src)])] != mp.slot[static_cast<size_t>(index[static_cast<size_t>(p.dst)])]) continue;
     if (p.offset == 0) {
       dst.buffer = src.buffer;  // a flat copy: the same words (a view where its input is one)
       continue;
@@ -516,6 +539,7 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     WICK_RETURN_IF_ERROR(apply_matmul_epilogues(plan));
   if (options_.fuse && options_.fuse_chains && llm.skipped.empty() && llm.replaced.empty()) apply_chain_fusions(plan);
   WICK_RETURN_IF_ERROR(place_concatenations(plan));
+  if (joint_plan()) WICK_RETURN_IF_ERROR(finalize_memory_plan(plan));
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
     const vkgraph::OpCall& call = plan.ops[i];
@@ -587,14 +611,26 @@ Status Graph::apply_matmul_epilogues(const vkgraph::Plan& plan) {
 }
 
 Status Graph::apply_conv_fusions(ConvFusionPlan plan) {
+  // With the joint plan, planned outputs need no slot: finalize_memory_plan places them by
+  // the lifetimes the fused convs give them.
+  if (joint_plan())
+    for (auto it = plan.slot_of.begin(); it != plan.slot_of.end();)
+      it = static_cast<size_t>(it->first) < planned_.size() && planned_[static_cast<size_t>(it->first)] ? plan.slot_of.erase(it) : std::next(it);
+  std::vector<bool> slot_used(plan.slot_bytes.size(), false);
+  for (const auto& [id, slot] : plan.slot_of) slot_used[slot] = true;
   std::vector<std::shared_ptr<gpu::Buffer>> slots;
   for (size_t k = 0; k < plan.slot_bytes.size(); ++k) {
+    if (!slot_used[k]) {
+      slots.push_back(nullptr);
+      continue;
+    }
     WICK_ASSIGN_OR_RETURN(gpu::Buffer buffer,
                           gpu::Buffer::create_storage(device_, plan.slot_bytes[k], "fusion " + std::to_string(k)));
     slots.push_back(std::make_shared<gpu::Buffer>(std::move(buffer)));
     planned_bytes_ += plan.slot_bytes[k];
   }
   for (const auto& [id, slot] : plan.slot_of) values_[static_cast<size_t>(id)].tensor.buffer = slots[slot];
+  conv_skip_ = plan.skip;
   skip_op_ = std::move(plan.skip);
   fusions_ = std::move(plan.convs);
   fused_ops_ += plan.fused_ops;

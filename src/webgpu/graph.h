@@ -131,6 +131,16 @@ struct GraphOptions {
   // Concatenations built in place (cat_plan.h): producers write into their slice of the
   // cat's output. Environment override: WICK_CAT_IN_PLACE=0.
   bool cat_in_place = true;
+  // One memory plan for views and in-place cats (graph_memory.cpp): buffers are laid out
+  // after every fusion is planned, from the lifetimes of the ops that run, with views
+  // (memory_plan.h) and cat placements (cat_plan.h) as offsets inside one group's buffer;
+  // values no op touches after a fusion get no memory. Off: views are planned first and
+  // in-place cats take buffers of their own on top. Environment override: WICK_JOINT_PLAN=0.
+  bool joint_memory_plan = true;
+  // select_copy and split_with_sizes_copy outputs that are one aligned range of their input
+  // as views of its buffer (ops/shape/copy.h range_views; slices always are). Environment
+  // override: WICK_RANGE_VIEWS=0.
+  bool range_views = true;
   // Outputs are copied into one persistent MapRead buffer (each at its own offset) and read
   // with one map per call, instead of one buffer and one map per output. Native only (the
   // browser's maps are asynchronous; Emscripten keeps one buffer per output). Environment
@@ -397,6 +407,11 @@ class Graph {
   Status apply_conv_fusions(ConvFusionPlan plan);
   // Moves cat pieces into their slices of the cats' outputs (cat_plan.h), after fusion.
   Status place_concatenations(const vkgraph::Plan& plan);
+  // GraphOptions::joint_memory_plan: the buffers of every planned tensor, from the final
+  // op list (graph_memory.cpp). Until it runs, planned tensors hold placeholder buffers
+  // (no memory) that only say which tensors the provisional plan lets share one.
+  Status finalize_memory_plan(const vkgraph::Plan& plan);
+  bool joint_plan() const { return options_.joint_memory_plan && options_.alias_views; }
   // The pass reads the values, the host constants and the outputs (fusion.h).
   friend ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& graph);
   friend std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& plan, const Graph& graph);
@@ -450,6 +465,20 @@ class Graph {
   std::set<std::tuple<int32_t, int64_t, int32_t>> cat_copies_;  // (root, offset, piece) copied so far
   size_t cat_placed_ = 0, cat_pieces_skipped_ = 0;
   size_t fixed_shape_ops_ = 0;
+  // The joint plan's inputs (graph_memory.cpp): which value ids it plans, the view links
+  // found with the provisional plan (dst inside src at a byte offset; per op index), and
+  // the cat placement (value -> root value and element offset, -1: none; links from cat
+  // placement counted in cat_placed_).
+  struct ViewLink {
+    size_t op;
+    int32_t src, dst;
+    uint64_t offset;
+  };
+  std::vector<bool> planned_;
+  std::vector<ViewLink> view_links_;
+  std::vector<bool> conv_skip_;  // the ops the conv fusion pass skipped (folded or dead)
+  std::vector<int32_t> joint_root_;
+  std::vector<int64_t> joint_offset_;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
   AttentionFusions attention_fusions_;  // likewise
 

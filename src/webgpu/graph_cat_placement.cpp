@@ -2,6 +2,7 @@
 // chain and the conv fusions; then a buffer per group of values that share one (packed by
 // lifetime with memory_plan.h) and a view of it per placed value.
 #include <algorithm>
+#include <set>
 #include <string_view>
 
 #include "webgpu/cat_plan.h"
@@ -117,6 +118,16 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
     ct.movable = t.constant_id < 0 && t.mem_obj_id >= 0 && t.elem != Elem::kPackedBytes && !is_io(static_cast<int32_t>(id)) &&
                  first[id] != SIZE_MAX && !skip_op_[first[id]] && t.buffer;
   }
+  // The joint plan (GraphOptions::joint_memory_plan): views already live in their input's
+  // words; the cat plan may move their input, never them, and their ops write nothing.
+  std::set<std::pair<size_t, int32_t>> view_outputs;  // (op, value)
+  if (joint_plan())
+    for (const ViewLink& l : view_links_) {
+      CatPlanTensor& ct = tensors[static_cast<size_t>(l.dst)];
+      ct.view_of = l.src;
+      ct.view_offset = static_cast<int64_t>(l.offset / 4);
+      view_outputs.emplace(l.op, l.dst);
+    }
   std::vector<CatPlanOp> ops(plan.ops.size());
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     if (skip_op_[i]) continue;
@@ -134,7 +145,10 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
       }
     }
     for (int32_t id : call.args)
-      each_tensor(id, [&](int32_t t) { (first[static_cast<size_t>(t)] == i ? op.writes : op.reads).push_back(t); });
+      each_tensor(id, [&](int32_t t) {
+        if (first[static_cast<size_t>(t)] != i) op.reads.push_back(t);
+        else if (!view_outputs.count({i, t})) op.writes.push_back(t);
+      });
     if (auto af = attention_fusions_.fused.find(i); af != attention_fusions_.fused.end()) {
       for (int32_t id : af->second.uses)
         if (id != af->second.out.id) op.reads.push_back(id);
@@ -160,6 +174,12 @@ Status Graph::place_concatenations(const vkgraph::Plan& plan) {
 
   const int64_t align_words = std::max<int64_t>(device_->limits().min_storage_buffer_offset_alignment / 4, 1);
   const CatPlacement cp = plan_cat_placement(tensors, ops, align_words);
+  if (joint_plan()) {  // finalize_memory_plan lays the buffers out
+    joint_root_ = cp.root;
+    joint_offset_ = cp.offset;
+    cat_placed_ = cp.placed;
+    return {};
+  }
   if (cp.placed == 0) return {};
 
   // One buffer per root and the values inside it, live from the first member's producer to

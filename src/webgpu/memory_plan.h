@@ -10,10 +10,13 @@
 // Only tensors the exporter itself planned as shareable (mem_obj_id >= 0) take part, graph
 // inputs (live from before the first op: the upload) and outputs (live past the last: the
 // readback) included; persistent state (mem_obj_id < 0: own buffers) keeps its buffers.
-// Views are found by ops/shape's alias_args (flat copies, order-keeping permutes); tensors
-// written in place (in_place_args) alias nothing. Graph::plan_transient_buffers builds the
-// inputs of this plan; fusion.cpp then moves a fused conv's output out of a buffer it
-// would clobber.
+// Views are found by ops/shape's buffer_views (flat copies, order-keeping permutes, zero
+// pads, aligned range views); tensors written in place (in_place_args) alias nothing.
+// Graph::plan_transient_buffers builds the inputs of this plan. With GraphOptions::
+// joint_memory_plan that plan is provisional (placeholder buffers for the fusion passes),
+// and graph_memory.cpp packs the final groups (views and in-place cats as offsets, lifetimes
+// of the ops that run) with plan_memory again; without it, fusion.cpp moves a fused conv's
+// output out of a buffer it would clobber.
 #pragma once
 
 #include <cstddef>

@@ -21,12 +21,15 @@ struct ChainRuns {
 };
 
 // Builds the graph three times with `build` and runs it with `inputs`.
-ChainRuns run_three(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs) {
+// `joint`: GraphOptions::joint_memory_plan for the fused run.
+ChainRuns run_three(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs,
+                    bool joint = true) {
   ChainRuns r;
   for (int mode = 0; mode < 3; ++mode) {
     test::VkGraphBuilder b;
     build(b);
     b.fuse = mode == 0;
+    b.joint_memory_plan = joint;
     b.cpu = mode == 2;
     b.profile = mode == 0;
     auto out = b.run(inputs);
@@ -69,6 +72,7 @@ struct ChainCase {
   std::function<void(test::VkGraphBuilder&, std::mt19937&)> build;
   size_t saved;   // dispatches fewer than unfused
   size_t chains;  // elementwise_chain dispatches
+  bool joint = true;  // GraphOptions::joint_memory_plan (false: the separate plans)
 };
 
 // A constant of `shape` drawn from rng, in [lo, hi].
@@ -139,9 +143,11 @@ const ChainCase kChainCases[] = {
        b.output(out);
      },
      7, 2},
-    // Not fused: an output the buffer plan put in an operand's buffer (free once the operand's
-    // last unfused reader ran) keeps that chain apart (one dispatch cannot bind a buffer both
-    // read-only and writable); a value with a second reader ends a chain.
+    // Not fused, with the separate plans: an output the buffer plan put in an operand's buffer
+    // (free once the operand's last unfused reader ran) keeps that chain apart (one dispatch
+    // cannot bind a buffer both read-only and writable); a value with a second reader ends a
+    // chain. The joint plan (graph_memory.cpp) lays buffers out after the fusion, so there
+    // only the shared value stops one.
     {"StopsAtSharedValuesAndBufferConflicts", {{2, 3, 11}},
      [](test::VkGraphBuilder& b, std::mt19937& rng) {
        const std::vector<int64_t> shape = {2, 3, 11};
@@ -156,7 +162,22 @@ const ChainCase kChainCases[] = {
        b.op("aten.add.Tensor", {t3, t2, b.double_value(1.0), out});  // t2 read twice: [neg, add] fused
        b.output(out);
      },
-     1, 1},
+     1, 1, /*joint=*/false},
+    {"StopsAtSharedValuesJointPlan", {{2, 3, 11}},
+     [](test::VkGraphBuilder& b, std::mt19937& rng) {
+       const std::vector<int64_t> shape = {2, 3, 11};
+       int xi = b.input(ScalarType::kFloat, shape, 0);
+       int t1 = b.tensor(ScalarType::kFloat, shape, 1);
+       int t2 = b.tensor(ScalarType::kFloat, shape, 2);
+       int t3 = b.tensor(ScalarType::kFloat, shape, 3);
+       int out = b.tensor(ScalarType::kFloat, shape, 4);
+       b.op("aten.mul.Tensor", {xi, random_constant(b, rng, {11}), t1});  // x's last reader
+       b.op("aten.sigmoid.default", {t1, t2});  // planned into x's buffer: [mul, sigmoid] not fused
+       b.op("aten.neg.default", {t2, t3});
+       b.op("aten.add.Tensor", {t3, t2, b.double_value(1.0), out});  // t2 read twice: [neg, add] fused
+       b.output(out);
+     },
+     2, 2},
     // [relu, mul] and [neg, abs] fused, the neg passed over.
     {"PassesOverUnrelatedOps", {{3, 17}, {3, 17}, {17}},
      [](test::VkGraphBuilder& b, std::mt19937&) { passes_over(b, false); }, 2, 2},
@@ -181,7 +202,7 @@ TEST_P(WebGpuChainFusion, MatchesUnfusedAndCpu) {
         std::mt19937 crng = constants;
         c.build(b, crng);
       },
-      inputs);
+      inputs, c.joint);
   expect_same(r.fused, r.cpu, name + ": fused vs cpu");
   expect_same(r.fused, r.unfused, name + ": fused vs unfused");
   EXPECT_EQ(r.fused_dispatches + c.saved, r.unfused_dispatches) << name;

@@ -211,6 +211,8 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
   go.profile = profile;
   go.cat_in_place = cat_in_place;
+  go.joint_memory_plan = joint_memory_plan;
+  go.range_views = range_views;
   go.flash_attention = flash_attention;
   go.fixed_shapes = fixed_shapes;
   go.submit_first_chunk = submit_first_chunk;

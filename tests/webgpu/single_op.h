@@ -60,6 +60,8 @@ class VkGraphBuilder {
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)
   bool cpu = false;           // run() on the CPU executor of VK00 graphs (vkcpu::CpuGraph) instead
   bool cat_in_place = true;   // GraphOptions::cat_in_place for run()
+  bool joint_memory_plan = true;  // GraphOptions::joint_memory_plan for run()
+  bool range_views = true;    // GraphOptions::range_views for run()
   bool flash_attention = true;  // GraphOptions::flash_attention for run()
   bool fixed_shapes = true;   // GraphOptions::fixed_shapes for run()
   // run() builds the graph again without in-place cats and fixed-shape kernels when an

@@ -309,53 +309,108 @@ bool is_zero_pad(const Graph& g, int32_t pad_id) {
   return true;
 }
 
-std::optional<SliceView> slice_view_args(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
-  if (op != "aten.slice_copy.Tensor" || args.size() != 6 || !g.shapes_fixed()) return std::nullopt;
-  auto x = g.value(args[0]);
-  auto out = g.value(args[5]);
-  if (!x.ok() || !out.ok() || (*x)->kind != GValue::kTensor || (*out)->kind != GValue::kTensor) return std::nullopt;
-  const GpuTensor &xt = (*x)->tensor, &ot = (*out)->tensor;
-  if (copy_converts(&xt, &ot) || xt.elem == Elem::kPackedBytes) return std::nullopt;
-  // Literal ints only (a SymInt may change between executions).
-  auto literal = [&](int32_t id, int64_t fallback) -> std::optional<int64_t> {
-    if (id < 0 || g.is_none(id)) return fallback;
-    auto v = g.value(id);
-    if (!v.ok() || ((*v)->kind != GValue::kInt && (*v)->kind != GValue::kDouble)) return std::nullopt;
-    auto i = g.int_arg(id, "slice_copy");
-    return i.ok() ? std::optional<int64_t>(*i) : std::nullopt;
-  };
-  const int64_t rank = static_cast<int64_t>(xt.max_dims.size());
-  auto dim = literal(args[1], 0);
-  if (!dim || rank == 0) return std::nullopt;
-  const int64_t d = *dim < 0 ? *dim + rank : *dim;
-  if (d < 0 || d >= rank) return std::nullopt;
-  for (int64_t k = 0; k < d; ++k)
-    if (xt.max_dims[static_cast<size_t>(k)] != 1) return std::nullopt;
-  const int64_t size = xt.max_dims[static_cast<size_t>(d)];
-  auto start = literal(args[2], 0), end = literal(args[3], size), step = literal(args[4], 1);
-  if (!start || !end || !step || *step != 1) return std::nullopt;
-  int64_t s0 = *start < 0 ? *start + size : *start, e0 = *end < 0 ? *end + size : *end;
-  s0 = std::clamp<int64_t>(s0, 0, size);
-  e0 = std::clamp<int64_t>(e0, s0, size);
-  const int64_t inner = shape_numel(xt.max_dims) / std::max<int64_t>(size, 1);
-  if ((e0 - s0) * inner != shape_numel(ot.max_dims) || e0 == s0) return std::nullopt;
-  const uint64_t offset = static_cast<uint64_t>(s0 * inner) * 4;
-  if (offset % g.view_alignment() != 0) return std::nullopt;
-  return SliceView{0, 5, offset};
+namespace {
+
+// A literal int argument (a SymInt may change between executions), `fallback` for None.
+std::optional<int64_t> literal_int(const Graph& g, int32_t id, int64_t fallback) {
+  if (id < 0 || g.is_none(id)) return fallback;
+  auto v = g.value(id);
+  if (!v.ok() || ((*v)->kind != GValue::kInt && (*v)->kind != GValue::kDouble)) return std::nullopt;
+  auto i = g.int_arg(id, "view");
+  return i.ok() ? std::optional<int64_t>(*i) : std::nullopt;
 }
 
-std::optional<std::pair<size_t, size_t>> alias_args(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
-  if (auto io = flat_copy_args(op, args.size())) return io;
-  if (op == "aten.constant_pad_nd.default" && args.size() == 4 && is_zero_pad(g, args[1]))
-    return std::make_pair(size_t{0}, size_t{3});
-  if (auto v = slice_view_args(g, op, args)) return std::make_pair(v->src, v->dst);
+const GpuTensor* tensor_of(const Graph& g, int32_t id) {
+  auto v = g.value(id);
+  return v.ok() && (*v)->kind == GValue::kTensor ? &(*v)->tensor : nullptr;
+}
+
+}  // namespace
+
+std::vector<RangeView> range_views(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
+  const bool slice = op == "aten.slice_copy.Tensor" && args.size() == 6;
+  const bool select = op == "aten.select_copy.int" && args.size() == 4;
+  const bool split = op == "aten.split_with_sizes_copy.default" && args.size() == 4;
+  if (!(slice || select || split) || !g.shapes_fixed()) return {};
+  if (!slice && !g.options().range_views) return {};
+  const GpuTensor* xt = tensor_of(g, args[0]);
+  if (!xt || xt->elem == Elem::kPackedBytes || xt->max_dims.empty()) return {};
+  const int64_t rank = static_cast<int64_t>(xt->max_dims.size());
+  auto dim = literal_int(g, args[slice || select ? 1 : 2], 0);
+  if (!dim) return {};
+  const int64_t d = *dim < 0 ? *dim + rank : *dim;
+  if (d < 0 || d >= rank) return {};
+  // One range of the input's words only when every dim before `d` is 1.
+  for (int64_t k = 0; k < d; ++k)
+    if (xt->max_dims[static_cast<size_t>(k)] != 1) return {};
+  const int64_t size = xt->max_dims[static_cast<size_t>(d)];
+  const int64_t inner = shape_numel(xt->max_dims) / std::max<int64_t>(size, 1);
+  // Output `dst` as elements [start, start + len) of dim d, if that is a whole view.
+  std::vector<RangeView> views;
+  auto add = [&](int32_t dst, int64_t start, int64_t len) {
+    const GpuTensor* ot = tensor_of(g, dst);
+    if (!ot || len <= 0 || copy_converts(xt, ot) || len * inner != shape_numel(ot->max_dims)) return;
+    const uint64_t offset = static_cast<uint64_t>(start * inner) * 4;
+    if (offset % g.view_alignment() != 0) return;
+    views.push_back(RangeView{args[0], dst, offset});
+  };
+  if (slice) {
+    auto start = literal_int(g, args[2], 0), end = literal_int(g, args[3], size), step = literal_int(g, args[4], 1);
+    if (!start || !end || !step || *step != 1) return {};
+    int64_t s0 = *start < 0 ? *start + size : *start, e0 = *end < 0 ? *end + size : *end;
+    s0 = std::clamp<int64_t>(s0, 0, size);
+    e0 = std::clamp<int64_t>(e0, s0, size);
+    add(args[5], s0, e0 - s0);
+  } else if (select) {
+    auto index = literal_int(g, args[2], 0);
+    if (!index || *index < -size || *index >= size) return {};
+    add(args[3], *index < 0 ? *index + size : *index, 1);
+  } else {
+    // Literal sizes only (a ValueList may hold SymInts), summing to the dim.
+    auto sv = g.value(args[1]);
+    auto items = g.value(args[3]);
+    if (!sv.ok() || (*sv)->kind != GValue::kIntList || !items.ok() || (*items)->kind != GValue::kValueList) return {};
+    const std::vector<int64_t>& sizes = (*sv)->ints;
+    const std::vector<int32_t>& outs = (*items)->items;
+    if (sizes.size() != outs.size()) return {};
+    int64_t total = 0;
+    for (int64_t s : sizes) {
+      if (s < 0) return {};
+      total += s;
+    }
+    if (total != size) return {};
+    int64_t start = 0;
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      add(outs[k], start, sizes[k]);
+      start += sizes[k];
+    }
+  }
+  return views;
+}
+
+std::optional<RangeView> range_view_of(const Graph& g, std::string_view op, const std::vector<int32_t>& args, int32_t dst) {
+  for (const RangeView& v : range_views(g, op, args))
+    if (v.dst == dst) return v;
+  return std::nullopt;
+}
+
+bool is_range_view(const GpuTensor* src, const GpuTensor* dst, const RangeView& v) {
+  return src->buffer && dst->buffer && src->buffer->valid() && dst->buffer->handle() == src->buffer->handle() &&
+         dst->buffer->offset() == src->buffer->offset() + v.offset;
+}
+
+std::vector<RangeView> buffer_views(const Graph& g, std::string_view op, const std::vector<int32_t>& args) {
+  auto whole = [&](size_t dst) { return std::vector<RangeView>{RangeView{args[0], args[dst], 0}}; };
+  if (auto io = flat_copy_args(op, args.size())) return whole(io->second);
+  if (op == "aten.constant_pad_nd.default" && args.size() == 4 && is_zero_pad(g, args[1])) return whole(3);
   if ((op == "aten.permute_copy.default" || op == "aten.permute.default") && args.size() == 3) {
     auto x = g.value(args[0]);
     auto perm = g.int_list(args[1], "permute");
-    if (!x.ok() || (*x)->kind != GValue::kTensor || !perm.ok()) return std::nullopt;
-    if (permute_keeps_order((*x)->tensor.max_dims, *perm)) return std::make_pair(size_t{0}, size_t{2});
+    if (!x.ok() || (*x)->kind != GValue::kTensor || !perm.ok()) return {};
+    if (permute_keeps_order((*x)->tensor.max_dims, *perm)) return whole(2);
+    return {};
   }
-  return std::nullopt;
+  return range_views(g, op, args);
 }
 
 std::optional<std::pair<size_t, size_t>> flat_copy_args(std::string_view op, size_t nargs) {

@@ -79,22 +79,30 @@ bool permute_keeps_order(const std::vector<int64_t>& dims, const std::vector<int
 // is then a flat copy.
 bool is_zero_pad(const Graph& g, int32_t pad_id);
 
-// A slice_copy (step 1, literal start and end) along a dim with only dims of size 1 outside
-// it, at a byte offset that is a multiple of the view alignment, in a graph of fixed shapes
-// (Graph::shapes_fixed): its output is one range of its input's words, so the memory plan
-// makes the output a view of the input's buffer at `offset` bytes (Graph::
-// plan_transient_buffers) and the op records no dispatch (MODNet's IBNorm halves, Depth
-// Anything's class-token drop).
-struct SliceView {
-  size_t src = 0, dst = 0;  // argument positions
-  uint64_t offset = 0;      // bytes into the input
+// Outputs that are one range of their input's words, in a graph of fixed shapes
+// (Graph::shapes_fixed), with literal arguments: slice_copy (step 1), select_copy and each
+// piece of split_with_sizes_copy along a dim with only dims of size 1 before it (outer-dim
+// selects and splits, batch-1 channel splits in NCHW), at a byte offset that is a multiple
+// of the view alignment (minStorageBufferOffsetAlignment: a binding cannot start anywhere
+// else). The memory plan makes each such output a view of its input's buffer at `offset`
+// (Graph::plan_transient_buffers) and the op records no dispatch for it (MODNet's IBNorm
+// halves, Depth Anything's class-token drop, D-FINE's CSP channel splits). select and split
+// only with GraphOptions::range_views.
+struct RangeView {
+  int32_t src = -1, dst = -1;  // value ids
+  uint64_t offset = 0;         // bytes into the input
 };
-std::optional<SliceView> slice_view_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
+std::vector<RangeView> range_views(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
+// range_views' entry for output `dst`, if any.
+std::optional<RangeView> range_view_of(const Graph& graph, std::string_view op, const std::vector<int32_t>& args,
+                                       int32_t dst);
+// Whether the plan made `dst` that view of `src`'s buffer (the op then dispatches nothing).
+bool is_range_view(const GpuTensor* src, const GpuTensor* dst, const RangeView& v);
 
-// The (input, output) argument positions of a chain op whose output may share its input's
-// buffer with no dispatch: the flat copies (flat_copy_args), permutes that keep the
-// element order, pads by nothing (is_zero_pad) and slice views (slice_view_args, at their
-// offset). `args` are the call's value ids; `graph` gives their values.
-std::optional<std::pair<size_t, size_t>> alias_args(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
+// The outputs of a chain op that may share its input's buffer with no dispatch, as
+// (input, output, byte offset) links: the flat copies (flat_copy_args), permutes that keep
+// the element order and pads by nothing (is_zero_pad) at offset 0, and range_views. `args`
+// are the call's value ids; `graph` gives their values.
+std::vector<RangeView> buffer_views(const Graph& graph, std::string_view op, const std::vector<int32_t>& args);
 
 }  // namespace wick::webgpu

@@ -171,10 +171,9 @@ Status slice_copy(Graph& g, const OpArgs& a) {
     plan.in_base = start * cs[static_cast<size_t>(d)];
     return plan_output(name, out, plan, shape);
   };
-  const auto view = slice_view_args(g, name, {a.id(0), a.id(1), start_id, end_id, step_id, a.id(5)});
-  if (view && out->buffer->handle() == x->buffer->handle() &&
-      out->buffer->offset() == x->buffer->offset() + view->offset) {
-    // The memory plan made the output a view of the input's buffer (slice_view_args): the
+  const auto view = range_view_of(g, name, {a.id(0), a.id(1), start_id, end_id, step_id, a.id(5)}, a.id(5));
+  if (view && is_range_view(x, out, *view)) {
+    // The memory plan made the output a view of the input's buffer (range_views): the
     // words are already there. Only the fixed shapes' offset is right: counted, so a
     // smaller input rebuilds the graph without (Graph::inputs_fit_placement).
     g.count_fixed_shape_op();
@@ -195,7 +194,7 @@ Status select_copy(Graph& g, const OpArgs& a) {
   if (x->rank() == 0) return a.bad("cannot select from a 0-d tensor");
   WICK_ASSIGN_OR_RETURN(int64_t d, norm_dim(name, a.integer(1), x->rank()));
   const int32_t index_id = a.id(2);
-  return add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+  auto plan_select = [=, &g](CopyPlan& plan) -> Status {
     WICK_ASSIGN_OR_RETURN(int64_t index, g.int_arg(index_id, name));
     const int64_t size = x->dims[static_cast<size_t>(d)];
     if (index < -size || index >= size)
@@ -208,7 +207,20 @@ Status select_copy(Graph& g, const OpArgs& a) {
     plan.in_strides.erase(plan.in_strides.begin() + d);
     plan.in_base = index * cs[static_cast<size_t>(d)];
     return plan_output(name, out, plan, shape);
-  });
+  };
+  const auto view = range_view_of(g, name, {a.id(0), a.id(1), index_id, a.id(3)}, a.id(3));
+  if (view && is_range_view(x, out, *view)) {
+    // A view of the input's buffer (range_views), as for slice_copy.
+    g.count_fixed_shape_op();
+    return g.add_step([=]() -> Status {
+      CopyPlan plan;
+      WICK_RETURN_IF_ERROR(plan_select(plan));
+      if (static_cast<uint64_t>(plan.in_base) * 4 != view->offset)
+        return Status(ErrorCode::kInternal, std::string(name) + ": select moved under a buffer view");
+      return {};
+    });
+  }
+  return add_strided_copy(g, name, x, out, plan_select);
 }
 
 Status expand_copy(Graph& g, const OpArgs& a) {
@@ -441,9 +453,10 @@ Status split_with_sizes(Graph& g, const OpArgs& a) {
   if (probe.size() != items.size())
     return a.bad(std::to_string(probe.size()) + " split sizes for " + std::to_string(items.size()) + " outputs");
   const int32_t sizes_id = a.id(1);
+  const std::vector<RangeView> views = range_views(g, name, {a.id(0), sizes_id, a.id(2), a.id(3)});
   for (size_t k = 0; k < items.size(); ++k) {
     WICK_ASSIGN_OR_RETURN(GpuTensor * out, g.tensor(items[k], name));
-    WICK_RETURN_IF_ERROR(add_strided_copy(g, name, x, out, [=, &g](CopyPlan& plan) -> Status {
+    auto plan_piece = [=, &g](CopyPlan& plan) -> Status {
       WICK_ASSIGN_OR_RETURN(Dims sizes, g.int_list(sizes_id, name));
       int64_t total = 0, offset = 0;
       for (size_t j = 0; j < sizes.size(); ++j) {
@@ -460,7 +473,22 @@ Status split_with_sizes(Graph& g, const OpArgs& a) {
       plan.in_strides = cs;
       plan.in_base = offset * cs[static_cast<size_t>(d)];
       return plan_output(name, out, plan, shape);
-    }));
+    };
+    auto view = std::find_if(views.begin(), views.end(), [&](const RangeView& v) { return v.dst == items[k]; });
+    if (view != views.end() && is_range_view(x, out, *view)) {
+      // This piece is a view of the input's buffer (range_views), as for slice_copy.
+      g.count_fixed_shape_op();
+      const uint64_t offset = view->offset;
+      WICK_RETURN_IF_ERROR(g.add_step([=]() -> Status {
+        CopyPlan plan;
+        WICK_RETURN_IF_ERROR(plan_piece(plan));
+        if (static_cast<uint64_t>(plan.in_base) * 4 != offset)
+          return Status(ErrorCode::kInternal, std::string(name) + ": split moved under a buffer view");
+        return {};
+      }));
+      continue;
+    }
+    WICK_RETURN_IF_ERROR(add_strided_copy(g, name, x, out, plan_piece));
   }
   return {};
 }
