@@ -25,7 +25,7 @@ namespace {
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
 // WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FUSE_CHAINS, WICK_NORM_ROWS,
-// WICK_NORM_SPLIT), and turn on f16 weights (WICK_F16=1).
+// WICK_NORM_SPLIT, WICK_F16_ARITH), and turn on f16 weights (WICK_F16=1).
 GraphOptions graph_options(const BackendOptions& options) {
   GraphOptions go;
   go.profile = options.profile;
@@ -47,6 +47,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_FUSE_CHAINS")) go.fuse_chains = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_NORM_ROWS")) go.norm_rows = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_NORM_SPLIT")) go.norm_split = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_F16_ARITH")) go.f16_arith = std::string_view(v) != "0";
   return go;
 }
 

@@ -1,7 +1,7 @@
 // The uniform (MatmulParams in register.cpp) and bindings of every matmul shader, and the
 // epilogue they all apply. The includer declares `alias Word = f32;` (matmul_large_vec4:
 // vec4<f32>, reading and writing a, b and c four floats at a time) and `alias BWord = Word;`
-// (matmul_large_vec4_f16w: vec2<u32>, four f16 weights).
+// (matmul_large_vec4_f16w: vec2<u32>, four f16 weights; matmul_large_vec4_f16math: vec4<f16>).
 struct Params {
   m: u32, n: u32, k: u32, batch: u32,
   a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,

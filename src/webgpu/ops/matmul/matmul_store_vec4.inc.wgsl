@@ -1,0 +1,14 @@
+// The vec4 store of the large matmul kernels whose c is an array<vec4<f32>>
+// (matmul_large_vec4_body.inc.wgsl, matmul_large_vec4_f16math.wgsl): columns gn..gn+3 of row gm
+// of batch bi (the caller checked gm < M and gn < N), v = a @ op(b) before the epilogue
+// (alpha, beta * bias broadcast by bias_rs / bias_cs).
+//#include "matmul_params.inc.wgsl"
+fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
+  var r = p.alpha * v;
+  if (p.bias_mode != 0u) {
+    let bb = gm * p.bias_rs + gn * p.bias_cs;
+    r = r + p.beta * vec4<f32>(bias[bb], bias[bb + p.bias_cs], bias[bb + 2u * p.bias_cs],
+                               bias[bb + 3u * p.bias_cs]);
+  }
+  c[(bi * p.c_bs + gm * p.n + gn) / 4u] = r;
+}
