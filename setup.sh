@@ -46,8 +46,25 @@ APT_PINS=(
   libvulkan1=1.3.239.0-1                  # the Vulkan loader Dawn opens
   chromium=156.0.8078.114-1~deb12u1       # SwiftShader: the Vulkan driver used without a GPU
   emscripten=3.1.6~dfsg-5
+  # Mesa's lavapipe, a second CPU Vulkan driver: it has shader-f16 (SwiftShader does not), so
+  # the f16 GPU tests run on it (tests/CMakeLists.txt: wick_gpu_tests_lavapipe). Debian
+  # 12's own Mesa 22.3.6 lavapipe is refused by Dawn; bookworm-backports' 25.0.7 works. Only
+  # what its Vulkan driver needs comes from backports (libdrm2 and libdrm-amdgpu1 >= 2.4.121,
+  # libdrm-common with them); the GL parts of Mesa stay at Debian 12's.
+  mesa-vulkan-drivers=25.0.7-2~bpo12+1
+  libdrm2=2.4.123-1~bpo12+1
+  libdrm-common=2.4.123-1~bpo12+1
+  libdrm-amdgpu1=2.4.123-1~bpo12+1
 )
+# The suite of the pins whose version has "~bpo12": added to apt's sources when missing.
+BACKPORTS_SUITE=bookworm-backports
 NODE_MIN_MAJOR=18  # node and npm come preinstalled (nodesource 20.x); Debian's would conflict
+
+# Whether apt's sources name the backports suite (one-line or deb822 format, not commented out).
+has_backports_source() {
+  grep -qsE "^[^#]*[[:space:]]$BACKPORTS_SUITE([[:space:]]|\$)" /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+    /etc/apt/sources.list.d/*.sources
+}
 
 installed_version() { dpkg-query -W -f='${Status} ${Version}' "$1" 2>/dev/null | sed -n 's/^install ok installed //p'; }
 
@@ -70,6 +87,12 @@ install_packages() {
     fi
     sudo=(sudo)
   fi
+  if [[ "${missing[*]}" == *"~bpo12"* ]] && ! has_backports_source; then
+    echo "apt: adding $BACKPORTS_SUITE to apt's sources (/etc/apt/sources.list.d/wick-$BACKPORTS_SUITE.sources)"
+    printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" "Suites: $BACKPORTS_SUITE" "Components: main" \
+      "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+      "${sudo[@]}" tee "/etc/apt/sources.list.d/wick-$BACKPORTS_SUITE.sources" >/dev/null
+  fi
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   local resolved=() offered
   for pin in "${missing[@]}"; do
@@ -82,7 +105,8 @@ install_packages() {
       return 1
     else
       echo "setup.sh: WARNING: $pkg $ver is no longer in the archive (offered: $(echo $offered)); installing the archive's version" >&2
-      resolved+=("$pkg")
+      # A backports pin falls back to backports' version (apt's candidate would be Debian 12's).
+      if [[ "$ver" == *"~bpo12"* ]]; then resolved+=("$pkg/$BACKPORTS_SUITE"); else resolved+=("$pkg"); fi
     fi
   done
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${resolved[@]}"
@@ -105,6 +129,7 @@ check_node() {
   fi
   echo "node $(node --version), npm $(npm --version)"
   [[ -f "$VK_ICD_FILENAMES" ]] || { echo "setup.sh: no Vulkan driver manifest at $VK_ICD_FILENAMES" >&2; return 1; }
+  [[ -f "$WICK_LAVAPIPE_ICD" ]] || { echo "setup.sh: no lavapipe driver manifest at $WICK_LAVAPIPE_ICD" >&2; return 1; }
 }
 
 # npm packages pinned by package.json + package-lock.json, when the project has them.

@@ -107,7 +107,7 @@ void run_method(int program, const std::string& name, const Steer& s) {
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // As in pte_reader_fuzzer: mutated sizes should meet Wick's limit, not libFuzzer's.
   wick_set_memory_limits(16 << 20, 16 << 20);
-  wick_use_backend(2);  // VulkanBackend delegates on the CPU executor
+  wick_use_backend(2, 0);  // VulkanBackend delegates on the CPU executor
   return 0;
 }
 

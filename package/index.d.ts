@@ -179,9 +179,16 @@ export interface ExecuTorch {
 }
 
 export interface CreateOptions {
-  /** A GPU object to use instead of navigator.gpu. In Node, by default create([]) of
-   *  npm 'webgpu' when it is installed; null: none. */
+  /** A GPU object to use instead of navigator.gpu. In Node, by default
+   *  create(['enable-dawn-features=vulkan_enable_f16_on_nvidia']) of npm 'webgpu' when it
+   *  is installed (the toggle offers shader-f16 on NVIDIA's Vulkan driver); null: none. */
   gpu?: unknown;
+  /** Wick extension, off by default (not in ExecuTorch's API): the WebGPU delegate stores
+   *  the weights of linear layers as f16 (half their memory; `wick run --f16`). Where the
+   *  adapter has 'shader-f16' (et.webgpu.features) those linears also compute in f16,
+   *  summed in f32 across K tiles; elsewhere in f32. Outputs move by about 1e-4 to 1e-3
+   *  relative. Read when WebGPU starts (initWebGPU, or the first WebGPU method). */
+  f16Weights?: boolean;
   /** Who runs "VulkanBackend" delegates, chosen at the first method that has them:
    *  'auto' (default: WebGPU when an adapter opens, else the CPU), 'webgpu' (fails
    *  without an adapter) or 'cpu' (the CPU executor of VK00 graphs: such methods then run

@@ -118,13 +118,15 @@ async function readLocalVerified(key, sha256, onProgress) {
 
 // In Node: Dawn's node binding (npm 'webgpu'), if the application has it, for WebGPU
 // when no GPU object is given. Kept for the process's life: dawn.node crashes if its
-// GPU object is collected.
+// GPU object is collected. vulkan_enable_f16_on_nvidia: Dawn's adapter toggle that offers
+// shader-f16 on NVIDIA's Vulkan driver (Dawn turns it off there otherwise); harmless
+// elsewhere.
 let nodeGpu = null;
 async function findNodeGpu() {
   if (!nodeGpu) {
     try {
       const {create} = await import('webgpu');
-      nodeGpu = create([]);
+      nodeGpu = create(['enable-dawn-features=vulkan_enable_f16_on_nvidia']);
     } catch (e) {
       return null;  // initWebGPU then says that there is no WebGPU, and how to get it
     }
@@ -242,7 +244,10 @@ async function loadFactory(variant) {
 // Resolves to the runtime (ExecuTorch's `et`): et.Module, et.Tensor, et.ScalarType,
 // et.initWebGPU(), et.FS. options: anything Emscripten's Module takes, plus
 //   gpu          a GPU object to use instead of navigator.gpu (in Node, by default
-//                create([]) of npm 'webgpu' when it is installed; null: none)
+//                create(['enable-dawn-features=vulkan_enable_f16_on_nvidia']) of npm
+//                'webgpu' when it is installed; null: none)
+//   f16Weights   Wick extension (off by default): the WebGPU delegate stores linear
+//                weights as f16 (api.js)
 //   wasmSha256   verify the .wasm against this hex digest (fetched with fetchVerified)
 //   onProgress   progress of the .wasm download ({url, loaded, total})
 //   threads      CPU threads: 1 for the single-threaded bundle; by default the cores

@@ -13,6 +13,10 @@ export WICK_JOBS
 # A GPU for Dawn on machines without one: SwiftShader's Vulkan driver from Debian's
 # chromium. Set VK_ICD_FILENAMES yourself to use a real GPU's Vulkan driver instead.
 export VK_ICD_FILENAMES="${VK_ICD_FILENAMES:-/usr/lib/chromium/vk_swiftshader_icd.json}"
+# Mesa's lavapipe (bookworm-backports' mesa-vulkan-drivers, setup.sh), the second CPU Vulkan
+# driver: it has shader-f16 and subgroups, which SwiftShader lacks. The f16 GPU tests run on
+# it (VK_ICD_FILENAMES="$WICK_LAVAPIPE_ICD"; tests/CMakeLists.txt reads this at configure time).
+export WICK_LAVAPIPE_ICD="${WICK_LAVAPIPE_ICD:-/usr/share/vulkan/icd.d/lvp_icd.json}"
 
 # SwiftShader prints "XDG_RUNTIME_DIR is invalid" unless it names a 0700 directory we own.
 if [[ -z "${XDG_RUNTIME_DIR:-}" || ! -d "${XDG_RUNTIME_DIR}" || ! -O "${XDG_RUNTIME_DIR}" \

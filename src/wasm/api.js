@@ -271,13 +271,23 @@ var WickApi = (function() {
                                   '; createExecuTorch({threads: 1}) loads wick.js, which has it', 'NotSupported'));
     }
     return findGpu().then(function() {
-      return Calls.callInJob(where, 'wick_init_webgpu', []);
+      return Calls.callInJob(where, 'wick_init_webgpu', [f16Weights(where)]);
     }).then(function(ok) {
       if (!ok) throw Calls.runtimeError(where);
       var info = json(Calls.callNow(where, 'wick_device_json', []), where);
       gpuState = info;
       return info;
     });
+  }
+
+  // Module.f16Weights (createExecuTorch({f16Weights}), a Wick extension; off by default):
+  // the WebGPU delegate stores linear weights as f16 (webgpu::BackendOptions::f16_weights),
+  // and computes in f16 where the adapter has shader-f16. 1 or 0 for the C API.
+  function f16Weights(where) {
+    var v = Module.f16Weights;
+    if (v === undefined || v === null || v === false) return 0;
+    if (v === true) return 1;
+    throw error(where, 'f16Weights must be true or false, not ' + describe(v), 'InvalidArgument');
   }
 
   function initWebGPU(options) {
@@ -320,7 +330,7 @@ var WickApi = (function() {
       });
     }
     return (wanted === 'auto' ? findGpu() : Promise.resolve()).then(function() {
-      return Calls.callInJob(where, 'wick_use_backend', [PREFERENCES[wanted]]);
+      return Calls.callInJob(where, 'wick_use_backend', [PREFERENCES[wanted], f16Weights(where)]);
     }).then(function(t) {
       if (!t) throw Calls.runtimeError(where);
       if (t === 1) gpuState = json(Calls.callNow(where, 'wick_device_json', []), where);
@@ -337,7 +347,7 @@ var WickApi = (function() {
     if (meta.backends.indexOf('VulkanBackend') < 0) return false;
     var target = vulkanTarget();
     if (!target && Module.backend === 'cpu' && Calls.idle()) {
-      target = Calls.runNow(function() { return Calls.callNow('Module.backend', 'wick_use_backend', [2]); });
+      target = Calls.runNow(function() { return Calls.callNow('Module.backend', 'wick_use_backend', [2, 0]); });
     }
     return target !== 2;
   }

@@ -139,14 +139,18 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* wick_last_error() { return last_error.c_str(); }
 
 // Creates the WebGPU device (from Module.gpu or navigator.gpu) and registers the
-// "VulkanBackend" delegate on it. 1 on success.
-EMSCRIPTEN_KEEPALIVE int wick_init_webgpu() {
+// "VulkanBackend" delegate on it. f16_weights != 0: webgpu::BackendOptions::f16_weights
+// (createExecuTorch({f16Weights: true})). 1 on success.
+EMSCRIPTEN_KEEPALIVE int wick_init_webgpu(int f16_weights) {
 #ifdef WICK_HAVE_WEBGPU_DELEGATE
-  wick::Status status = wick::webgpu::register_webgpu_backend();
+  wick::webgpu::BackendOptions options;
+  options.f16_weights = f16_weights != 0;
+  wick::Status status = wick::webgpu::register_webgpu_backend(options);
   if (!status.ok()) return fail(status);
   vulkan_target = 1;
   return 1;
 #else
+  (void)f16_weights;
   return fail(wick::ErrorCode::kNotSupported, "this build of Wick has no WebGPU delegate");
 #endif
 }
@@ -157,7 +161,8 @@ EMSCRIPTEN_KEEPALIVE int wick_vulkan_target() { return vulkan_target; }
 
 // Chooses it: preference 0 auto (WebGPU when an adapter opens, else the CPU), 1 WebGPU,
 // 2 the CPU. The target chosen (1 or 2), or 0. Auto and WebGPU may wait on the GPU.
-EMSCRIPTEN_KEEPALIVE int wick_use_backend(int preference) {
+// f16_weights as wick_init_webgpu's (WebGPU only; the CPU computes in f32).
+EMSCRIPTEN_KEEPALIVE int wick_use_backend(int preference, int f16_weights) {
 #ifdef WICK_HAVE_VKCPU
   if (preference < 0 || preference > 2) {
     return fail(wick::ErrorCode::kInvalidArgument, "backend preference " + std::to_string(preference) +
@@ -166,12 +171,14 @@ EMSCRIPTEN_KEEPALIVE int wick_use_backend(int preference) {
   const wick::DelegateTarget wanted = preference == 1   ? wick::DelegateTarget::kWebGpu
                                       : preference == 2 ? wick::DelegateTarget::kCpu
                                                         : wick::DelegateTarget::kAuto;
-  auto choice = wick::use_backend(wanted);
+  wick::BackendChoiceOptions options;
+  options.f16_weights = f16_weights != 0;
+  auto choice = wick::use_backend(wanted, options);
   if (!choice.ok()) return fail(choice.status());
   vulkan_target = choice->target == wick::DelegateTarget::kWebGpu ? 1 : 2;
   return vulkan_target;
 #else
-  if (preference == 1) return wick_init_webgpu();
+  if (preference == 1) return wick_init_webgpu(f16_weights);
   return fail(wick::ErrorCode::kNotSupported,
               "this build of Wick has no CPU executor for VulkanBackend delegates");
 #endif

@@ -8,9 +8,9 @@
 
 extern "C" {
 const char* wick_last_error();
-int wick_init_webgpu();
+int wick_init_webgpu(int f16_weights);
 int wick_vulkan_target();
-int wick_use_backend(int preference);
+int wick_use_backend(int preference, int f16_weights);
 int wick_cpu_threads(int n);
 double wick_cpu_worker_chunks();
 const char* wick_device_json();

@@ -25,8 +25,8 @@ namespace {
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
 // WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FUSE_CHAINS,
-// WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS), and turn on f16
-// weights (WICK_F16=1).
+// WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS, WICK_F16_ARITH), and
+// turn on f16 weights (WICK_F16=1).
 GraphOptions graph_options(const BackendOptions& options) {
   GraphOptions go;
   go.profile = options.profile;
@@ -52,6 +52,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_NORM_ROWS")) go.norm_rows = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_NORM_SPLIT")) go.norm_split = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_SUBGROUPS")) go.subgroups = std::string_view(v) == "1";
+  if (const char* v = std::getenv("WICK_F16_ARITH")) go.f16_arith = std::string_view(v) != "0";
   return go;
 }
 

@@ -186,6 +186,11 @@ struct GraphOptions {
   // until an H200 A/B measures it (bench/vision/env_ab.sh). Environment override:
   // WICK_SUBGROUPS=0|1.
   bool subgroups = false;
+  // With f16_weights, on a device with shader-f16: those linears run
+  // matmul_large_vec4_f16math.wgsl instead (f16 products summed in f16 within a K tile, in
+  // f32 across tiles; bench/kernels/matmul/ v26-v28). Off, or without shader-f16: the
+  // unpack path above. Environment override: WICK_F16_ARITH=0 (backend.cpp).
+  bool f16_arith = true;
 };
 
 // Elementwise steps a convolution applies to its result before storing it (after bias

@@ -10,7 +10,11 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const fixturesDir = process.env.WICK_FIXTURES_DIR || path.resolve(repoRoot, '../shared/fixtures');
 
 // Kept for the life of the process: dawn.node crashes if its GPU object is collected.
-export const gpu = create([]);
+// vulkan_enable_f16_on_nvidia: Dawn's adapter toggle that offers shader-f16 on NVIDIA's
+// Vulkan driver, which Dawn otherwise turns off there (docs/gpu.md, f16); harmless on other
+// adapters (SwiftShader, lavapipe). package/index.mjs passes the same.
+export const dawnNodeFlags = ['enable-dawn-features=vulkan_enable_f16_on_nvidia'];
+export const gpu = create(dawnNodeFlags);
 
 let runtime = null;
 // One runtime (and one device) for every test of a file. Rejects when there is no

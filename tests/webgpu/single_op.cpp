@@ -220,6 +220,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.conv_pw_gemm = conv_pw_gemm;
   go.f16_weights = f16_weights;
   go.subgroups = subgroups;
+  go.f16_arith = f16_arith;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
   matmul_epilogues = graph->matmul_epilogue_count();

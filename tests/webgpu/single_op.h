@@ -76,6 +76,7 @@ class VkGraphBuilder {
   int conv_pw_gemm = -1;      // GraphOptions::conv_pw_gemm for run() (1: every pointwise conv as a GEMM)
   bool f16_weights = false;   // GraphOptions::f16_weights for run()
   bool subgroups = false;     // GraphOptions::subgroups for run() (the *_sg.wgsl row reductions)
+  bool f16_arith = true;      // GraphOptions::f16_arith for run()
   size_t f16_weight_count = 0;  // after run(): Graph::f16_weight_count
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
   uint64_t planned_bytes = 0;  // after run(): Graph::planned_activation_bytes

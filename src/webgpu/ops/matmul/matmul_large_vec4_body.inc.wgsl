@@ -3,6 +3,7 @@
 // `b_vec4(i) -> vec4<f32>`, b's elements 4i..4i+3 (`alias Word = vec4<f32>;` and BWord).
 //#include "matmul_params.inc.wgsl"
 //#include "matmul_large_tile.inc.wgsl"
+//#include "matmul_store_vec4.inc.wgsl"
 
 // vec4s per thread's share of its global load.
 override LA: u32 = A_V4 / NT;
@@ -71,25 +72,4 @@ fn store_tile(li: u32, buf: u32) {
       bs_[bbase + li + NT * r] = rb[r];
     }
   }
-}
-
-fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
-  var r = p.alpha * v;
-  if (p.bias_mode != 0u) {
-    let bb = gm * p.bias_rs + gn * p.bias_cs;
-    r = r + p.beta * vec4<f32>(bias[bb], bias[bb + p.bias_cs], bias[bb + 2u * p.bias_cs],
-                               bias[bb + 3u * p.bias_cs]);
-  }
-  let ci = bi * p.c_bs + gm * p.n + gn;
-  if (p.epi != 0u) {
-    var res = vec4<f32>(0.0);
-    if (p.res_mode == 1u) {
-      res = vec4<f32>(residual[ci], residual[ci + 1u], residual[ci + 2u], residual[ci + 3u]);
-    } else if (p.res_mode == 2u) {
-      res = c[ci / 4u];
-    }
-    r = vec4<f32>(epilogue_steps(r.x, gn, res.x), epilogue_steps(r.y, gn + 1u, res.y),
-                  epilogue_steps(r.z, gn + 2u, res.z), epilogue_steps(r.w, gn + 3u, res.w));
-  }
-  c[ci / 4u] = r;
 }

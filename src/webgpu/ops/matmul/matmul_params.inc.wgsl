@@ -1,7 +1,8 @@
 // The uniform (MatmulParams in register.cpp) and bindings of every matmul shader. The
 // includer declares `alias Word = f32;` (matmul_large_vec4: vec4<f32>, reading and writing
 // a, c four floats at a time) and `alias BWord = Word;` (matmul_large_vec4_f16w: vec2<u32>,
-// four f16 weights). The epilogue steps (bindings 5 and 6): matmul_epilogue.inc.wgsl.
+// four f16 weights; matmul_large_vec4_f16math: vec4<f16>). The epilogue steps (bindings 5
+// and 6): matmul_epilogue.inc.wgsl.
 struct Params {
   m: u32, n: u32, k: u32, batch: u32,
   a_bs: u32, b_bs: u32, c_bs: u32, bias_mode: u32,

@@ -9,8 +9,10 @@
 //   both: matmul_gemv.wgsl for live M == 1 (LLM decode; matmul_gemv_sg.wgsl with
 //         GraphOptions::subgroups).
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
-// matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, and live M == 1
-// matmul_gemv_f16w.wgsl: no other kernel reads f16 weights.
+// matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, or, where the device
+// has shader-f16 (and GraphOptions::f16_arith), matmul_large_vec4_f16math.wgsl (f16
+// arithmetic) at those tiles; live M == 1 matmul_gemv_f16w.wgsl either way: no other kernel
+// reads f16 weights.
 // Every kernel stores through the epilogue of matmul_epilogue.inc.wgsl: the elementwise ops
 // after the product that webgpu/matmul_fusion.cpp folded into it (Graph::matmul_epilogue).
 #include <algorithm>
@@ -65,10 +67,11 @@ constexpr uint64_t kMinTiles128x64 = 256;  // 128x64 tiles for kTile128x64
 // Unaligned shapes: matmul_large.wgsl from this K, matmul_tiled.wgsl below it.
 constexpr int64_t kLargeScalarMinK = 128;
 
+gpu::PipelineKey tile_key(gpu::ShaderName shader, const LargeTile& t) {
+  return gpu::PipelineKey(shader).set("BM", t.bm).set("BN", t.bn).set("BK", t.bk).set("RM", t.rm).set("RN", t.rn);
+}
 gpu::PipelineKey large_key(gpu::ShaderName shader, bool trans_b, const LargeTile& t) {
-  return gpu::PipelineKey(shader)
-      .set("trans_b", trans_b ? 1 : 0)
-      .set("BM", t.bm).set("BN", t.bn).set("BK", t.bk).set("RM", t.rm).set("RN", t.rn);
+  return tile_key(shader, t).set("trans_b", trans_b ? 1 : 0);
 }
 
 // M, N, K and batch of the shape bounds (max_dims), for which kernels to build.
@@ -183,14 +186,19 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     // The large kernel's three tiles, chosen as on GPUs; the 64x64 one also takes M == 1.
     const MaxDims mx = max_dims(kind, a->max_dims, b->max_dims);
     const uint64_t rows128 = ceil_div(mx.m, uint64_t{128}) * mx.batch;
-    const auto shader = gpu::shaders::matmul_large_vec4_f16w;
+    // f16 arithmetic where the device has shader-f16 (its kernel has no trans_b: linears only).
+    const bool f16_math = g.options().f16_arith && g.device().has_feature(gpu::Feature::kShaderF16);
+    auto key = [&](const LargeTile& t) {
+      return f16_math ? tile_key(gpu::shaders::matmul_large_vec4_f16math, t)
+                      : large_key(gpu::shaders::matmul_large_vec4_f16w, trans_b, t);
+    };
     if (rows128 * ceil_div(mx.n, uint64_t{128}) >= kMinTiles128) {
-      WICK_ASSIGN_OR_RETURN(large128_index, add(large_key(shader, trans_b, kTile128)));
+      WICK_ASSIGN_OR_RETURN(large128_index, add(key(kTile128)));
     }
     if (rows128 * ceil_div(mx.n, uint64_t{64}) >= kMinTiles128x64) {
-      WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(shader, trans_b, kTile128x64)));
+      WICK_ASSIGN_OR_RETURN(large128x64_index, add(key(kTile128x64)));
     }
-    WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(shader, trans_b, kTile64)));
+    WICK_ASSIGN_OR_RETURN(large64_index, add(key(kTile64)));
     WICK_ASSIGN_OR_RETURN(gemv_index, add(gpu::PipelineKey(gpu::shaders::matmul_gemv_f16w)));
   } else if (gpu_choice) {
     // Only the kernels the shape bounds can reach (live dims never exceed them): each

@@ -1,0 +1,26 @@
+// The vec4 store of the large matmul kernels whose c is an array<vec4<f32>>
+// (matmul_large_vec4_body.inc.wgsl, matmul_large_vec4_f16math.wgsl): columns gn..gn+3 of row gm
+// of batch bi (the caller checked gm < M and gn < N), v = a @ op(b) before the epilogue
+// (alpha, beta * bias broadcast by bias_rs / bias_cs, then the fused steps of
+// matmul_epilogue.inc.wgsl, the residual read per p.res_mode).
+//#include "matmul_params.inc.wgsl"
+fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
+  var r = p.alpha * v;
+  if (p.bias_mode != 0u) {
+    let bb = gm * p.bias_rs + gn * p.bias_cs;
+    r = r + p.beta * vec4<f32>(bias[bb], bias[bb + p.bias_cs], bias[bb + 2u * p.bias_cs],
+                               bias[bb + 3u * p.bias_cs]);
+  }
+  let ci = bi * p.c_bs + gm * p.n + gn;
+  if (p.epi != 0u) {
+    var res = vec4<f32>(0.0);
+    if (p.res_mode == 1u) {
+      res = vec4<f32>(residual[ci], residual[ci + 1u], residual[ci + 2u], residual[ci + 3u]);
+    } else if (p.res_mode == 2u) {
+      res = c[ci / 4u];
+    }
+    r = vec4<f32>(epilogue_steps(r.x, gn, res.x), epilogue_steps(r.y, gn + 1u, res.y),
+                  epilogue_steps(r.z, gn + 2u, res.z), epilogue_steps(r.w, gn + 3u, res.w));
+  }
+  c[ci / 4u] = r;
+}
