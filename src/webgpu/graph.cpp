@@ -592,8 +592,19 @@ void Graph::apply_chain_fusions(const vkgraph::Plan& plan) {
 
 Status Graph::apply_matmul_epilogues(const vkgraph::Plan& plan) {
   MatmulFusionPlan mp = plan_matmul_epilogues(plan, *this);
+  // With the joint plan, planned outputs need no slot: finalize_memory_plan places them by
+  // the lifetimes the fused products give them (as for the conv fusions).
+  if (joint_plan())
+    for (auto it = mp.slot_of.begin(); it != mp.slot_of.end();)
+      it = static_cast<size_t>(it->first) < planned_.size() && planned_[static_cast<size_t>(it->first)] ? mp.slot_of.erase(it) : std::next(it);
+  std::vector<bool> slot_used(mp.slot_bytes.size(), false);
+  for (const auto& [id, slot] : mp.slot_of) slot_used[slot] = true;
   std::vector<std::shared_ptr<gpu::Buffer>> slots;
   for (size_t k = 0; k < mp.slot_bytes.size(); ++k) {
+    if (!slot_used[k]) {
+      slots.push_back(nullptr);
+      continue;
+    }
     WICK_ASSIGN_OR_RETURN(gpu::Buffer buffer,
                           gpu::Buffer::create_storage(device_, mp.slot_bytes[k], "matmul fusion " + std::to_string(k)));
     slots.push_back(std::make_shared<gpu::Buffer>(std::move(buffer)));

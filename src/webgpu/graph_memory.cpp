@@ -100,6 +100,9 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
   for (const auto& [at, c] : chains_)
     for (size_t i : c.folded)
       if (i < n_ops) known_skip[i] = true;
+  for (const auto& [at, e] : matmul_epilogues_)
+    for (size_t i : e.folded)
+      if (i < n_ops) known_skip[i] = true;
   for (size_t i = 0; i < n_ops; ++i) {
     if (!skip_op_[i] || known_skip[i]) continue;
     for (int32_t id : plan.ops[i].args) {
@@ -121,6 +124,15 @@ Status Graph::finalize_memory_plan(const vkgraph::Plan& plan) {
       continue;
     }
     const std::vector<int32_t>& args = plan.ops[i].args;
+    // A product with an epilogue (matmul_fusion.cpp) writes the last folded op's result and
+    // reads the residual and per-column operands; its own result is never written.
+    if (auto me = matmul_epilogues_.find(i); me != matmul_epilogues_.end()) {
+      const MatmulEpilogue& e = me->second;
+      for (size_t k = 0; k < args.size(); ++k)
+        if (!(k + 1 == args.size() && e.out_id >= 0 && e.out_id != args[k])) touch(args[k], i);
+      for (int32_t id : {e.out_id, e.residual_id, e.column_id}) touch(id, i);
+      continue;
+    }
     auto f = fusions_.find(i);
     for (size_t k = 0; k < args.size(); ++k) {
       if (f != fusions_.end()) {

@@ -1,7 +1,7 @@
 // Graph-build-time matmul epilogues (matmul_fusion.h). From each linear / mm / bmm / addmm
 // the pass follows the single reader of the result while it is one of
 //   views:  flat copies (view_copy, squeeze / unsqueeze, clone, order-keeping permutes:
-//           ops/shape's alias_args, slice views excepted), in graphs without symbolic sizes
+//           ops/shape's buffer_views of whole buffers, slices and selects excepted), in graphs without symbolic sizes
 //           (the product then gives the output its upper-bound shape);
 //   unary:  gelu (erf and tanh forms), relu;
 //   binary: mul / add / sub by a host-known scalar, by a per-column tensor (N values that
@@ -215,10 +215,12 @@ MatmulFusionPlan plan_matmul_epilogues(const vkgraph::Plan& plan, const Graph& g
       const GpuTensor* ct = tensor_at(cur);
       const GpuTensor* ot = float_tensor(l.out);
       if (!ot) return std::nullopt;
-      if (auto io = alias_args(g, nm, a)) {
-        if (symbolic || a[io->first] != cur || io->second + 1 != a.size() || slice_view_args(g, nm, a) ||
-            ot->max_numel() != ct->max_numel())
-          return std::nullopt;
+      // A view of the whole buffer (offset 0, as many elements: flat copies, order-keeping
+      // permutes, pads by nothing), not a slice or select of part of it.
+      if (std::vector<RangeView> views = buffer_views(g, nm, a); !views.empty()) {
+        const bool whole = views.size() == 1 && views[0].src == cur && views[0].dst == l.out && views[0].offset == 0 &&
+                           ot->max_numel() == ct->max_numel();
+        if (symbolic || !whole) return std::nullopt;
         l.view = true;
         return l;
       }
