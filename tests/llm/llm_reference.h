@@ -11,7 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <unistd.h>
+
 #include "llm/tokenizer.h"
+
 #include "test_util.h"
 
 namespace wick::test {
@@ -22,7 +25,9 @@ inline const nlohmann::json& llm_reference(const std::string& script) {
   static std::map<std::string, nlohmann::json> cache;
   auto it = cache.find(script);
   if (it != cache.end()) return it->second;
-  std::string out = ::testing::TempDir() + "/wick_" + script + ".json";
+  // One file per process: ctest runs each test in its own process, two at a time, and two
+  // processes writing and reading one path raced (a half-written file read as invalid JSON).
+  std::string out = ::testing::TempDir() + "/wick_" + script + "." + std::to_string(::getpid()) + ".json";
   std::string cmd = "node '" + source_dir() + "/tests/js/" + script + "' '" + out + "' 2>&1";
   nlohmann::json j;
   if (std::system(cmd.c_str()) != 0) {
