@@ -151,15 +151,22 @@ MatmulFusionPlan plan_matmul_epilogues(const vkgraph::Plan& plan, const Graph& g
   };
 
   // Buffers as WebGPU sees them (a view is its parent's buffer): the handle as a key and the
-  // offset; a fusion slot this pass chose is key 2k + 1 (odd, so never an address).
+  // offset; a fusion slot this pass chose is key 2k + 1 (odd, so never an address). With the
+  // joint memory plan the planned values hold placeholders (no handle yet), one per group of
+  // views: the placeholder object is the key, and where in it a view lies is not known yet.
   struct Place {
     uintptr_t key = 0;
     uint64_t offset = 0;
+    bool placeholder = false;
   };
   std::vector<Place> place(n_vals);
   for (size_t id = 0; id < n_vals; ++id)
-    if (const GpuTensor* t = tensor_at(static_cast<int32_t>(id)); t && t->buffer)
-      place[id] = {reinterpret_cast<uintptr_t>(t->buffer->handle()), t->buffer->offset()};
+    if (const GpuTensor* t = tensor_at(static_cast<int32_t>(id)); t && t->buffer) {
+      if (t->buffer->handle())
+        place[id] = {reinterpret_cast<uintptr_t>(t->buffer->handle()), t->buffer->offset()};
+      else
+        place[id] = {reinterpret_cast<uintptr_t>(t->buffer.get()), 0, true};
+    }
   auto place_of = [&](int32_t id) -> Place { return valid(id) ? place[static_cast<size_t>(id)] : Place{}; };
   auto slot_key = [](size_t k) { return static_cast<uintptr_t>(2 * k + 1); };
   std::vector<size_t> slot_busy_until;  // per slot: the op index after which it is free
@@ -323,7 +330,7 @@ MatmulFusionPlan plan_matmul_epilogues(const vkgraph::Plan& plan, const Graph& g
       for (size_t k = 0; k + 1 < ma.size(); ++k)
         if (tensor_at(ma[k]) && place_of(ma[k]).key == w.key) return false;
       if (col >= 0 && place_of(col).key == w.key) return false;
-      if (res >= 0 && place_of(res).key == w.key && place_of(res).offset != w.offset) return false;
+      if (res >= 0 && place_of(res).key == w.key && (place_of(res).offset != w.offset || w.placeholder)) return false;
       // The ops passed over run between the product's write and the output's planned producer.
       for (size_t l = 0; l < keep; ++l)
         for (size_t op : links[l].passed)

@@ -27,6 +27,7 @@ struct Runs {
 
 struct Options {
   bool gpu_kernels = false, f16 = false, alias_views = true, unfused = true, cpu = true;
+  bool joint_memory_plan = true;  // GraphOptions::joint_memory_plan (false: the separate plans)
 };
 
 Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs, const Options& o) {
@@ -41,6 +42,7 @@ Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const st
     b.gpu_kernels = o.gpu_kernels;
     b.f16_weights = o.f16;
     b.alias_views = o.alias_views;
+    b.joint_memory_plan = o.joint_memory_plan;
     auto out = b.run(inputs);
     EXPECT_TRUE(out.ok()) << "mode " << mode << ": " << out.status().to_string();
     if (!out.ok()) return r;
@@ -241,6 +243,41 @@ TEST(WebGpuMatmulEpilogue, BmmColumnBiasAndAddmmRelu) {
     expect_matches(r, gpu ? "addmm gpu" : "addmm cpu");
     EXPECT_EQ(r.epilogues, 1u);
     EXPECT_EQ(non_matmul_kernels(r.fused_kernels), 0u);
+  }
+}
+
+// An MLP block whose fused outputs are planned intermediates, not graph outputs: fc1 -> GELU
+// feeds fc2, whose result takes the residual add. Under both memory plans (with the joint
+// plan the fusion passes see placeholder buffers, which once made every product give up
+// its epilogue): two epilogues, two dispatches fewer, the same numbers.
+TEST(WebGpuMatmulEpilogue, PlannedIntermediatesUnderBothPlans) {
+  std::mt19937 rng(450);
+  const int64_t m = 23, c = 20, hidden = 36;
+  Tensor x = test::random_tensor(ScalarType::kFloat, {m, c}, rng);
+  Tensor w1 = test::random_tensor(ScalarType::kFloat, {hidden, c}, rng, -0.3, 0.3);
+  Tensor w2 = test::random_tensor(ScalarType::kFloat, {c, hidden}, rng, -0.3, 0.3);
+  for (bool joint : {true, false}) {
+    Options o;
+    o.joint_memory_plan = joint;
+    Runs r = run_modes(
+        [&](test::VkGraphBuilder& b) {
+          int xi = b.input(ScalarType::kFloat, {m, c});
+          // mem_obj_ids, as the exporter gives intermediates: planned values.
+          int h = b.tensor(ScalarType::kFloat, {m, hidden}, 0);
+          int g = b.tensor(ScalarType::kFloat, {m, hidden}, 1);
+          int y = b.tensor(ScalarType::kFloat, {m, c}, 2);
+          int out = b.tensor(ScalarType::kFloat, {m, c});
+          b.op("aten.linear.default", {xi, b.constant(w1), b.none(), h});
+          b.op("aten.gelu.default", {h, b.string_value("none"), g});
+          b.op("aten.linear.default", {g, b.constant(w2), b.none(), y});
+          b.op("aten.add.Tensor", {y, xi, b.int_value(1), out});
+          b.output(out);
+        },
+        {Value::make_tensor(x)}, o);
+    const std::string what = joint ? "joint plan" : "separate plans";
+    expect_matches(r, what);
+    EXPECT_EQ(r.epilogues, 2u) << what;
+    EXPECT_EQ(r.fused_dispatches + 2, r.unfused_dispatches) << what;
   }
 }
 
