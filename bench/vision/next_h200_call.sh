@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The first H200 call to make in the next session (issue 11): the merged tree of the night of
-# 2026-12-04, whose new kernels and fusions were checked on SwiftShader only (the device
-# was paused for that session), against the build they started from (9039d11), ORT and
-# PyTorch, in one call. It replaces the per-branch calls that never ran (convt11, dfine11,
+# The first H200 call to make in the next session (issue 11): the merged trees of the night of
+# 2026-12-04 and of 2026-12-05 (matmul epilogues, the joint memory plan and range views,
+# subgroup row reductions, f16 arithmetic), whose kernels and fusions were checked on
+# SwiftShader and lavapipe only (the device was paused for both sessions), against the build
+# they started from (9039d11), ORT and PyTorch, in one call. The second call:
+# bench/kernels/matmul/h200_f16_node.sh (shader-f16 through Dawn's Node binding with
+# vulkan_enable_f16_on_nvidia; the pinned native Dawn strips it on NVIDIA). It replaces the per-branch calls that never ran (convt11, dfine11,
 # flash11, host11b, f16mm11 call 2, perm11, norm11). Stage first, here:
 #
 #   git worktree add /tmp/before 9039d11 && (cd /tmp/before && <configure + build wick as scripts/setup.sh does>)
