@@ -590,27 +590,33 @@ void Graph::apply_chain_fusions(const vkgraph::Plan& plan) {
       }
 }
 
-Status Graph::apply_matmul_epilogues(const vkgraph::Plan& plan) {
-  MatmulFusionPlan mp = plan_matmul_epilogues(plan, *this);
-  // With the joint plan, planned outputs need no slot: finalize_memory_plan places them by
-  // the lifetimes the fused products give them (as for the conv fusions).
+// Gives the values a fusion pass moved to fusion slots (slot_of: value id -> slot) their
+// buffers, one per slot some value uses. With the joint plan, planned values need no slot:
+// finalize_memory_plan places them by the lifetimes the fused ops give them.
+Status Graph::bind_fusion_slots(const std::vector<uint64_t>& slot_bytes, std::map<int32_t, size_t> slot_of,
+                                const std::string& label) {
   if (joint_plan())
-    for (auto it = mp.slot_of.begin(); it != mp.slot_of.end();)
-      it = static_cast<size_t>(it->first) < planned_.size() && planned_[static_cast<size_t>(it->first)] ? mp.slot_of.erase(it) : std::next(it);
-  std::vector<bool> slot_used(mp.slot_bytes.size(), false);
-  for (const auto& [id, slot] : mp.slot_of) slot_used[slot] = true;
+    for (auto it = slot_of.begin(); it != slot_of.end();)
+      it = static_cast<size_t>(it->first) < planned_.size() && planned_[static_cast<size_t>(it->first)] ? slot_of.erase(it) : std::next(it);
+  std::vector<bool> slot_used(slot_bytes.size(), false);
+  for (const auto& [id, slot] : slot_of) slot_used[slot] = true;
   std::vector<std::shared_ptr<gpu::Buffer>> slots;
-  for (size_t k = 0; k < mp.slot_bytes.size(); ++k) {
+  for (size_t k = 0; k < slot_bytes.size(); ++k) {
     if (!slot_used[k]) {
       slots.push_back(nullptr);
       continue;
     }
-    WICK_ASSIGN_OR_RETURN(gpu::Buffer buffer,
-                          gpu::Buffer::create_storage(device_, mp.slot_bytes[k], "matmul fusion " + std::to_string(k)));
+    WICK_ASSIGN_OR_RETURN(gpu::Buffer buffer, gpu::Buffer::create_storage(device_, slot_bytes[k], label + " " + std::to_string(k)));
     slots.push_back(std::make_shared<gpu::Buffer>(std::move(buffer)));
-    planned_bytes_ += mp.slot_bytes[k];
+    planned_bytes_ += slot_bytes[k];
   }
-  for (const auto& [id, slot] : mp.slot_of) values_[static_cast<size_t>(id)].tensor.buffer = slots[slot];
+  for (const auto& [id, slot] : slot_of) values_[static_cast<size_t>(id)].tensor.buffer = slots[slot];
+  return {};
+}
+
+Status Graph::apply_matmul_epilogues(const vkgraph::Plan& plan) {
+  MatmulFusionPlan mp = plan_matmul_epilogues(plan, *this);
+  WICK_RETURN_IF_ERROR(bind_fusion_slots(mp.slot_bytes, std::move(mp.slot_of), "matmul fusion"));
   matmul_epilogues_ = std::move(mp.epilogues);
   for (const auto& [op, e] : matmul_epilogues_)
     for (size_t folded : e.folded)
@@ -622,25 +628,7 @@ Status Graph::apply_matmul_epilogues(const vkgraph::Plan& plan) {
 }
 
 Status Graph::apply_conv_fusions(ConvFusionPlan plan) {
-  // With the joint plan, planned outputs need no slot: finalize_memory_plan places them by
-  // the lifetimes the fused convs give them.
-  if (joint_plan())
-    for (auto it = plan.slot_of.begin(); it != plan.slot_of.end();)
-      it = static_cast<size_t>(it->first) < planned_.size() && planned_[static_cast<size_t>(it->first)] ? plan.slot_of.erase(it) : std::next(it);
-  std::vector<bool> slot_used(plan.slot_bytes.size(), false);
-  for (const auto& [id, slot] : plan.slot_of) slot_used[slot] = true;
-  std::vector<std::shared_ptr<gpu::Buffer>> slots;
-  for (size_t k = 0; k < plan.slot_bytes.size(); ++k) {
-    if (!slot_used[k]) {
-      slots.push_back(nullptr);
-      continue;
-    }
-    WICK_ASSIGN_OR_RETURN(gpu::Buffer buffer,
-                          gpu::Buffer::create_storage(device_, plan.slot_bytes[k], "fusion " + std::to_string(k)));
-    slots.push_back(std::make_shared<gpu::Buffer>(std::move(buffer)));
-    planned_bytes_ += plan.slot_bytes[k];
-  }
-  for (const auto& [id, slot] : plan.slot_of) values_[static_cast<size_t>(id)].tensor.buffer = slots[slot];
+  WICK_RETURN_IF_ERROR(bind_fusion_slots(plan.slot_bytes, std::move(plan.slot_of), "fusion"));
   conv_skip_ = plan.skip;
   skip_op_ = std::move(plan.skip);
   fusions_ = std::move(plan.convs);

@@ -407,6 +407,10 @@ class Graph {
   void apply_chain_fusions(const vkgraph::Plan& plan);
   // Plans matmul epilogues (matmul_fusion.h) on the ops left after the conv and attention
   // fusions, and gives the outputs that need one a fusion slot.
+  // Buffers for the fusion slots a pass chose (graph.cpp); the pass's slot_of entries for
+  // planned values are dropped under the joint plan.
+  Status bind_fusion_slots(const std::vector<uint64_t>& slot_bytes, std::map<int32_t, size_t> slot_of,
+                           const std::string& label);
   Status apply_matmul_epilogues(const vkgraph::Plan& plan);
   // Gives the plan's fusion slots their buffers and records what it fuses and skips.
   Status apply_conv_fusions(ConvFusionPlan plan);
