@@ -39,4 +39,7 @@ if (( SECONDS < 470 )); then
     modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default \
     realesrgan_x4_tile64:WICK_CONV_SPLITK=0,WICK_JOINT_PLAN=0,default 2>&1 | tee $OUT/env_ab.log
 fi
+# The device tool brings back 8 files: everything but the log and the table in one archive.
+(cd $OUT && tar -czf all_logs.tar.gz --exclude=h200.log --exclude=table.md --exclude=all_logs.tar.gz . &&
+  find . -maxdepth 1 -type f ! -name h200.log ! -name table.md ! -name all_logs.tar.gz ! -name env_ab.log -delete)
 echo "[${SECONDS}s] end"

@@ -15,6 +15,7 @@
 // row gm, gm < M and gn < N checked, v = a @ op(b) before the epilogue), and the sizes
 // `tile_m()`, `tile_n()`, `tile_k()` (matmul_params.inc.wgsl: p.m, p.n, p.k; conv2d_pw_gemm:
 // the output channels, the pixels, the input channels).
+//#include "matmul_store_acc.inc.wgsl"
 override trans_b: u32 = 0u;
 override BM: u32 = 128u;
 override BN: u32 = 128u;
@@ -73,15 +74,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     workgroupBarrier();
   }
 
-  for (var g = 0u; g < GM; g++) {
-    for (var i = 0u; i < 4u; i++) {
-      let gm = row0 + g * (BM / GM) + ty * 4u + i;
-      if (gm >= tile_m()) { continue; }
-      for (var h = 0u; h < GN; h++) {
-        let gn = col0 + h * (BN / GN) + tx * 4u;
-        if (gn >= tile_n()) { continue; }
-        store_block(bi, gm, gn, acc[(g * 4u + i) * 2u + h]);
-      }
-    }
-  }
+  store_acc(bi, row0, col0, ty, tx, acc);
 }

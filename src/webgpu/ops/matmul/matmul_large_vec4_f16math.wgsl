@@ -13,6 +13,7 @@
 enable f16;
 //#include "matmul_params.inc.wgsl"
 //#include "matmul_store_vec4.inc.wgsl"
+//#include "matmul_store_acc.inc.wgsl"
 alias Word = vec4<f32>;
 alias BWord = vec4<f16>;
 
@@ -131,15 +132,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     workgroupBarrier();
   }
 
-  for (var g = 0u; g < GM; g++) {
-    for (var i = 0u; i < 4u; i++) {
-      let gm = row0 + g * (BM / GM) + ty * 4u + i;
-      if (gm >= p.m) { continue; }
-      for (var h = 0u; h < GN; h++) {
-        let gn = col0 + h * (BN / GN) + tx * 4u;
-        if (gn >= p.n) { continue; }
-        store_block(bi, gm, gn, acc[(g * 4u + i) * 2u + h]);
-      }
-    }
-  }
+  store_acc(bi, row0, col0, ty, tx, acc);
 }
