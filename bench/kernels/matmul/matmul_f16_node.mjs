@@ -13,7 +13,7 @@
 // timestamps per dispatch (median), else wall time of a submit of REPS dispatches.
 //
 //   VK_ICD_FILENAMES=... node bench/kernels/matmul/matmul_f16_node.mjs [--quick] [--no-toggle]
-//       [--probe] [--cases SUBSTRING] [--reps N]
+//       [--probe] [--cases SUBSTRING] [--reps N] [--extra-toggles T1,T2]
 // --quick: the edge cases only (lavapipe, SwiftShader). Exit status 1 on a wrong result.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,13 +30,14 @@ const dir = process.env.WICK_KERNEL_BENCH_DIR
 const {create, globals} = await import(process.env.WICK_WEBGPU_MODULE || 'webgpu');
 const {GPUBufferUsage, GPUMapMode} = globals;
 
-const TOGGLE = 'enable-dawn-features=vulkan_enable_f16_on_nvidia';
 // Exact timestamps: Dawn rounds them to 100 us unless this toggle is off.
 const EXACT_TIMES = 'disable-dawn-features=timestamp_quantization';
 
 // One Dawn instance per process (two in one process stalled or aborted dawn.node here):
 // with the toggle unless --no-toggle; --probe reports the adapter and exits.
-const flags = flag('--no-toggle') ? [EXACT_TIMES] : [TOGGLE, EXACT_TIMES];
+const extra = value('--extra-toggles', '');  // more Dawn toggles (comma-separated) to enable
+const enabled = [...(flag('--no-toggle') ? [] : ['vulkan_enable_f16_on_nvidia']), ...(extra ? extra.split(',') : [])];
+const flags = [EXACT_TIMES, ...(enabled.length ? [`enable-dawn-features=${enabled.join(',')}`] : [])];
 const gpu = create(flags);
 globalThis.wickBenchGpu = gpu;  // kept for the process: dawn.node crashes once its GPU object is collected
 const adapter = await gpu.requestAdapter({powerPreference: 'high-performance'});
@@ -45,7 +46,7 @@ const info = adapter.info || {};
 console.log(`adapter: ${`${info.vendor} ${info.architecture} ${info.device || ''} ${info.description || ''}`.replace(/\s+/g, ' ').trim()}`);
 const hasF16 = adapter.features.has('shader-f16');
 const hasTs = adapter.features.has('timestamp-query');
-console.log(`  ${flag('--no-toggle') ? 'without the toggle' : `with ${TOGGLE}`}: shader-f16 ${hasF16 ? 'yes' : 'no'}, ` +
+console.log(`  toggles [${enabled.join(', ')}]: shader-f16 ${hasF16 ? 'yes' : 'no'}, ` +
             `timestamp-query ${hasTs ? 'yes' : 'no'}`);
 console.log(`  features: ${[...adapter.features].sort().join(' ')}`);
 if (flag('--probe')) process.exit(0);
