@@ -7,7 +7,8 @@
 #   (needs .dev/bench from bench/vision/prepare.sh: et.tar.xz, wick.tar.xz for libwebgpu_wrapper.so)
 # Device tool: `bash .dev/bisect/bisect_call.sh`, carry [".gl", ".dev/bisect"].
 # Knobs: MODELS (default whisper_base_encoder_30s depth_anything_v2_small_518 modnet_512),
-# ORDER (commit order; default: the order of bins.txt), SECONDS_EACH (wick bench --max-seconds).
+# ORDER (commit order; default: the order of bins.txt), SECONDS_EACH (wick bench --max-seconds),
+# AB ("MODEL:VAR=VALUE ...": the last build again with that environment setting).
 # Output: $OUT/bisect.txt (one line per model and build: median, min) and $OUT/bisect_logs.tar.gz
 # (every bench log and the profiles of the first and last build).
 set -u
@@ -51,6 +52,14 @@ for m in $MODELS; do
     timeout 60 $W/bin/wick_$c bench $M/model.pte --backend webgpu --runs 200 --warmup 3 --max-seconds ${SECONDS_EACH:-2} \
       "${inargs[@]}" > $W/logs/bench_${m}_$c.txt 2>&1
     echo "$m $c $(grep -o 'median [0-9.]* ms, min [0-9.]* ms' $W/logs/bench_${m}_$c.txt | tail -1)" | tee -a $R
+  done
+  # AB="MODEL:VAR=VALUE ...": the last build again with each setting, on its model
+  for ab in ${AB:-}; do
+    [[ ${ab%%:*} == $m ]] || continue
+    c=$(echo $ORDER | rev | cut -d' ' -f1 | rev) kv=${ab#*:}
+    env "$kv" timeout 60 $W/bin/wick_$c bench $M/model.pte --backend webgpu --runs 200 --warmup 3 --max-seconds ${SECONDS_EACH:-2} \
+      "${inargs[@]}" > $W/logs/bench_${m}_${c}_$kv.txt 2>&1
+    echo "$m $c $kv $(grep -o 'median [0-9.]* ms, min [0-9.]* ms' $W/logs/bench_${m}_${c}_$kv.txt | tail -1)" | tee -a $R
   done
   first=$(echo $ORDER | cut -d' ' -f1) last=$(echo $ORDER | rev | cut -d' ' -f1 | rev)
   for c in $first $last; do

@@ -68,11 +68,7 @@ std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& 
   std::map<size_t, ElementwiseChain> chains;
   const std::vector<GValue>& values = g.values_;
   const size_t n_ops = plan.ops.size(), n_vals = values.size();
-  std::vector<bool> taken = g.skip_op_;
-  taken.resize(n_ops, false);
-  // A fused attention is built at one of its ops (attention_fusion.h): not a chain link.
-  for (const auto& entry : g.attention_fusions_.fused)
-    if (entry.first < n_ops) taken[entry.first] = true;
+  std::vector<bool> taken = g.ops_taken(n_ops);
 
   auto tensor_at = [&](int32_t id) -> const GpuTensor* {
     if (id < 0 || static_cast<size_t>(id) >= n_vals) return nullptr;

@@ -582,12 +582,26 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
 
 void Graph::apply_chain_fusions(const vkgraph::Plan& plan) {
   chains_ = plan_elementwise_chains(plan, *this);
-  for (const auto& [last, c] : chains_)
-    for (size_t op : c.folded)
-      if (!skip_op_[op]) {
-        skip_op_[op] = true;
-        ++fused_ops_;
-      }
+  for (const auto& [last, c] : chains_) skip_folded(c.folded);
+}
+
+// Ops a later fusion pass may not fold: skipped already, or part of a fused attention (built
+// at one of its ops, attention_fusion.h).
+std::vector<bool> Graph::ops_taken(size_t n_ops) const {
+  std::vector<bool> taken = skip_op_;
+  taken.resize(n_ops, false);
+  for (const auto& entry : attention_fusions_.fused)
+    if (entry.first < n_ops) taken[entry.first] = true;
+  return taken;
+}
+
+// Folded ops run inside the op that absorbed them: never built on their own.
+void Graph::skip_folded(const std::vector<size_t>& folded) {
+  for (size_t op : folded)
+    if (!skip_op_[op]) {
+      skip_op_[op] = true;
+      ++fused_ops_;
+    }
 }
 
 // Gives the values a fusion pass moved to fusion slots (slot_of: value id -> slot) their
@@ -618,12 +632,7 @@ Status Graph::apply_matmul_epilogues(const vkgraph::Plan& plan) {
   MatmulFusionPlan mp = plan_matmul_epilogues(plan, *this);
   WICK_RETURN_IF_ERROR(bind_fusion_slots(mp.slot_bytes, std::move(mp.slot_of), "matmul fusion"));
   matmul_epilogues_ = std::move(mp.epilogues);
-  for (const auto& [op, e] : matmul_epilogues_)
-    for (size_t folded : e.folded)
-      if (!skip_op_[folded]) {
-        skip_op_[folded] = true;
-        ++fused_ops_;
-      }
+  for (const auto& [op, e] : matmul_epilogues_) skip_folded(e.folded);
   return {};
 }
 

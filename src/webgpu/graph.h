@@ -405,6 +405,8 @@ class Graph {
   Status plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, uint64_t>& shared_sizes);
   // Plans elementwise chains (chain_fusion.h) on the ops left after the conv fusions.
   void apply_chain_fusions(const vkgraph::Plan& plan);
+  void skip_folded(const std::vector<size_t>& folded);
+  std::vector<bool> ops_taken(size_t n_ops) const;
   // Plans matmul epilogues (matmul_fusion.h) on the ops left after the conv and attention
   // fusions, and gives the outputs that need one a fusion slot.
   // Buffers for the fusion slots a pass chose (graph.cpp); the pass's slot_of entries for

@@ -81,10 +81,7 @@ MatmulFusionPlan plan_matmul_epilogues(const vkgraph::Plan& plan, const Graph& g
     return t && t->is_float() && t->buffer ? t : nullptr;
   };
 
-  std::vector<bool> taken = g.skip_op_;
-  taken.resize(n_ops, false);
-  for (const auto& entry : g.attention_fusions_.fused)
-    if (entry.first < n_ops) taken[entry.first] = true;
+  std::vector<bool> taken = g.ops_taken(n_ops);
 
   // Readers of each value: the ops still to be built (every argument but the last,
   // value-list items included), what the fused convs and attentions read, graph outputs.
