@@ -8,6 +8,11 @@
 # f16math (f16 arithmetic: matmul_large_vec4_f16math), plus f16bk16 (v29) and f16tiles (v30),
 # each checked against a CPU reference (relative L2 printed).
 #
+# 2026-12-05 (run): shader-f16 yes with the toggle; every f32 kernel ~2 TFLOP/s because of
+# Dawn's robustness (BENCH_ARGS="--extra-toggles disable_robustness": 10x faster). Next run:
+# the default and that toggle side by side, to see whether v31 ("f32lit": the FMA block by
+# literal indices) escapes the robustness cost that v8 ("f32") pays.
+#
 # Stage here (Node from this machine, dawn.node, the bench and its WGSL; about 15 MB):
 #   bash bench/kernels/matmul/h200_f16_node.sh stage [STAGE]     # default /work/main/.dev/f16node
 # Then the device tool, from /work/main: `bash .dev/f16node/h200_f16_node.sh`,
