@@ -11,6 +11,7 @@
 # AB ("MODEL:VAR=VALUE ...": the last build again with that environment setting).
 # Output: $OUT/bisect.txt (one line per model and build: median, min) and $OUT/bisect_logs.tar.gz
 # (every bench log and the profiles of the first and last build).
+# SECONDS_EACH must be a whole number (wick bench --max-seconds takes integers).
 set -u
 if [[ ${1:-} == stage ]]; then
   set -e
@@ -63,7 +64,8 @@ for m in $MODELS; do
   done
   first=$(echo $ORDER | cut -d' ' -f1) last=$(echo $ORDER | rev | cut -d' ' -f1 | rev)
   for c in $first $last; do
-    timeout 60 $W/bin/wick_$c run $M/model.pte --backend webgpu --profile "${inargs[@]}" > $W/logs/profile_${m}_$c.txt 2>&1
+    timeout 60 $W/bin/wick_$c run $M/model.pte --backend webgpu --profile "${inargs[@]}" --output-dir $W/out_$c \
+      > $W/logs/profile_${m}_$c.txt 2>&1
   done
 done
 tar -czf $OUT/bisect_logs.tar.gz -C $W logs
