@@ -356,5 +356,40 @@ TEST(WebGpuMatmulEpilogue, BufferConflictsAndResidualInPlace) {
   }
 }
 
+// The fused output and its residual both become pieces of one cat, which is placed in place
+// after the fusion passes (the placement then puts the product's output and the residual in
+// one buffer at different offsets). Matches the CPU and the unfused graph under both plans.
+// (Under the joint plan the fusion pass cannot see a residual and its output in one group:
+// its groups are views only, and neither value is a view of the other.)
+TEST(WebGpuMatmulEpilogue, OutputAndResidualInOneCat) {
+  std::mt19937 rng(700);
+  const int64_t m = 13, n = 12, k = 16;
+  Tensor x = test::random_tensor(ScalarType::kFloat, {m, k}, rng);
+  Tensor res = test::random_tensor(ScalarType::kFloat, {m, n}, rng);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {n, k}, rng, -0.3, 0.3);
+  for (bool joint : {true, false}) {
+    Options o;
+    o.joint_memory_plan = joint;
+    Runs r = run_modes(
+        [&](test::VkGraphBuilder& b) {
+          int xi = b.input(ScalarType::kFloat, {m, k});
+          int rin = b.input(ScalarType::kFloat, {m, n});
+          int t = b.tensor(ScalarType::kFloat, {m, n}, 0);
+          int y = b.tensor(ScalarType::kFloat, {m, n}, 1);
+          int out = b.tensor(ScalarType::kFloat, {m, n}, 2);
+          int cat = b.tensor(ScalarType::kFloat, {2 * m, n});
+          b.op("aten.relu.default", {rin, t});  // the residual, a planned value
+          b.op("aten.linear.default", {xi, b.constant(w), b.none(), y});
+          b.op("aten.add.Tensor", {y, t, b.int_value(1), out});
+          b.op("aten.cat.default", {b.value_list({out, t}), b.int_value(0), cat});
+          b.output(cat);
+        },
+        {Value::make_tensor(x), Value::make_tensor(res)}, o);
+    const std::string what = joint ? "joint plan" : "separate plans";
+    expect_matches(r, what);
+    EXPECT_EQ(r.epilogues, 1u) << what;
+  }
+}
+
 }  // namespace
 }  // namespace wick
