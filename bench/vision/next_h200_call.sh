@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Ran once, 2026-12-05 on 9955d31 (bench/results/vision_h200.md): it found the 5x matmul
+# regression that 7b6614d fixed. Run it again on main as it is now: the full table with the
+# fix, and the A/Bs (D-FINE's pointwise GEMM, SAM's attention choice) with it.
+#
 # The first H200 call to make in the next session (issue 11): the merged trees of the night of
 # 2026-12-04 and of 2026-12-05 (matmul epilogues, the joint memory plan and range views,
 # subgroup row reductions, f16 arithmetic), whose kernels and fusions were checked on
