@@ -13,7 +13,7 @@
 # flash11, host11b, f16mm11 call 2, perm11, norm11). Stage first, here:
 #
 #   git worktree add /tmp/before 9039d11 && (cd /tmp/before && <configure + build wick as scripts/setup.sh does>)
-#   BEFORE=/tmp/before/build/wick KBENCH="conv_transposed attention shape_copy norm conv_pw subgroups" \
+#   BEFORE=/tmp/before/build/wick KBENCH="conv_transposed attention shape_copy norm conv_pw subgroups matmul" \
 #     bash bench/vision/prepare.sh /work/main/.dev/bench build
 #   cp bench/vision/next_h200_call.sh bench/vision/env_ab.sh /work/main/.dev/bench/vision/
 #
@@ -31,7 +31,7 @@ MODELS="sam2_1_hiera_tiny_encoder_1024 sam2_1_hiera_tiny_decoder_1click depth_an
 whisper_base_encoder_30s dfine_s_640 modnet_512 modnet_512_in_explicit realesrgan_x4_tile64 mobilenet_v3_small \
 esrgan_slim_x4_64 depth_anything_v2_small_518_sdpa whisper_base_encoder_30s_sdpa"
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
-  KERNEL_BENCH="${KERNEL_BENCH:-conv_transposed attention shape_copy norm conv_pw subgroups}" DEADLINE=${DEADLINE:-400} \
+  KERNEL_BENCH="${KERNEL_BENCH:-conv_transposed attention shape_copy norm conv_pw subgroups matmul}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < 470 )); then

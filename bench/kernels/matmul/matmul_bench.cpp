@@ -22,8 +22,9 @@ namespace {
 struct Params {
   uint32_t m, n, k, batch;
   uint32_t a_bs, b_bs, c_bs, bias_mode;
-  uint32_t bias_rs, bias_cs, pad0, pad1;
+  uint32_t bias_rs, bias_cs, epi, res_mode;  // epi, res_mode: the shipped kernels' epilogue (0: none)
   float alpha, beta, pad2, pad3;
+  float epi_a[4];
 };
 
 struct Case {
@@ -47,6 +48,7 @@ struct Variant {
   bool vec4;            // needs K % 4 == 0 and N % 4 == 0
   std::vector<Override> overrides;
   uint32_t smem_bytes;  // workgroup storage it needs (skipped where the limit is lower)
+  bool shipped = false;  // a shipped kernel (a link into src/webgpu): bindings 5-6 of its epilogue too
 };
 
 // The attention products of demos/whisper_tiny_encoder (4 heads of 16), a Whisper-base-size
@@ -96,6 +98,13 @@ const Variant kVariants[] = {
     {14, "v13_tiled_scalar_db.wgsl", 64, 64, 0, false, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 8}, {"RN", 4}}, 16384},
     {15, "v8_tiled_vec4_db.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288},
     {16, "v13_tiled_scalar_db.wgsl", 128, 64, 0, false, {{"BM", 128}, {"BN", 64}, {"BK", 16}, {"RM", 8}, {"RN", 8}}, 24576},
+    // v31: v8 with the FMA block by literal indices (the robustness candidate, README).
+    {31, "v31_tiled_vec4_literal.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288},
+    // v32-v34: the shipped matmul_large_vec4.wgsl (epilogue store included) at register.cpp's
+    // three tiles, so that a kernel change shows here before it shows in a model.
+    {32, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 16384, true},
+    {33, "v32_shipped_large_vec4.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288, true},
+    {34, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}}, 16384, true},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list
@@ -205,6 +214,7 @@ int main(int argc, char** argv) {
       gpu::Dispatch d;
       d.pipeline = pl;
       d.bindings = {{0, &da}, {1, &db}, {2, c.bias ? &dbias : &db}, {3, &dc}, {4, &dp}};
+      if (v.shipped) d.bindings.insert(d.bindings.end(), {{5, &db}, {6, &db}});  // unread: epi = 0
       d.x = (c.n + v.tn - 1) / v.tn, d.y = (c.m + v.tm - 1) / v.tm, d.z = c.batch;
       take(list.add(d), "add");
       check(dc.write(std::vector<float>(ref.size(), NAN).data(), ref.size() * 4), "clear");

@@ -1,0 +1,1 @@
+../../../src/webgpu/ops/matmul/matmul_large_vec4.wgsl
