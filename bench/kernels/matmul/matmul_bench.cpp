@@ -98,8 +98,8 @@ const Variant kVariants[] = {
     {14, "v13_tiled_scalar_db.wgsl", 64, 64, 0, false, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 8}, {"RN", 4}}, 16384},
     {15, "v8_tiled_vec4_db.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288},
     {16, "v13_tiled_scalar_db.wgsl", 128, 64, 0, false, {{"BM", 128}, {"BN", 64}, {"BK", 16}, {"RM", 8}, {"RN", 8}}, 24576},
-    // v31: v8 with the FMA block by literal indices (the robustness candidate, README).
-    {31, "v31_tiled_vec4_literal.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288},
+    // v31: v15 with the FMA block by literal indices (v8's fma_literal; the robustness candidate, README).
+    {31, "v8_tiled_vec4_db.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}, {"fma_literal", 1}}, 12288},
     // v32-v34: the shipped matmul_large_vec4.wgsl (epilogue store included) at register.cpp's
     // three tiles, so that a kernel change shows here before it shows in a model.
     {32, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 16384, true},

@@ -3,7 +3,7 @@
 // NVIDIA's Vulkan driver): whether shader-f16 appears with the toggle (without: --no-toggle),
 // then c = x @ w^T + b on the real-size linears through the shipped kernels' research files:
 //   f32       v8_tiled_vec4_db.wgsl        f32 weights (the shipped matmul_large_vec4)
-//   f32lit    v31_tiled_vec4_literal.wgsl  v8, FMAs by literal index (robustness test)
+//   f32lit    v8 with fma_literal = 1     FMAs by literal index (bench v31; robustness test)
 //   unpack    v23_tiled_vec4_f16w.wgsl     f16 weights, f32 math (matmul_large_vec4_f16w)
 //   f16math   v26_tiled_vec4_f16math.wgsl  f16 arithmetic (matmul_large_vec4_f16math; shader-f16)
 //   f16bk16   v26 with BK 16 (v29)         longer f16 sums
@@ -72,7 +72,7 @@ const CASES = [
 ];
 const KERNELS = [
   {name: 'f32', file: 'v8_tiled_vec4_db.wgsl', weights: 'f32', consts: {trans_b: 1}},
-  {name: 'f32lit', file: 'v31_tiled_vec4_literal.wgsl', weights: 'f32', consts: {trans_b: 1}},
+  {name: 'f32lit', file: 'v8_tiled_vec4_db.wgsl', weights: 'f32', consts: {trans_b: 1, fma_literal: 1}},
   {name: 'unpack', file: 'v23_tiled_vec4_f16w.wgsl', weights: 'f16', consts: {trans_b: 1}},
   {name: 'f16math', file: 'v26_tiled_vec4_f16math.wgsl', weights: 'f16', f16: true, consts: {f16_math: 1}},
   {name: 'f16bk16', file: 'v26_tiled_vec4_f16math.wgsl', weights: 'f16', f16: true, consts: {f16_math: 1}, bk: 16},

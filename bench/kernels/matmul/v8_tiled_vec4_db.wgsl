@@ -1,4 +1,6 @@
-// Variant 8 (v8-v12 in matmul_bench.cpp, by overrides): large-shape fp32 matmul.
+// Variant 8 (v8-v12, v15, v31 in matmul_bench.cpp, by overrides): large-shape fp32 matmul.
+// fma_literal = 1 (v31): the inner FMA block written out, every acc element and operand by a
+// literal index (for Dawn's robustness under dawn.node: matmul_f16_node.mjs "f32lit").
 // c[b] = alpha * (a[b] @ op(b[b])) + beta * bias. trans_b = 1: b is [N, K] (a linear
 // weight), else [K, N]. Needs K % 4 == 0 and N % 4 == 0 (every load and store is a vec4);
 // M, N and K need not be multiples of the tile.
@@ -29,6 +31,7 @@ override BN: u32 = 128u;
 override BK: u32 = 16u;
 override RM: u32 = 8u;
 override RN: u32 = 8u;
+override fma_literal: u32 = 0u;
 
 override TX: u32 = BN / RN;
 override TY: u32 = BM / RM;
@@ -133,16 +136,44 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let abase = cur * A_V4;
     let bbase = cur * B_V4;
     for (var kk = 0u; kk < BK; kk++) {
-      var av: array<vec4<f32>, 2>;
-      var bv: array<vec4<f32>, 2>;
-      for (var g = 0u; g < GM; g++) { av[g] = as_[abase + kk * (BM / 4u) + g * (BM / 4u / GM) + ty]; }
-      for (var h = 0u; h < GN; h++) { bv[h] = bs_[bbase + kk * (BN / 4u) + h * (BN / 4u / GN) + tx]; }
-      for (var g = 0u; g < GM; g++) {
-        for (var h = 0u; h < GN; h++) {
-          acc[(g * 4u + 0u) * 2u + h] = fma(vec4<f32>(av[g].x), bv[h], acc[(g * 4u + 0u) * 2u + h]);
-          acc[(g * 4u + 1u) * 2u + h] = fma(vec4<f32>(av[g].y), bv[h], acc[(g * 4u + 1u) * 2u + h]);
-          acc[(g * 4u + 2u) * 2u + h] = fma(vec4<f32>(av[g].z), bv[h], acc[(g * 4u + 2u) * 2u + h]);
-          acc[(g * 4u + 3u) * 2u + h] = fma(vec4<f32>(av[g].w), bv[h], acc[(g * 4u + 3u) * 2u + h]);
+      if (fma_literal == 1u) {
+        // Operands in plain values and every acc element by a literal index (no loop over g, h):
+        // under robustness Tint clamps each dynamic index, and the clamp may keep acc out of
+        // registers. GM, GN (1 or 2) are pipeline constants: the unused half folds away.
+        let a0 = as_[abase + kk * (BM / 4u) + ty];
+        let a1 = as_[abase + kk * (BM / 4u) + select(0u, BM / 8u, GM > 1u) + ty];
+        let b0 = bs_[bbase + kk * (BN / 4u) + tx];
+        let b1 = bs_[bbase + kk * (BN / 4u) + select(0u, BN / 8u, GN > 1u) + tx];
+        acc[0] = fma(vec4<f32>(a0.x), b0, acc[0]);
+        if (GN > 1u) { acc[1] = fma(vec4<f32>(a0.x), b1, acc[1]); }
+        acc[2] = fma(vec4<f32>(a0.y), b0, acc[2]);
+        if (GN > 1u) { acc[3] = fma(vec4<f32>(a0.y), b1, acc[3]); }
+        acc[4] = fma(vec4<f32>(a0.z), b0, acc[4]);
+        if (GN > 1u) { acc[5] = fma(vec4<f32>(a0.z), b1, acc[5]); }
+        acc[6] = fma(vec4<f32>(a0.w), b0, acc[6]);
+        if (GN > 1u) { acc[7] = fma(vec4<f32>(a0.w), b1, acc[7]); }
+        if (GM > 1u) {
+          acc[8] = fma(vec4<f32>(a1.x), b0, acc[8]);
+          if (GN > 1u) { acc[9] = fma(vec4<f32>(a1.x), b1, acc[9]); }
+          acc[10] = fma(vec4<f32>(a1.y), b0, acc[10]);
+          if (GN > 1u) { acc[11] = fma(vec4<f32>(a1.y), b1, acc[11]); }
+          acc[12] = fma(vec4<f32>(a1.z), b0, acc[12]);
+          if (GN > 1u) { acc[13] = fma(vec4<f32>(a1.z), b1, acc[13]); }
+          acc[14] = fma(vec4<f32>(a1.w), b0, acc[14]);
+          if (GN > 1u) { acc[15] = fma(vec4<f32>(a1.w), b1, acc[15]); }
+        }
+      } else {
+        var av: array<vec4<f32>, 2>;
+        var bv: array<vec4<f32>, 2>;
+        for (var g = 0u; g < GM; g++) { av[g] = as_[abase + kk * (BM / 4u) + g * (BM / 4u / GM) + ty]; }
+        for (var h = 0u; h < GN; h++) { bv[h] = bs_[bbase + kk * (BN / 4u) + h * (BN / 4u / GN) + tx]; }
+        for (var g = 0u; g < GM; g++) {
+          for (var h = 0u; h < GN; h++) {
+            acc[(g * 4u + 0u) * 2u + h] = fma(vec4<f32>(av[g].x), bv[h], acc[(g * 4u + 0u) * 2u + h]);
+            acc[(g * 4u + 1u) * 2u + h] = fma(vec4<f32>(av[g].y), bv[h], acc[(g * 4u + 1u) * 2u + h]);
+            acc[(g * 4u + 2u) * 2u + h] = fma(vec4<f32>(av[g].z), bv[h], acc[(g * 4u + 2u) * 2u + h]);
+            acc[(g * 4u + 3u) * 2u + h] = fma(vec4<f32>(av[g].w), bv[h], acc[(g * 4u + 3u) * 2u + h]);
+          }
         }
       }
     }
