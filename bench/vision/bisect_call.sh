@@ -18,7 +18,7 @@ if [[ ${1:-} == stage ]]; then
   cd "$(dirname "${BASH_SOURCE[0]}")/../.."
   S=.dev/bisect BIN=$2
   rm -rf $S && mkdir -p $S/vision $S/bins
-  cp bench/vision/{export.py,models.py,modnet.py,sam2_dfine.py,compare.py,bisect_call.sh} $S/vision/
+  cp bench/vision/{export.py,models.py,modnet.py,sam2_dfine.py,compare.py,input_specs.py,bisect_call.sh} $S/vision/
   cp .dev/bench/et.tar.xz $S/
   T=$(mktemp -d); tar -xJf .dev/bench/wick.tar.xz -C "$T" wick/libwebgpu_wrapper.so
   xz -6 -T2 -c "$T/wick/libwebgpu_wrapper.so" > $S/libwebgpu_wrapper.so.xz; rm -rf "$T"
@@ -48,7 +48,8 @@ for m in $MODELS; do
   echo "[${SECONDS}s] export $m: $(tail -1 $W/logs/export_$m.log)" | tee -a $R
   M=$W/models/$m
   [[ -f $M/meta.json ]] || continue
-  mapfile -t inargs < <(python3 -c "import json;[print(f\"--input\n$M/{i['file']}:{i['dtype']}:{','.join(map(str, i['shape']))}\") for i in json.load(open('$M/meta.json'))['inputs']]")
+  inargs=()
+  while read -r s; do inargs+=(--input "$s"); done < <(python3 $D/vision/input_specs.py $M)
   for c in $ORDER; do
     timeout 60 $W/bin/wick_$c bench $M/model.pte --backend webgpu --runs 200 --warmup 3 --max-seconds ${SECONDS_EACH:-2} \
       "${inargs[@]}" > $W/logs/bench_${m}_$c.txt 2>&1

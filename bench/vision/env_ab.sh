@@ -25,7 +25,7 @@ for spec in "$@"; do
   D=$W/models/$m
   [[ -f $D/model.pte ]] || { echo "$m: not exported"; continue; }
   inargs=()
-  while read -r s; do inargs+=(--input "$s"); done < <(python3 -c "import json;[print(f\"$D/{i['file']}:{i['dtype']}:{','.join(map(str, i['shape']))}\") for i in json.load(open('$D/meta.json'))['inputs']]")
+  while read -r s; do inargs+=(--input "$s"); done < <(python3 "$(dirname "${BASH_SOURCE[0]}")/input_specs.py" "$D")
   IFS=, read -ra settings <<< "${spec#*:}"
   for s in "${settings[@]}"; do
     log=$R/env_ab_${m}_${s//=/_}.txt

@@ -89,7 +89,7 @@ bench_model() {
   [[ -f $D/meta.json ]] || { log "$m: no export, skipped"; return; }
   # every input as FILE:dtype:shape (wick and ort_bench.mjs take the same form), one output file each
   local inputs=() outs=() i
-  mapfile -t inputs < <(python3 -c "import json;[print(f\"$D/{i['file']}:{i['dtype']}:{','.join(map(str, i['shape']))}\") for i in json.load(open('$D/meta.json'))['inputs']]")
+  mapfile -t inputs < <(python3 "$VISION/input_specs.py" "$D")
   local inargs=() s n_out
   for s in "${inputs[@]}"; do inargs+=(--input "$s"); done
   n_out=$(python3 -c "import json;print(len(json.load(open('$D/meta.json'))['outputs']))")
