@@ -12,6 +12,9 @@
 # Dawn's robustness (BENCH_ARGS="--extra-toggles disable_robustness": 10x faster). Next run:
 # the default and that toggle side by side, to see whether v31 ("f32lit": the FMA block by
 # literal indices) escapes the robustness cost that v8 ("f32") pays.
+# Since then the shipped kernels index register arrays by literals only
+# (bench/kernels/robustness/README.md): the run times them too ("f32ship", "f16ship"), once
+# with robustness on (what a browser gets) and once with disable_robustness.
 #
 # Stage here (Node from this machine, dawn.node, the bench and its WGSL; about 15 MB):
 #   bash bench/kernels/matmul/h200_f16_node.sh stage [STAGE]     # default /work/main/.dev/f16node
@@ -29,7 +32,7 @@ if [[ ${1:-} == stage ]]; then
   STAGE=${2:-/work/main/.dev/f16node}
   T=$(mktemp -d)
   trap 'rm -rf "$T"' EXIT
-  mkdir -p "$STAGE" "$T/f16node/node_modules/webgpu/dist/linux-x64" "$T/f16node/kernels/matmul"
+  mkdir -p "$STAGE" "$T/f16node/node_modules/webgpu/dist/linux-x64" "$T/f16node/bench/kernels/matmul" "$T/f16node/src"
   NODE=$(command -v node)
   if [[ ! -f $STAGE/node.xz || $(cat "$STAGE/node.sha" 2>/dev/null) != $(sha256sum "$NODE" | cut -c1-64) ]]; then
     cp "$NODE" "$T/node" && strip "$T/node"
@@ -39,7 +42,9 @@ if [[ ${1:-} == stage ]]; then
   W=node_modules/webgpu
   cp -L "$W/package.json" "$W/index.js" "$T/f16node/$W/"
   cp -L "$W/dist/linux-x64/dawn.node" "$T/f16node/$W/dist/linux-x64/"
-  cp bench/kernels/matmul/matmul_f16_node.mjs bench/kernels/matmul/*.wgsl "$T/f16node/kernels/matmul/"
+  cp bench/kernels/matmul/matmul_f16_node.mjs bench/kernels/matmul/*.wgsl "$T/f16node/bench/kernels/matmul/"
+  cp bench/kernels/wgsl_expand.mjs "$T/f16node/bench/kernels/"
+  cp -r src/webgpu "$T/f16node/src/"  # the shipped WGSL (f32ship, f16ship)
   git log -1 --format='%h %cd' > "$T/f16node/COMMIT"
   tar -C "$T" -cf - f16node | nice xz -6 -T2 > "$STAGE/f16node.tar.xz"
   cp "${BASH_SOURCE[0]}" "$STAGE/h200_f16_node.sh"
@@ -60,8 +65,11 @@ cd "$W/f16node"
   echo "commit: $(cat COMMIT)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
   echo "== without the toggle"
-  timeout 60 "$W/node" kernels/matmul/matmul_f16_node.mjs --probe --no-toggle 2>&1
-  echo "== with enable-dawn-features=vulkan_enable_f16_on_nvidia"
-  timeout 220 "$W/node" kernels/matmul/matmul_f16_node.mjs ${BENCH_ARGS:---reps 20} 2>&1
+  timeout 60 "$W/node" bench/kernels/matmul/matmul_f16_node.mjs --probe --no-toggle 2>&1
+  echo "== with enable-dawn-features=vulkan_enable_f16_on_nvidia (robustness on, as in a browser)"
+  timeout 150 "$W/node" bench/kernels/matmul/matmul_f16_node.mjs ${BENCH_ARGS:---reps 20} 2>&1
+  echo "exit status $?"
+  echo "== the same with disable_robustness"
+  timeout 150 "$W/node" bench/kernels/matmul/matmul_f16_node.mjs ${BENCH_ARGS:---reps 20} --extra-toggles disable_robustness 2>&1
   echo "exit status $?"
 } | tee "$OUT/f16_node.txt"

@@ -8,17 +8,21 @@
 //   f16math   v26_tiled_vec4_f16math.wgsl  f16 arithmetic (matmul_large_vec4_f16math; shader-f16)
 //   f16bk16   v26 with BK 16 (v29)         longer f16 sums
 //   f16tiles  v26 with f16_math = false (v30): f16 tiles, f32 math
+//   f32ship   src/webgpu/ops/matmul/matmul_large_vec4.wgsl as shipped (includes expanded,
+//             epilogue off): register arrays by literal index only (bench/kernels/robustness)
+//   f16ship   src/webgpu/ops/matmul/matmul_large_vec4_f16math.wgsl as shipped (shader-f16)
 // at the tile register.cpp picks for the shape (128x128 from 512 tiles, 128x64 from 256 tiles
 // of 128x64, else 64x64). Each result is checked on sampled rows against a CPU reference
 // (double accumulation, f32 inputs): relative L2 printed, < 5e-3 required. Times: GPU
 // timestamps per dispatch (median), else wall time of a submit of REPS dispatches.
 //
 //   VK_ICD_FILENAMES=... node bench/kernels/matmul/matmul_f16_node.mjs [--quick] [--no-toggle]
-//       [--probe] [--cases SUBSTRING] [--reps N] [--extra-toggles T1,T2]
+//       [--probe] [--cases SUBSTRING] [--kernels f32,f32ship,...] [--reps N] [--extra-toggles T1,T2]
 // --quick: the edge cases only (lavapipe, SwiftShader). Exit status 1 on a wrong result.
 import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {shippedWgsl} from '../wgsl_expand.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
@@ -77,7 +81,10 @@ const KERNELS = [
   {name: 'f16math', file: 'v26_tiled_vec4_f16math.wgsl', weights: 'f16', f16: true, consts: {f16_math: 1}},
   {name: 'f16bk16', file: 'v26_tiled_vec4_f16math.wgsl', weights: 'f16', f16: true, consts: {f16_math: 1}, bk: 16},
   {name: 'f16tiles', file: 'v26_tiled_vec4_f16math.wgsl', weights: 'f16', f16: true, consts: {f16_math: 0}},
+  {name: 'f32ship', shipped: 'matmul/matmul_large_vec4', weights: 'f32', consts: {trans_b: 1}},
+  {name: 'f16ship', shipped: 'matmul/matmul_large_vec4_f16math', weights: 'f16', f16: true, consts: {}},
 ];
+const only = value('--kernels', '');  // comma-separated kernel names (default: all)
 // register.cpp's tile choice (bench v8 / v15 / v12).
 function tileFor(m, n) {
   const rows128 = Math.ceil(m / 128);
@@ -154,26 +161,32 @@ for (const [name, m, k, n, withBias, large] of CASES) {
     }
     ref.set(i, r);
   }
-  const params = new ArrayBuffer(64), pu = new Uint32Array(params), pf = new Float32Array(params);
+  // The research kernels' 64-byte Params; the shipped ones read 80 (epi = res_mode = 0 and
+  // the epilogue's coefficients: no epilogue), the same first 64 bytes.
+  const params = new ArrayBuffer(80), pu = new Uint32Array(params), pf = new Float32Array(params);
   pu.set([m, n, k, 1, m * k, 0, m * n, withBias ? 1 : 0, 0, 1, 0, 0]);
   pf[12] = 1, pf[13] = 1;
-  const pbuf = device.createBuffer({size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST});
+  const pbuf = device.createBuffer({size: 80, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST});
   device.queue.writeBuffer(pbuf, 0, params);
   const bufs = {a: storage(x), w32: storage(w), w16: storage(wHalf), bias: storage(bias),
-                c: storage(new Float32Array(m * n))};
+                c: storage(new Float32Array(m * n)), unused: storage(new Float32Array(4))};
   const gflop = (2 * m * n * k) / 1e9;
   console.log(`\n${name}  (${gflop.toFixed(3)} GFLOP)`);
   for (const kern of KERNELS) {
+    if (only && !only.split(',').includes(kern.name)) continue;
     if (kern.f16 && !hasF16) { console.log(`  ${kern.name.padEnd(9)} skipped: no shader-f16`); continue; }
     const tile = {...tileFor(m, n), ...(kern.bk ? {BK: kern.bk} : {})};
-    const module = device.createShaderModule({code: fs.readFileSync(path.join(dir, kern.file), 'utf8')});
+    const code = kern.shipped ? shippedWgsl(kern.shipped) : fs.readFileSync(path.join(dir, kern.file), 'utf8');
+    const module = device.createShaderModule({code});
     device.pushErrorScope('validation');
     const pipeline = device.createComputePipeline({layout: 'auto',
       compute: {module, entryPoint: 'main', constants: {...tile, ...kern.consts}}});
     const bindGroup = device.createBindGroup({layout: pipeline.getBindGroupLayout(0), entries: [
       {binding: 0, resource: {buffer: bufs.a}}, {binding: 1, resource: {buffer: kern.weights === 'f16' ? bufs.w16 : bufs.w32}},
       {binding: 2, resource: {buffer: bufs.bias}}, {binding: 3, resource: {buffer: bufs.c}},
-      {binding: 4, resource: {buffer: pbuf}}]});
+      {binding: 4, resource: {buffer: pbuf}},
+      // The shipped kernels' epilogue operands (residual, column), unread with epi = 0.
+      ...(kern.shipped ? [5, 6].map((binding) => ({binding, resource: {buffer: bufs.unused}})) : [])]});
     const bad = await device.popErrorScope();
     if (bad) { console.log(`  ${kern.name.padEnd(9)} FAILED to build: ${bad.message}`); ++failures; continue; }
     const groups = [Math.ceil(n / tile.BN), Math.ceil(m / tile.BM), 1];

@@ -15,6 +15,13 @@
 // row gm, gm < M and gn < N checked, v = a @ op(b) before the epilogue), and the sizes
 // `tile_m()`, `tile_n()`, `tile_k()` (matmul_params.inc.wgsl: p.m, p.n, p.k; conv2d_pw_gemm:
 // the output channels, the pixels, the input channels).
+//
+// Register arrays (acc, and the includer's staging of global loads) are indexed by literals
+// or pipeline constants only, never by a loop variable. Under Dawn's robustness (every
+// browser; dawn.node unless `disable_robustness`) each loop gets a guard counter, so a
+// driver may leave a loop rolled, and one run-time index into acc puts all of it in local
+// memory: 10x slower on the H200 (bench/kernels/robustness/README.md;
+// private_index_check.mjs checks the SPIR-V).
 //#include "matmul_store_acc.inc.wgsl"
 override trans_b: u32 = 0u;
 override BM: u32 = 128u;
@@ -43,9 +50,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let ty = lid.y;
   let GM = RM / 4u;  // 4-row blocks per thread
   let GN = RN / 4u;  // 4-column blocks per thread
-  // acc[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, columns of column block h.
+  // acc[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, columns of column block h
+  // (zero-initialized, as every WGSL variable). Every access below is by a literal index:
+  // see "Register arrays" above.
   var acc: array<vec4<f32>, 16>;
-  for (var i = 0u; i < 16u; i++) { acc[i] = vec4<f32>(0.0); }
 
   let nt = (tile_k() + BK - 1u) / BK;
   load_tile(li, bi, row0, col0, 0u);
@@ -57,16 +65,33 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let abase = cur * A_V4;
     let bbase = cur * B_V4;
     for (var kk = 0u; kk < BK; kk++) {
-      var av: array<vec4<f32>, 2>;
-      var bv: array<vec4<f32>, 2>;
-      for (var g = 0u; g < GM; g++) { av[g] = as_[abase + kk * (BM / 4u) + g * (BM / 4u / GM) + ty]; }
-      for (var h = 0u; h < GN; h++) { bv[h] = bs_[bbase + kk * (BN / 4u) + h * (BN / 4u / GN) + tx]; }
-      for (var g = 0u; g < GM; g++) {
-        for (var h = 0u; h < GN; h++) {
-          acc[(g * 4u + 0u) * 2u + h] = fma(vec4<f32>(av[g].x), bv[h], acc[(g * 4u + 0u) * 2u + h]);
-          acc[(g * 4u + 1u) * 2u + h] = fma(vec4<f32>(av[g].y), bv[h], acc[(g * 4u + 1u) * 2u + h]);
-          acc[(g * 4u + 2u) * 2u + h] = fma(vec4<f32>(av[g].z), bv[h], acc[(g * 4u + 2u) * 2u + h]);
-          acc[(g * 4u + 3u) * 2u + h] = fma(vec4<f32>(av[g].w), bv[h], acc[(g * 4u + 3u) * 2u + h]);
+      // Row blocks g = 0, 1 and column blocks h = 0, 1 of this K step; the second of each is
+      // a re-read of the first where the thread has one block (GM or GN = 1), and its FMAs
+      // are skipped (GM, GN are pipeline constants: the branches fold).
+      let a0 = as_[abase + kk * (BM / 4u) + ty];
+      let a1 = as_[abase + kk * (BM / 4u) + (GM - 1u) * (BM / 8u) + ty];
+      let b0 = bs_[bbase + kk * (BN / 4u) + tx];
+      let b1 = bs_[bbase + kk * (BN / 4u) + (GN - 1u) * (BN / 8u) + tx];
+      acc[0] = fma(vec4<f32>(a0.x), b0, acc[0]);
+      acc[2] = fma(vec4<f32>(a0.y), b0, acc[2]);
+      acc[4] = fma(vec4<f32>(a0.z), b0, acc[4]);
+      acc[6] = fma(vec4<f32>(a0.w), b0, acc[6]);
+      if (GN > 1u) {
+        acc[1] = fma(vec4<f32>(a0.x), b1, acc[1]);
+        acc[3] = fma(vec4<f32>(a0.y), b1, acc[3]);
+        acc[5] = fma(vec4<f32>(a0.z), b1, acc[5]);
+        acc[7] = fma(vec4<f32>(a0.w), b1, acc[7]);
+      }
+      if (GM > 1u) {
+        acc[8] = fma(vec4<f32>(a1.x), b0, acc[8]);
+        acc[10] = fma(vec4<f32>(a1.y), b0, acc[10]);
+        acc[12] = fma(vec4<f32>(a1.z), b0, acc[12]);
+        acc[14] = fma(vec4<f32>(a1.w), b0, acc[14]);
+        if (GN > 1u) {
+          acc[9] = fma(vec4<f32>(a1.x), b1, acc[9]);
+          acc[11] = fma(vec4<f32>(a1.y), b1, acc[11]);
+          acc[13] = fma(vec4<f32>(a1.z), b1, acc[13]);
+          acc[15] = fma(vec4<f32>(a1.w), b1, acc[15]);
         }
       }
     }

@@ -52,17 +52,23 @@ fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
 }
 
 // This invocation's 16 sums of the tile at (m0, n0), those with row < m_total and column
-// < n_total, through store_result.
+// < n_total, through store_result. acc by literal indices only: a loop index into it may
+// put all of acc in local memory where the loop stays rolled (Dawn's robustness adds a guard
+// to every loop; matmul_large_tile.inc.wgsl, "Register arrays").
 fn tile_store(o: TileOut, acc: array<vec4<f32>, 4>, li: u32, m0: u32, n0: u32, m_total: u32, n_total: u32) {
-  let tx = li % 16u;
-  let ty = li / 16u;
-  for (var j = 0u; j < 4u; j = j + 1u) {
-    let n = n0 + 4u * ty + j;
-    if (n >= n_total) { break; }
-    for (var i = 0u; i < 4u; i = i + 1u) {
-      let m = m0 + 4u * tx + i;
-      if (m >= m_total) { break; }
-      store_result(o, m, n, acc[j][i]);
-    }
-  }
+  let m = m0 + 4u * (li % 16u);
+  let n = n0 + 4u * (li / 16u);
+  tile_store_column(o, acc[0], m, n, m_total, n_total);
+  tile_store_column(o, acc[1], m, n + 1u, m_total, n_total);
+  tile_store_column(o, acc[2], m, n + 2u, m_total, n_total);
+  tile_store_column(o, acc[3], m, n + 3u, m_total, n_total);
+}
+
+// Rows m .. m + 3 of column n (v), those within the bounds.
+fn tile_store_column(o: TileOut, v: vec4<f32>, m: u32, n: u32, m_total: u32, n_total: u32) {
+  if (n >= n_total) { return; }
+  if (m < m_total) { store_result(o, m, n, v.x); }
+  if (m + 1u < m_total) { store_result(o, m + 1u, n, v.y); }
+  if (m + 2u < m_total) { store_result(o, m + 2u, n, v.z); }
+  if (m + 3u < m_total) { store_result(o, m + 3u, n, v.w); }
 }

@@ -15,56 +15,31 @@ fn tile_m() -> u32 { return p.out_c; }
 fn tile_n() -> u32 { return p.out_h * p.out_w; }
 fn tile_k() -> u32 { return p.in_c; }
 
-// Floats per thread's share of its global load.
-override LA: u32 = BM * BK / NT;
-override LB: u32 = BN * BK / NT;
+//#include "matmul_scalar_staging.inc.wgsl"
 
-var<private> ra: array<f32, 16>;
-var<private> rb: array<f32, 16>;
-
-fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+// A = w [out_c, in_c]: element e is row row0 + e / BK (clamped to the last: in bounds,
+// never stored), input channel k0 + e % BK (0 past in_c).
+fn a_elem(e: u32, bi: u32, row0: u32, k0: u32) -> f32 {
   let k = p.in_c;
-  // A = w [out_c, in_c]: element e is row row0 + e / BK (clamped to the last: in bounds,
-  // never stored), input channel k0 + e % BK (0 past in_c).
-  for (var r = 0u; r < LA; r++) {
-    let e = li + NT * r;
-    let gk = k0 + e % BK;
-    let row = min(row0 + e / BK, p.out_c - 1u);
-    let v = w[row * k + min(gk, k - 1u)];
-    ra[r] = select(0.0, v, gk < k);
-  }
-  // B = x[bi] [in_c, plane]: element e is channel k0 + e / BN, pixel col0 + e % BN.
+  let gk = k0 + e % BK;
+  let row = min(row0 + e / BK, p.out_c - 1u);
+  return select(0.0, w[row * k + min(gk, k - 1u)], gk < k);
+}
+
+// B = x[bi] [in_c, plane]: element e is channel k0 + e / BN, pixel col0 + e % BN.
+fn b_elem(e: u32, bi: u32, col0: u32, k0: u32) -> f32 {
+  let k = p.in_c;
   let plane = p.out_h * p.out_w;
-  let xb = bi * k * plane;
-  let sb = bi * p.scale_bstride;
-  for (var r = 0u; r < LB; r++) {
-    let e = li + NT * r;
-    let gk = k0 + e / BN;
-    let gn = col0 + e % BN;
-    let kc = min(gk, k - 1u);
-    var v = x[xb + kc * plane + min(gn, plane - 1u)];
-    if (p.has_scale != 0u) { v = v * scale[sb + kc]; }
-    rb[r] = select(0.0, v, gk < k && gn < plane);
-  }
+  let gk = k0 + e / BN;
+  let gn = col0 + e % BN;
+  let kc = min(gk, k - 1u);
+  var v = x[bi * k * plane + kc * plane + min(gn, plane - 1u)];
+  if (p.has_scale != 0u) { v = v * scale[bi * p.scale_bstride + kc]; }
+  return select(0.0, v, gk < k && gn < plane);
 }
 
-fn store_tile(li: u32, buf: u32) {
-  let abase = buf * A_V4;
-  for (var r = 0u; r < LA; r++) {
-    let e = li + NT * r;
-    let row = e / BK;
-    as_[abase + (e % BK) * (BM / 4u) + row / 4u][row % 4u] = ra[r];
-  }
-  let bbase = buf * B_V4;
-  for (var r = 0u; r < LB; r++) {
-    let e = li + NT * r;
-    let col = e % BN;
-    bs_[bbase + (e / BN) * (BN / 4u) + col / 4u][col % 4u] = rb[r];
-  }
-}
+fn b_k_major() -> bool { return false; }
 
-// Pixels gn..gn+3 of output channel gm of image bi (gm < out_c and gn < plane checked by
-// the caller; the last pixels here are checked).
 fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
   let plane = p.out_h * p.out_w;
   var bo = 0.0;

@@ -56,12 +56,19 @@ constexpr uint64_t kTransposedGemmMinMacs = uint64_t{1} << 16;
 // within WebGPU's default limits (16 KiB of workgroup storage, 256 invocations).
 struct PwTile {
   uint32_t bm, bn, bk, rm, rn;
-  uint32_t threads() const { return (bm / rm) * (bn / rn); }
+  constexpr uint32_t threads() const { return (bm / rm) * (bn / rn); }
 };
 constexpr PwTile kPwTile128 = {128, 128, 8, 8, 8};
 constexpr PwTile kPwTile128x64 = {128, 64, 8, 8, 8};
 constexpr PwTile kPwTile64 = {64, 64, 16, 4, 4};
 constexpr PwTile kPwTile32 = {32, 128, 8, 4, 8};  // out_c <= 32: no mostly-empty 64-channel tiles
+// matmul_scalar_staging.inc.wgsl stages 1 to 8 floats of each operand per thread.
+constexpr bool pw_staging_fits(const PwTile& t) {
+  return t.bm * t.bk >= t.threads() && t.bm * t.bk / t.threads() <= 8 && t.bn * t.bk >= t.threads() &&
+         t.bn * t.bk / t.threads() <= 8;
+}
+static_assert(pw_staging_fits(kPwTile128) && pw_staging_fits(kPwTile128x64) && pw_staging_fits(kPwTile64) &&
+              pw_staging_fits(kPwTile32));
 // The largest tile whose grid still gives the GPU's multiprocessors (132 on the H200) about
 // two workgroups each; the GEMM runs where its grid has at least kPwGemmMinTiles tiles
 // (smaller layers, e.g. squeeze-and-excitation's 1x1 convs on a 1x1 plane, keep conv2d_pw

@@ -9,13 +9,7 @@
 alias Word = f32;
 alias BWord = Word;
 
-// Floats per thread's share of its global load.
-override LA: u32 = BM * BK / NT;
-override LB: u32 = BN * BK / NT;
-
-// Global loads of one K tile, in registers between issue and the shared-memory store.
-var<private> ra: array<f32, 16>;
-var<private> rb: array<f32, 16>;
+//#include "matmul_scalar_staging.inc.wgsl"
 
 // Element e of a thread's share of the K tile at k0 of a K-major operand, a [M, K] or (is_b,
 // a constant at each call) b as [N, K]: row first + e / BK, clamped to the last so that the
@@ -29,42 +23,16 @@ fn k_major_at(is_b: bool, base: u32, first: u32, e: u32, k0: u32) -> f32 {
   return select(0.0, v, gk < p.k);
 }
 
-fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
-  for (var r = 0u; r < LA; r++) { ra[r] = k_major_at(false, bi * p.a_bs, row0, li + NT * r, k0); }
-  if (trans_b == 1u) {
-    for (var r = 0u; r < LB; r++) { rb[r] = k_major_at(true, bi * p.b_bs, col0, li + NT * r, k0); }
-  } else {
-    for (var r = 0u; r < LB; r++) {
-      let e = li + NT * r;
-      let gk = k0 + e / BN;
-      let gn = col0 + e % BN;
-      let v = b[bi * p.b_bs + min(gk, p.k - 1u) * p.n + min(gn, p.n - 1u)];
-      rb[r] = select(0.0, v, gk < p.k && gn < p.n);
-    }
-  }
+fn a_elem(e: u32, bi: u32, row0: u32, k0: u32) -> f32 { return k_major_at(false, bi * p.a_bs, row0, e, k0); }
+
+fn b_elem(e: u32, bi: u32, col0: u32, k0: u32) -> f32 {
+  if (trans_b == 1u) { return k_major_at(true, bi * p.b_bs, col0, e, k0); }
+  let gk = k0 + e / BN;
+  let gn = col0 + e % BN;
+  let v = b[bi * p.b_bs + min(gk, p.k - 1u) * p.n + min(gn, p.n - 1u)];
+  return select(0.0, v, gk < p.k && gn < p.n);
 }
 
-fn store_tile(li: u32, buf: u32) {
-  let abase = buf * A_V4;
-  for (var r = 0u; r < LA; r++) {
-    let e = li + NT * r;
-    let row = e / BK;
-    as_[abase + (e % BK) * (BM / 4u) + row / 4u][row % 4u] = ra[r];
-  }
-  let bbase = buf * B_V4;
-  if (trans_b == 1u) {
-    for (var r = 0u; r < LB; r++) {
-      let e = li + NT * r;
-      let col = e / BK;
-      bs_[bbase + (e % BK) * (BN / 4u) + col / 4u][col % 4u] = rb[r];
-    }
-  } else {
-    for (var r = 0u; r < LB; r++) {
-      let e = li + NT * r;
-      let col = e % BN;
-      bs_[bbase + (e / BN) * (BN / 4u) + col / 4u][col % 4u] = rb[r];
-    }
-  }
-}
+fn b_k_major() -> bool { return trans_b == 1u; }
 
 fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) { store4(bi, gm, gn, 1u, v); }

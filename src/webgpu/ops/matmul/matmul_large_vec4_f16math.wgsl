@@ -28,56 +28,72 @@ override TY: u32 = BM / RM;
 override NT: u32 = TX * TY;
 override A_V4: u32 = BM * BK / 4u;
 override B_V4: u32 = BN * BK / 4u;
+// vec4s per thread's share of its global load: 1 or 2 at register.cpp's tiles, staged in
+// named registers. Every register array here is indexed by literals only
+// (matmul_large_tile.inc.wgsl, "Register arrays").
 override LA: u32 = A_V4 / NT;
 override LB: u32 = B_V4 / NT;
 
 var<workgroup> as_: array<vec4<f16>, 2u * A_V4>;
 var<workgroup> bs_: array<vec4<f16>, 2u * B_V4>;
 
-var<private> ra: array<vec4<f16>, 8>;
-var<private> rb: array<vec4<f16>, 8>;
+var<private> ra0: vec4<f16>;
+var<private> ra1: vec4<f16>;
+var<private> rb0: vec4<f16>;
+var<private> rb1: vec4<f16>;
 
 const F16_MAX: f32 = 65504.0;
 
-fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+// vec4 e of the thread's share of a's K tile at k0, rounded to f16 (clamped to its range).
+fn a_at(e: u32, bi: u32, row0: u32, k0: u32) -> vec4<f16> {
   let kq_n = BK / 4u;
-  for (var r = 0u; r < LA; r++) {
-    let e = li + NT * r;
-    let gk = k0 + (e % kq_n) * 4u;
-    let row = min(row0 + e / kq_n, p.m - 1u);
-    let v = clamp(a[(bi * p.a_bs + row * p.k + gk) / 4u], vec4<f32>(-F16_MAX), vec4<f32>(F16_MAX));
-    ra[r] = select(vec4<f16>(0.0h), vec4<f16>(v), gk < p.k);
-  }
-  for (var r = 0u; r < LB; r++) {
-    let e = li + NT * r;
-    let gk = k0 + (e % kq_n) * 4u;
-    let col = min(col0 + e / kq_n, p.n - 1u);
-    rb[r] = select(vec4<f16>(0.0h), b[(bi * p.b_bs + col * p.k + gk) / 4u], gk < p.k);
-  }
+  let gk = k0 + (e % kq_n) * 4u;
+  let row = min(row0 + e / kq_n, p.m - 1u);
+  let v = clamp(a[(bi * p.a_bs + row * p.k + gk) / 4u], vec4<f32>(-F16_MAX), vec4<f32>(F16_MAX));
+  return select(vec4<f16>(0.0h), vec4<f16>(v), gk < p.k);
+}
+
+// vec4 e of the thread's share of b's ([N, K], f16) K tile at k0.
+fn b_at(e: u32, bi: u32, col0: u32, k0: u32) -> vec4<f16> {
+  let kq_n = BK / 4u;
+  let gk = k0 + (e % kq_n) * 4u;
+  let col = min(col0 + e / kq_n, p.n - 1u);
+  return select(vec4<f16>(0.0h), b[(bi * p.b_bs + col * p.k + gk) / 4u], gk < p.k);
+}
+
+fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+  ra0 = a_at(li, bi, row0, k0);
+  if (LA > 1u) { ra1 = a_at(li + NT, bi, row0, k0); }
+  rb0 = b_at(li, bi, col0, k0);
+  if (LB > 1u) { rb1 = b_at(li + NT, bi, col0, k0); }
+}
+
+// vec4 v (K values of row / column e / (BK / 4)) of element e into a K-major shared tile.
+fn store_a(buf: u32, e: u32, v: vec4<f16>) {
+  let kq_n = BK / 4u;
+  let row = e / kq_n;
+  let at = buf * A_V4 + (e % kq_n) * 4u * (BM / 4u) + row / 4u;
+  as_[at][row % 4u] = v.x;
+  as_[at + BM / 4u][row % 4u] = v.y;
+  as_[at + 2u * (BM / 4u)][row % 4u] = v.z;
+  as_[at + 3u * (BM / 4u)][row % 4u] = v.w;
+}
+
+fn store_b(buf: u32, e: u32, v: vec4<f16>) {
+  let kq_n = BK / 4u;
+  let col = e / kq_n;
+  let at = buf * B_V4 + (e % kq_n) * 4u * (BN / 4u) + col / 4u;
+  bs_[at][col % 4u] = v.x;
+  bs_[at + BN / 4u][col % 4u] = v.y;
+  bs_[at + 2u * (BN / 4u)][col % 4u] = v.z;
+  bs_[at + 3u * (BN / 4u)][col % 4u] = v.w;
 }
 
 fn store_tile(li: u32, buf: u32) {
-  let kq_n = BK / 4u;
-  for (var r = 0u; r < LA; r++) {
-    let e = li + NT * r;
-    let row = e / kq_n;
-    let at = buf * A_V4 + (e % kq_n) * 4u * (BM / 4u) + row / 4u;
-    let v = ra[r];
-    as_[at][row % 4u] = v.x;
-    as_[at + BM / 4u][row % 4u] = v.y;
-    as_[at + 2u * (BM / 4u)][row % 4u] = v.z;
-    as_[at + 3u * (BM / 4u)][row % 4u] = v.w;
-  }
-  for (var r = 0u; r < LB; r++) {
-    let e = li + NT * r;
-    let col = e / kq_n;
-    let at = buf * B_V4 + (e % kq_n) * 4u * (BN / 4u) + col / 4u;
-    let v = rb[r];
-    bs_[at][col % 4u] = v.x;
-    bs_[at + BN / 4u][col % 4u] = v.y;
-    bs_[at + 2u * (BN / 4u)][col % 4u] = v.z;
-    bs_[at + 3u * (BN / 4u)][col % 4u] = v.w;
-  }
+  store_a(buf, li, ra0);
+  if (LA > 1u) { store_a(buf, li + NT, ra1); }
+  store_b(buf, li, rb0);
+  if (LB > 1u) { store_b(buf, li + NT, rb1); }
 }
 
 @compute @workgroup_size(TX, TY, 1)
@@ -91,10 +107,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let GM = RM / 4u;
   let GN = RN / 4u;
   // acc / part[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, column block h; part holds
-  // the current K tile's f16 sums, acc the f32 total.
+  // the current K tile's f16 sums, acc the f32 total (both start at zero).
   var acc: array<vec4<f32>, 16>;
   var part: array<vec4<f16>, 16>;
-  for (var i = 0u; i < 16u; i++) { acc[i] = vec4<f32>(0.0); part[i] = vec4<f16>(0.0h); }
 
   let nt = (p.k + BK - 1u) / BK;
   load_tile(li, bi, row0, col0, 0u);
@@ -106,28 +121,52 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let abase = cur * A_V4;
     let bbase = cur * B_V4;
     for (var kk = 0u; kk < BK; kk++) {
-      var av: array<vec4<f16>, 2>;
-      var bv: array<vec4<f16>, 2>;
-      for (var g = 0u; g < GM; g++) { av[g] = as_[abase + kk * (BM / 4u) + g * (BM / 4u / GM) + ty]; }
-      for (var h = 0u; h < GN; h++) { bv[h] = bs_[bbase + kk * (BN / 4u) + h * (BN / 4u / GN) + tx]; }
-      for (var g = 0u; g < GM; g++) {
-        for (var h = 0u; h < GN; h++) {
-          for (var i = 0u; i < 4u; i++) {
-            let s = (g * 4u + i) * 2u + h;
-            part[s] = fma(vec4<f16>(av[g][i]), bv[h], part[s]);
-          }
+      // As matmul_large_tile.inc.wgsl: the second block of each is a re-read where GM or GN = 1.
+      let a0 = as_[abase + kk * (BM / 4u) + ty];
+      let a1 = as_[abase + kk * (BM / 4u) + (GM - 1u) * (BM / 8u) + ty];
+      let b0 = bs_[bbase + kk * (BN / 4u) + tx];
+      let b1 = bs_[bbase + kk * (BN / 4u) + (GN - 1u) * (BN / 8u) + tx];
+      part[0] = fma(vec4<f16>(a0.x), b0, part[0]);
+      part[2] = fma(vec4<f16>(a0.y), b0, part[2]);
+      part[4] = fma(vec4<f16>(a0.z), b0, part[4]);
+      part[6] = fma(vec4<f16>(a0.w), b0, part[6]);
+      if (GN > 1u) {
+        part[1] = fma(vec4<f16>(a0.x), b1, part[1]);
+        part[3] = fma(vec4<f16>(a0.y), b1, part[3]);
+        part[5] = fma(vec4<f16>(a0.z), b1, part[5]);
+        part[7] = fma(vec4<f16>(a0.w), b1, part[7]);
+      }
+      if (GM > 1u) {
+        part[8] = fma(vec4<f16>(a1.x), b0, part[8]);
+        part[10] = fma(vec4<f16>(a1.y), b0, part[10]);
+        part[12] = fma(vec4<f16>(a1.z), b0, part[12]);
+        part[14] = fma(vec4<f16>(a1.w), b0, part[14]);
+        if (GN > 1u) {
+          part[9] = fma(vec4<f16>(a1.x), b1, part[9]);
+          part[11] = fma(vec4<f16>(a1.y), b1, part[11]);
+          part[13] = fma(vec4<f16>(a1.z), b1, part[13]);
+          part[15] = fma(vec4<f16>(a1.w), b1, part[15]);
         }
       }
     }
-    for (var g = 0u; g < GM; g++) {
-      for (var h = 0u; h < GN; h++) {
-        for (var i = 0u; i < 4u; i++) {
-          let s = (g * 4u + i) * 2u + h;
-          acc[s] = acc[s] + vec4<f32>(part[s]);
-          part[s] = vec4<f16>(0.0h);
-        }
-      }
-    }
+    // This K tile's f16 sums into the f32 totals (entries a thread does not use stay zero).
+    acc[0] = acc[0] + vec4<f32>(part[0]);
+    acc[1] = acc[1] + vec4<f32>(part[1]);
+    acc[2] = acc[2] + vec4<f32>(part[2]);
+    acc[3] = acc[3] + vec4<f32>(part[3]);
+    acc[4] = acc[4] + vec4<f32>(part[4]);
+    acc[5] = acc[5] + vec4<f32>(part[5]);
+    acc[6] = acc[6] + vec4<f32>(part[6]);
+    acc[7] = acc[7] + vec4<f32>(part[7]);
+    acc[8] = acc[8] + vec4<f32>(part[8]);
+    acc[9] = acc[9] + vec4<f32>(part[9]);
+    acc[10] = acc[10] + vec4<f32>(part[10]);
+    acc[11] = acc[11] + vec4<f32>(part[11]);
+    acc[12] = acc[12] + vec4<f32>(part[12]);
+    acc[13] = acc[13] + vec4<f32>(part[13]);
+    acc[14] = acc[14] + vec4<f32>(part[14]);
+    acc[15] = acc[15] + vec4<f32>(part[15]);
+    part = array<vec4<f16>, 16>();
     if (t + 1u < nt) { store_tile(li, cur ^ 1u); }
     workgroupBarrier();
   }

@@ -92,16 +92,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     }
     workgroupBarrier();
   }
-  for (var i = 0u; i < 4u; i = i + 1u) {
-    let m = row0 + lid.y * 4u + i;
-    if (m >= p.m) { break; }
-    for (var j = 0u; j < 4u; j = j + 1u) {
-      let n = col0 + lid.x * 4u + j;
-      if (n < p.n) {
-        var r = acc[i][j];
-        if (p.has_bias != 0u) { r = r + bias[n]; }
-        y[m * p.n + n] = r;
-      }
+  // acc by literal indices only (matmul_large_tile.inc.wgsl, "Register arrays").
+  let m = row0 + lid.y * 4u;
+  store_row(m, col0 + lid.x * 4u, acc[0]);
+  store_row(m + 1u, col0 + lid.x * 4u, acc[1]);
+  store_row(m + 2u, col0 + lid.x * 4u, acc[2]);
+  store_row(m + 3u, col0 + lid.x * 4u, acc[3]);
+}
+
+// Columns n .. n + 3 of row m (v, plus the bias), those within the output.
+fn store_row(m: u32, n: u32, v: vec4<f32>) {
+  if (m >= p.m) { return; }
+  var r = v;
+  for (var j = 0u; j < 4u; j = j + 1u) {
+    if (n + j < p.n) {
+      if (p.has_bias != 0u) { r[j] = r[j] + bias[n + j]; }
+      y[m * p.n + n + j] = r[j];
     }
   }
 }

@@ -1,0 +1,123 @@
+// Which shipped kernels index a function-scope or private array with a run-time index
+// once Dawn's robustness passes have run: the SPIR-V that Dawn's Node binding (npm
+// `webgpu`, the Dawn of a current browser) hands the driver, read back with its
+// `dump_shaders` toggle.
+//
+// Why it matters (bench/kernels/robustness/README.md): with robustness on (every browser),
+// Tint adds a guard counter to every loop (core.PreventInfiniteLoops) and clamps every
+// run-time index. A driver that cannot see a loop's trip count leaves the loop rolled, and
+// one run-time index into a register array puts the whole array in local memory: on the
+// H200 under dawn.node the f32 matmul tile ran 10x slower than with `disable_robustness`.
+// A kernel whose register arrays are indexed only by literals (or constants after the
+// pipeline's overrides are applied) does not depend on the driver unrolling anything.
+//
+//   VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.json \
+//     node bench/kernels/robustness/private_index_check.mjs [--only NAME_SUBSTRING] [--verbose]
+//
+// Prints one line per kernel and pipeline-constant set: the register arrays and how many of
+// their accesses take a run-time index. Exit status 1 when a kernel listed as clean
+// (`clean: true` below) has any, or when a pipeline fails to build.
+import {spawnSync} from 'node:child_process';
+import {fileURLToPath} from 'node:url';
+import {shippedWgsl} from '../wgsl_expand.mjs';
+
+const args = process.argv.slice(2);
+const value = (name, dflt) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : dflt);
+
+// The shipped kernels worth checking: the ones with register arrays in their hot loops, at
+// the pipeline constants register.cpp uses. `clean`: expected free of run-time indices.
+const T128 = {BM: 128, BN: 128, BK: 8, RM: 8, RN: 8};
+const T128x64 = {BM: 128, BN: 64, BK: 8, RM: 8, RN: 8};
+const T64 = {BM: 64, BN: 64, BK: 16, RM: 4, RN: 4};
+const KERNELS = [
+  {shader: 'matmul/matmul_large_vec4', consts: {...T128, trans_b: 1}, clean: true},
+  {shader: 'matmul/matmul_large_vec4', consts: {...T128x64, trans_b: 1}, clean: true},
+  {shader: 'matmul/matmul_large_vec4', consts: {...T64, trans_b: 0}, clean: true},
+  {shader: 'matmul/matmul_large_vec4_f16w', consts: {...T128, trans_b: 1}, clean: true},
+  {shader: 'matmul/matmul_large', consts: {BM: 64, BN: 64, BK: 16, RM: 8, RN: 4, trans_b: 0}, clean: true},
+  {shader: 'matmul/matmul_large_vec4_f16math', consts: {...T128}, f16: true, clean: true},
+  {shader: 'conv/conv2d_pw_gemm', consts: {BM: 128, BN: 128, BK: 8, RM: 8, RN: 8}, clean: true},
+  {shader: 'conv/conv2d_pw_gemm', consts: {BM: 32, BN: 128, BK: 8, RM: 4, RN: 8}, clean: true},
+  {shader: 'conv/conv2d_igemm', consts: {}},
+  {shader: 'conv/conv2d_transposed_gemm', consts: {}},
+  {shader: 'conv/conv2d_transposed_phase', consts: {}},
+  // flash_attention_dispatch.cpp's pick for head dim 64 within 32 KiB of workgroup storage.
+  {shader: 'attention/flash_attention', consts: {D: 64, BQ: 48, BKV: 32}},
+  {shader: 'quantized/q4gsw_gemm', consts: {}},
+  {shader: 'matmul/matmul_tiled', consts: {}},
+  {shader: 'norm/row_norm_rows', consts: {}},
+  {shader: 'reduce/reduce_rows', consts: {}},
+];
+
+// Child: build one pipeline with dump_shaders on; Dawn prints the SPIR-V to stdout.
+if (args[0] === '--child') {
+  const k = JSON.parse(args[1]);
+  const {create} = await import(process.env.WICK_WEBGPU_MODULE || 'webgpu');
+  const gpu = create(['enable-dawn-features=dump_shaders']);
+  globalThis.keepGpu = gpu;  // dawn.node crashes once its GPU object is collected
+  const adapter = await gpu.requestAdapter();
+  if (!adapter) { console.log('RESULT no adapter'); process.exit(2); }
+  const features = ['shader-f16', 'subgroups'].filter((f) => adapter.features.has(f));
+  if (k.f16 && !features.includes('shader-f16')) { console.log('RESULT skipped: no shader-f16'); process.exit(0); }
+  const device = await adapter.requestDevice({requiredFeatures: features, requiredLimits: {
+    maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize}});
+  const code = shippedWgsl(k.shader);
+  device.pushErrorScope('validation');
+  const module = device.createShaderModule({code});
+  device.createComputePipeline({layout: 'auto', compute: {module, entryPoint: 'main', constants: k.consts}});
+  const err = await device.popErrorScope();
+  console.log(err ? `RESULT failed: ${err.message.split('\n')[0]}` : 'RESULT built');
+  process.exit(0);
+}
+
+// The SPIR-V disassembly's register arrays (Function / Private arrays) and, for each, its
+// access chains whose first index is not a constant (%uint_N, %int_N or an OpConstant id).
+function runTimeIndices(spirv) {
+  const lines = spirv.split('\n');
+  const constants = new Set();
+  const arrays = new Map();  // id -> {type, dynamic, total}
+  const ptrTypes = new Map();
+  for (const line of lines) {
+    let m = line.match(/^\s*(%\S+) = OpConstant(?:Composite|True|False|Null)?\b/);
+    if (m) constants.add(m[1]);
+    m = line.match(/^\s*(%\S+) = OpTypePointer (Function|Private) (%_arr_\S+)/);
+    if (m) ptrTypes.set(m[1], m[3]);
+    m = line.match(/^\s*(%\S+) = OpVariable (%\S+) (Function|Private)/);
+    if (m && ptrTypes.has(m[2])) arrays.set(m[1], {type: ptrTypes.get(m[2]), dynamic: 0, total: 0});
+  }
+  const isConst = (id) => constants.has(id) || /^%u?int_\d+$/.test(id);
+  for (const line of lines) {
+    const m = line.match(/OpAccessChain \S+ (%\S+) (%\S+)/);
+    if (!m || !arrays.has(m[1])) continue;
+    const a = arrays.get(m[1]);
+    a.total++;
+    if (!isConst(m[2])) a.dynamic++;
+  }
+  return arrays;
+}
+
+const only = value('--only', '');
+let bad = 0;
+for (const k of KERNELS) {
+  const label = `${k.shader} ${JSON.stringify(k.consts)}`;
+  if (only && !label.includes(only)) continue;
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(k)],
+                      {encoding: 'utf8', maxBuffer: 1 << 28});
+  const out = `${r.stdout}\n${r.stderr}`;
+  const result = (out.match(/^RESULT (.*)$/m) || [null, `no result (exit ${r.status})`])[1];
+  if (result !== 'built') {
+    console.log(`${label}: ${result}`);
+    if (!result.startsWith('skipped')) bad++;
+    continue;
+  }
+  // The pipeline's SPIR-V is the last disassembly printed (the module's own comes first).
+  const parts = out.split('/* Dumped SPIRV disassembly */');
+  const arrays = runTimeIndices(parts[parts.length - 1]);
+  const summary = [...arrays.values()].map((a) => `${a.type.replace('%_arr_', '')} ${a.dynamic}/${a.total}`);
+  const dynamic = [...arrays.values()].reduce((s, a) => s + a.dynamic, 0);
+  const verdict = dynamic === 0 ? 'clean' : `${dynamic} run-time indices`;
+  const fail = k.clean && dynamic > 0;
+  if (fail) bad++;
+  console.log(`${fail ? 'FAIL ' : ''}${label}: ${verdict}  [register arrays, run-time/all accesses: ${summary.join(', ') || 'none'}]`);
+}
+process.exit(bad ? 1 : 0);
