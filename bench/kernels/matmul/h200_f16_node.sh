@@ -15,6 +15,12 @@
 # Since then the shipped kernels index register arrays by literals only
 # (bench/kernels/robustness/README.md): the run times them too ("f32ship", "f16ship"), once
 # with robustness on (what a browser gets) and once with disable_robustness.
+# Part 3 (when a call of bench/vision/next_h200_call.sh just ran on the same warm machine and
+# left its exports in MODELS_DIR, default /tmp/vb/models): each exported model through Wick's
+# Wasm bundle in Node on this dawn.node (bench/vision/node_wasm_bench.mjs), robustness on and
+# off, its outputs checked against PyTorch eager (compare.py): what a browser page would get.
+# Stage with a Wasm build of the same commit in package/dist (scripts/build_wasm.sh, or
+# WASM_DIST=DIR); without one, part 3 is skipped.
 #
 # Stage here (Node from this machine, dawn.node, the bench and its WGSL; about 15 MB):
 #   bash bench/kernels/matmul/h200_f16_node.sh stage [STAGE]     # default /work/main/.dev/f16node
@@ -45,6 +51,17 @@ if [[ ${1:-} == stage ]]; then
   cp bench/kernels/matmul/matmul_f16_node.mjs bench/kernels/matmul/*.wgsl "$T/f16node/bench/kernels/matmul/"
   cp bench/kernels/wgsl_expand.mjs "$T/f16node/bench/kernels/"
   cp -r src/webgpu "$T/f16node/src/"  # the shipped WGSL (f32ship, f16ship)
+  # Part 3: the Wasm bundle (package/), the model bench and its helpers.
+  DIST=${WASM_DIST:-package/dist}
+  if [[ -f $DIST/wick.wasm ]]; then
+    mkdir -p "$T/f16node/package/dist" "$T/f16node/bench/vision"
+    cp package/index.mjs package/package.json "$T/f16node/package/"
+    cp "$DIST"/wick*.js "$DIST"/wick*.wasm "$T/f16node/package/dist/"
+    cp bench/vision/node_wasm_bench.mjs bench/vision/input_specs.py bench/vision/compare.py "$T/f16node/bench/vision/"
+    echo "wasm: $(ls -l --time-style=+%F_%T "$DIST/wick.wasm" | awk '{print $6}')" >> "$T/f16node/COMMIT"
+  else
+    echo "no Wasm build in $DIST: part 3 (models through the Wasm bundle) will be skipped" >&2
+  fi
   git log -1 --format='%h %cd' > "$T/f16node/COMMIT"
   tar -C "$T" -cf - f16node | nice xz -6 -T2 > "$STAGE/f16node.tar.xz"
   cp "${BASH_SOURCE[0]}" "$STAGE/h200_f16_node.sh"
@@ -72,4 +89,22 @@ cd "$W/f16node"
   echo "== the same with disable_robustness"
   timeout 150 "$W/node" bench/kernels/matmul/matmul_f16_node.mjs ${BENCH_ARGS:---reps 20} --extra-toggles disable_robustness 2>&1
   echo "exit status $?"
+  MODELS_DIR=${MODELS_DIR:-/tmp/vb/models}
+  if [[ -f package/dist/wick.wasm && -d $MODELS_DIR ]]; then
+    for d in "$MODELS_DIR"/*/; do
+      m=$(basename "$d")
+      [[ -f $d/model.pte && -f $d/meta.json ]] || continue
+      mapfile -t specs < <(python3 bench/vision/input_specs.py "$d")
+      inargs=()
+      for sp in "${specs[@]}"; do inargs+=(--input "$sp"); done
+      for rb in "" --no-robustness; do
+        echo "== $m wasm/node ${rb:-(robustness on)}"
+        timeout 120 "$W/node" bench/vision/node_wasm_bench.mjs "$d/model.pte" "${inargs[@]}" --seconds 2 \
+          --out-prefix "$d/wasm_out" $rb 2>&1 | grep -v '^Warning' | tail -3
+        [[ -f $d/wasm_out_0.bin ]] && python3 bench/vision/compare.py --meta "$d" wasm_out && rm -f "$d"/wasm_out_*.bin
+      done
+    done
+  else
+    echo "part 3 skipped: no Wasm build staged or no exports in $MODELS_DIR"
+  fi
 } | tee "$OUT/f16_node.txt"

@@ -43,7 +43,7 @@ struct Params {
 override D: u32 = 64u;     // head dim, a multiple of 4
 override BQ: u32 = 64u;    // query rows per workgroup, a multiple of 4
 override BKV: u32 = 32u;   // keys per shared tile, a multiple of 4
-override RS: u32 = 4u;     // score rows per invocation (4 or 8)
+const RS: u32 = 4u;        // score rows per invocation (s[0] .. s[3] below)
 override TXS: u32 = BKV / 4u;       // score-phase invocations per row group
 override TYS: u32 = BQ / RS;        // score-phase row groups
 override NT: u32 = TYS * TXS;       // invocations
@@ -61,6 +61,62 @@ var<workgroup> red: array<f32, BQ * TXS>;
 var<workgroup> corr_s: array<f32, BQ>;
 
 const LOWEST: f32 = -3.4028234e38;
+
+// Register arrays (s, o) are indexed by literals only, never by a loop variable: under
+// Dawn's robustness (every browser) Tint puts a guard counter on every loop, a driver may
+// leave the loop rolled, and one run-time index puts the whole array in local memory
+// (bench/kernels/robustness/README.md). Loops below index workgroup and storage memory only.
+
+// The 4 scores of query vec4 qv against the keys k0..k3 (one vec4 of D each).
+fn dot4(qv: vec4<f32>, k0: vec4<f32>, k1: vec4<f32>, k2: vec4<f32>, k3: vec4<f32>) -> vec4<f32> {
+  return vec4<f32>(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+}
+
+// The additive mask of query row i0 + row at this invocation's 4 key columns (j = j0 + tx +
+// TXS * c, clamped: columns past skv are masked off by `valid`).
+fn mask4(b: u32, h: u32, i0: u32, row: u32, j0: u32, tx: u32) -> vec4<f32> {
+  if (p.mask_mode != 1u) { return vec4<f32>(0.0); }
+  let mi = min(i0 + row, p.sq - 1u);
+  let mrow = p.m_off + b * p.m_sb + h * p.m_sh + mi * p.m_ss;
+  let j = j0 + tx;
+  return vec4<f32>(mask[mrow + min(j, p.skv - 1u) * p.m_sj], mask[mrow + min(j + TXS, p.skv - 1u) * p.m_sj],
+                   mask[mrow + min(j + 2u * TXS, p.skv - 1u) * p.m_sj],
+                   mask[mrow + min(j + 3u * TXS, p.skv - 1u) * p.m_sj]);
+}
+
+// Step 2 for one score row: the tile's row maximum (over the row's TXS partial maxima in
+// red), the new running maximum, this invocation's weights into the P tile and the row's
+// correction into corr_s. Returns (new maximum, new partial sum).
+fn softmax_row(row: u32, tx: u32, sv: vec4<f32>, valid: vec4<bool>, m_old: f32, l_old: f32) -> vec2<f32> {
+  var mt = LOWEST;
+  for (var x = 0u; x < TXS; x++) { mt = max(mt, red[row * TXS + x]); }
+  let m_new = max(m_old, mt);
+  let corr = exp(m_old - m_new);
+  let w = select(vec4<f32>(0.0), exp(sv - vec4<f32>(m_new)), valid);
+  // P: vec4 x of a row holds columns x, x + TXS, x + 2 TXS, x + 3 TXS (this invocation's).
+  kps[P_AT + row * TXS + tx] = w;
+  if (tx == 0u) { corr_s[row] = corr; }
+  return vec2<f32>(m_new, l_old * corr + (w.x + w.y + w.z + w.w));
+}
+
+// Step 3 for one output row: o_r + P[row, 4 columns of step x] @ V rows v0..v3.
+fn pv_row(o_r: vec4<f32>, row: u32, x: u32, v0: vec4<f32>, v1: vec4<f32>, v2: vec4<f32>, v3: vec4<f32>) -> vec4<f32> {
+  let pw = kps[P_AT + row * TXS + x];
+  return fma(vec4<f32>(pw.x), v0, fma(vec4<f32>(pw.y), v1, fma(vec4<f32>(pw.z), v2, fma(vec4<f32>(pw.w), v3, o_r))));
+}
+
+// The end: output row `row` (o_r over its sum of weights), if it is a real query row.
+fn store_row(b: u32, h: u32, i0: u32, row: u32, oc: u32, o_r: vec4<f32>) {
+  if (i0 + row >= p.sq) { return; }
+  var l = 0.0;
+  for (var x = 0u; x < TXS; x++) { l += red[row * TXS + x]; }
+  let res = o_r / l;
+  let at = p.o_off + b * p.o_sb + h * p.o_sh + (i0 + row) * p.o_ss + oc * 4u * p.o_sd;
+  out[at] = res.x;
+  out[at + p.o_sd] = res.y;
+  out[at + 2u * p.o_sd] = res.z;
+  out[at + 3u * p.o_sd] = res.w;
+}
 
 @compute @workgroup_size(NT, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -83,11 +139,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let ty = li / TXS;
   let oc = li % D4;
   let og = li / D4;
-  var m_run: array<f32, 8>;
-  var l_part: array<f32, 8>;
-  for (var r = 0u; r < RS; r++) { m_run[r] = LOWEST; l_part[r] = 0.0; }
+  // Running row maxima and partial sums of score rows ty + TYS * r (component r).
+  var m_run = vec4<f32>(LOWEST);
+  var l_part = vec4<f32>(0.0);
+  // Output rows og + NG * r (r < RO <= 16), zero-initialized.
   var o: array<vec4<f32>, 16>;
-  for (var r = 0u; r < RO; r++) { o[r] = vec4<f32>(0.0); }
+  var s: array<vec4<f32>, 4>;
 
   let ntiles = (p.skv + BKV - 1u) / BKV;
   for (var t = 0u; t < ntiles; t++) {
@@ -107,77 +164,99 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       vs[r * D4 + x % D4] = vv;
     }
     workgroupBarrier();
-    // 1. the 4x4 score block.
-    var s: array<vec4<f32>, 8>;  // s[r][c]: row ty + TYS * r, column tx + TXS * c
-    for (var r = 0u; r < RS; r++) { s[r] = vec4<f32>(0.0); }
+    // 1. the 4x4 score block: s[r][c] is row ty + TYS * r, column tx + TXS * c. Zeroed by an
+    // assignment: a declaration here without one was not re-zeroed per tile on SwiftShader.
+    s = array<vec4<f32>, 4>();
     for (var e = 0u; e < D4; e++) {
-      var qv: array<vec4<f32>, 8>;
-      var kv: array<vec4<f32>, 4>;
-      for (var r = 0u; r < RS; r++) { qv[r] = qs[(ty + TYS * r) * DP4 + e]; }
-      for (var c = 0u; c < 4u; c++) { kv[c] = kps[(tx + TXS * c) * DP4 + e]; }
-      for (var r = 0u; r < RS; r++) {
-        s[r] += vec4<f32>(dot(qv[r], kv[0]), dot(qv[r], kv[1]), dot(qv[r], kv[2]), dot(qv[r], kv[3]));
-      }
+      let k0 = kps[tx * DP4 + e];
+      let k1 = kps[(tx + TXS) * DP4 + e];
+      let k2 = kps[(tx + 2u * TXS) * DP4 + e];
+      let k3 = kps[(tx + 3u * TXS) * DP4 + e];
+      s[0] += dot4(qs[ty * DP4 + e], k0, k1, k2, k3);
+      s[1] += dot4(qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
+      s[2] += dot4(qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+      s[3] += dot4(qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
     }
-    var valid = vec4<bool>(false);
-    for (var c = 0u; c < 4u; c++) { valid[c] = j0 + tx + TXS * c < p.skv; }
-    for (var r = 0u; r < RS; r++) {
-      let row = ty + TYS * r;
-      if (p.mask_mode == 1u) {
-        let mi = min(i0 + row, p.sq - 1u);
-        let mrow = p.m_off + b * p.m_sb + h * p.m_sh + mi * p.m_ss;
-        for (var c = 0u; c < 4u; c++) {
-          let j = min(j0 + tx + TXS * c, p.skv - 1u);
-          s[r][c] += mask[mrow + j * p.m_sj];
-        }
-      }
-      s[r] = select(vec4<f32>(LOWEST), s[r], valid);
-      red[row * TXS + tx] = max(max(s[r].x, s[r].y), max(s[r].z, s[r].w));
-    }
+    let jt = j0 + tx;
+    let valid = vec4<bool>(jt < p.skv, jt + TXS < p.skv, jt + 2u * TXS < p.skv, jt + 3u * TXS < p.skv);
+    s[0] = select(vec4<f32>(LOWEST), s[0] + mask4(b, h, i0, ty, j0, tx), valid);
+    s[1] = select(vec4<f32>(LOWEST), s[1] + mask4(b, h, i0, ty + TYS, j0, tx), valid);
+    s[2] = select(vec4<f32>(LOWEST), s[2] + mask4(b, h, i0, ty + 2u * TYS, j0, tx), valid);
+    s[3] = select(vec4<f32>(LOWEST), s[3] + mask4(b, h, i0, ty + 3u * TYS, j0, tx), valid);
+    red[ty * TXS + tx] = max(max(s[0].x, s[0].y), max(s[0].z, s[0].w));
+    red[(ty + TYS) * TXS + tx] = max(max(s[1].x, s[1].y), max(s[1].z, s[1].w));
+    red[(ty + 2u * TYS) * TXS + tx] = max(max(s[2].x, s[2].y), max(s[2].z, s[2].w));
+    red[(ty + 3u * TYS) * TXS + tx] = max(max(s[3].x, s[3].y), max(s[3].z, s[3].w));
     workgroupBarrier();
     // 2. row maxima, weights, partial sums.
-    for (var r = 0u; r < RS; r++) {
-      let row = ty + TYS * r;
-      var mt = LOWEST;
-      for (var x = 0u; x < TXS; x++) { mt = max(mt, red[row * TXS + x]); }
-      let m_new = max(m_run[r], mt);
-      let corr = exp(m_run[r] - m_new);
-      m_run[r] = m_new;
-      let w = select(vec4<f32>(0.0), exp(s[r] - vec4<f32>(m_new)), valid);
-      l_part[r] = l_part[r] * corr + (w.x + w.y + w.z + w.w);
-      // P: vec4 x of a row holds columns x, x + TXS, x + 2 TXS, x + 3 TXS (this invocation's).
-      kps[P_AT + row * TXS + tx] = w;
-      if (tx == 0u) { corr_s[row] = corr; }
-    }
+    let u0 = softmax_row(ty, tx, s[0], valid, m_run.x, l_part.x);
+    let u1 = softmax_row(ty + TYS, tx, s[1], valid, m_run.y, l_part.y);
+    let u2 = softmax_row(ty + 2u * TYS, tx, s[2], valid, m_run.z, l_part.z);
+    let u3 = softmax_row(ty + 3u * TYS, tx, s[3], valid, m_run.w, l_part.w);
+    m_run = vec4<f32>(u0.x, u1.x, u2.x, u3.x);
+    l_part = vec4<f32>(u0.y, u1.y, u2.y, u3.y);
     workgroupBarrier();
-    // 3. o = o * corr + P V.
-    for (var r = 0u; r < RO; r++) { o[r] *= corr_s[og + NG * r]; }
+    // 3. o = o * corr + P V, rows og + NG * r for r < RO (RO is a pipeline constant).
+    o[0] *= corr_s[og];
+    if (RO > 1u) { o[1] *= corr_s[og + NG]; }
+    if (RO > 2u) { o[2] *= corr_s[og + 2u * NG]; }
+    if (RO > 3u) { o[3] *= corr_s[og + 3u * NG]; }
+    if (RO > 4u) { o[4] *= corr_s[og + 4u * NG]; }
+    if (RO > 5u) { o[5] *= corr_s[og + 5u * NG]; }
+    if (RO > 6u) { o[6] *= corr_s[og + 6u * NG]; }
+    if (RO > 7u) { o[7] *= corr_s[og + 7u * NG]; }
+    if (RO > 8u) { o[8] *= corr_s[og + 8u * NG]; }
+    if (RO > 9u) { o[9] *= corr_s[og + 9u * NG]; }
+    if (RO > 10u) { o[10] *= corr_s[og + 10u * NG]; }
+    if (RO > 11u) { o[11] *= corr_s[og + 11u * NG]; }
+    if (RO > 12u) { o[12] *= corr_s[og + 12u * NG]; }
+    if (RO > 13u) { o[13] *= corr_s[og + 13u * NG]; }
+    if (RO > 14u) { o[14] *= corr_s[og + 14u * NG]; }
+    if (RO > 15u) { o[15] *= corr_s[og + 15u * NG]; }
     for (var x = 0u; x < TXS; x++) {
       let v0 = vs[x * D4 + oc];
       let v1 = vs[(x + TXS) * D4 + oc];
       let v2 = vs[(x + 2u * TXS) * D4 + oc];
       let v3 = vs[(x + 3u * TXS) * D4 + oc];
-      for (var r = 0u; r < RO; r++) {
-        let pw = kps[P_AT + (og + NG * r) * TXS + x];
-        o[r] = fma(vec4<f32>(pw.x), v0, fma(vec4<f32>(pw.y), v1, fma(vec4<f32>(pw.z), v2, fma(vec4<f32>(pw.w), v3, o[r]))));
-      }
+      o[0] = pv_row(o[0], og, x, v0, v1, v2, v3);
+      if (RO > 1u) { o[1] = pv_row(o[1], og + NG, x, v0, v1, v2, v3); }
+      if (RO > 2u) { o[2] = pv_row(o[2], og + 2u * NG, x, v0, v1, v2, v3); }
+      if (RO > 3u) { o[3] = pv_row(o[3], og + 3u * NG, x, v0, v1, v2, v3); }
+      if (RO > 4u) { o[4] = pv_row(o[4], og + 4u * NG, x, v0, v1, v2, v3); }
+      if (RO > 5u) { o[5] = pv_row(o[5], og + 5u * NG, x, v0, v1, v2, v3); }
+      if (RO > 6u) { o[6] = pv_row(o[6], og + 6u * NG, x, v0, v1, v2, v3); }
+      if (RO > 7u) { o[7] = pv_row(o[7], og + 7u * NG, x, v0, v1, v2, v3); }
+      if (RO > 8u) { o[8] = pv_row(o[8], og + 8u * NG, x, v0, v1, v2, v3); }
+      if (RO > 9u) { o[9] = pv_row(o[9], og + 9u * NG, x, v0, v1, v2, v3); }
+      if (RO > 10u) { o[10] = pv_row(o[10], og + 10u * NG, x, v0, v1, v2, v3); }
+      if (RO > 11u) { o[11] = pv_row(o[11], og + 11u * NG, x, v0, v1, v2, v3); }
+      if (RO > 12u) { o[12] = pv_row(o[12], og + 12u * NG, x, v0, v1, v2, v3); }
+      if (RO > 13u) { o[13] = pv_row(o[13], og + 13u * NG, x, v0, v1, v2, v3); }
+      if (RO > 14u) { o[14] = pv_row(o[14], og + 14u * NG, x, v0, v1, v2, v3); }
+      if (RO > 15u) { o[15] = pv_row(o[15], og + 15u * NG, x, v0, v1, v2, v3); }
     }
     workgroupBarrier();
   }
   // Row sums: the partials of a row's TXS invocations.
-  for (var r = 0u; r < RS; r++) { red[(ty + TYS * r) * TXS + tx] = l_part[r]; }
+  red[ty * TXS + tx] = l_part.x;
+  red[(ty + TYS) * TXS + tx] = l_part.y;
+  red[(ty + 2u * TYS) * TXS + tx] = l_part.z;
+  red[(ty + 3u * TYS) * TXS + tx] = l_part.w;
   workgroupBarrier();
-  let ob = p.o_off + b * p.o_sb + h * p.o_sh;
-  for (var r = 0u; r < RO; r++) {
-    let row = og + NG * r;
-    if (i0 + row >= p.sq) { continue; }
-    var l = 0.0;
-    for (var x = 0u; x < TXS; x++) { l += red[row * TXS + x]; }
-    let res = o[r] / l;
-    let at = ob + (i0 + row) * p.o_ss + oc * 4u * p.o_sd;
-    out[at] = res.x;
-    out[at + p.o_sd] = res.y;
-    out[at + 2u * p.o_sd] = res.z;
-    out[at + 3u * p.o_sd] = res.w;
-  }
+  store_row(b, h, i0, og, oc, o[0]);
+  if (RO > 1u) { store_row(b, h, i0, og + NG, oc, o[1]); }
+  if (RO > 2u) { store_row(b, h, i0, og + 2u * NG, oc, o[2]); }
+  if (RO > 3u) { store_row(b, h, i0, og + 3u * NG, oc, o[3]); }
+  if (RO > 4u) { store_row(b, h, i0, og + 4u * NG, oc, o[4]); }
+  if (RO > 5u) { store_row(b, h, i0, og + 5u * NG, oc, o[5]); }
+  if (RO > 6u) { store_row(b, h, i0, og + 6u * NG, oc, o[6]); }
+  if (RO > 7u) { store_row(b, h, i0, og + 7u * NG, oc, o[7]); }
+  if (RO > 8u) { store_row(b, h, i0, og + 8u * NG, oc, o[8]); }
+  if (RO > 9u) { store_row(b, h, i0, og + 9u * NG, oc, o[9]); }
+  if (RO > 10u) { store_row(b, h, i0, og + 10u * NG, oc, o[10]); }
+  if (RO > 11u) { store_row(b, h, i0, og + 11u * NG, oc, o[11]); }
+  if (RO > 12u) { store_row(b, h, i0, og + 12u * NG, oc, o[12]); }
+  if (RO > 13u) { store_row(b, h, i0, og + 13u * NG, oc, o[13]); }
+  if (RO > 14u) { store_row(b, h, i0, og + 14u * NG, oc, o[14]); }
+  if (RO > 15u) { store_row(b, h, i0, og + 15u * NG, oc, o[15]); }
 }
