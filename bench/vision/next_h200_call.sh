@@ -1,4 +1,14 @@
 #!/usr/bin/env bash
+# NEXT SESSION (2026-12-05 afternoon; the device was paused all session): two calls, chained
+# on the same warm machine (idle release is 30 s, so start the second at once):
+#  1. this script on main (prepare.sh as below; the kernels now index register arrays by
+#     literals only, bench/kernels/robustness/README.md: the native table says whether that
+#     costs anything natively);
+#  2. bench/kernels/matmul/h200_f16_node.sh (stage it with a Wasm build of the same commit:
+#     `bash scripts/build_wasm.sh && bash bench/kernels/matmul/h200_f16_node.sh stage`), carry
+#     [".gl", ".dev/f16node"]: the matmul kernels under dawn.node with robustness on and off
+#     (did the 10x go?), then every model call 1 exported (/tmp/vb/models) through the Wasm
+#     bundle in Node, robustness on and off, checked against eager: what a browser gets.
 # Ran once, 2026-12-05 on 9955d31 (bench/results/vision_h200.md): it found the 5x matmul
 # regression that 7b6614d fixed. Run it again on main as it is now: the full table with the
 # fix, and the A/Bs (D-FINE's pointwise GEMM, SAM's attention choice) with it.

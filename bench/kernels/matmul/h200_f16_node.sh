@@ -25,7 +25,7 @@
 # Stage here (Node from this machine, dawn.node, the bench and its WGSL; about 15 MB):
 #   bash bench/kernels/matmul/h200_f16_node.sh stage [STAGE]     # default /work/main/.dev/f16node
 # Then the device tool, from /work/main: `bash .dev/f16node/h200_f16_node.sh`,
-# carry [".dev/f16node"], timeout_s 300. Output: $OUT/f16_node.txt. Read it for: the two
+# carry [".gl", ".dev/f16node"], timeout_s 500 (part 3 runs each exported model twice). Output: $OUT/f16_node.txt. Read it for: the two
 # "shader-f16" lines (no toggle: expected no; toggle: yes if the toggle works on this
 # driver), then per shape f16math / unpack / f32 TFLOP/s and err(vs f32) (~5e-4 expected
 # for f16math). If f16math beats f32 and unpack there, --f16 through Node/Wasm (and browsers
@@ -77,6 +77,12 @@ W=$(mktemp -d)
 xz -dc "$D/node.xz" > "$W/node" && chmod +x "$W/node"
 tar -C "$W" -xJf "$D/f16node.tar.xz"
 unset VK_ICD_FILENAMES  # the machine's own Vulkan driver (NVIDIA)
+# The Vulkan loader, when carried (.gl, as bench/vision/h200.sh unpacks it).
+if compgen -G ".gl/*.deb" > /dev/null; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
 cd "$W/f16node"
 {
   echo "commit: $(cat COMMIT)"
@@ -94,6 +100,7 @@ cd "$W/f16node"
     for d in "$MODELS_DIR"/*/; do
       m=$(basename "$d")
       [[ -f $d/model.pte && -f $d/meta.json ]] || continue
+      (( SECONDS < ${DEADLINE:-500} )) || { echo "deadline: $m and later models skipped"; break; }
       mapfile -t specs < <(python3 bench/vision/input_specs.py "$d")
       inargs=()
       for sp in "${specs[@]}"; do inargs+=(--input "$sp"); done

@@ -12,14 +12,17 @@
 // pipeline's overrides are applied) does not depend on the driver unrolling anything.
 //
 //   VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.json \
-//     node bench/kernels/robustness/private_index_check.mjs [--only NAME_SUBSTRING] [--verbose]
+//     node bench/kernels/robustness/private_index_check.mjs [--only NAME_SUBSTRING] [--all]
 //
 // Prints one line per kernel and pipeline-constant set: the register arrays and how many of
 // their accesses take a run-time index. Exit status 1 when a kernel listed as clean
-// (`clean: true` below) has any, or when a pipeline fails to build.
+// (`clean: true` below) has any, or when a pipeline fails to build. --all: every other shipped
+// shader too, at its default constants (build failures there are reported, not counted).
 import {spawnSync} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
-import {shippedWgsl} from '../wgsl_expand.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import {repoRoot, shippedWgsl} from '../wgsl_expand.mjs';
 
 const args = process.argv.slice(2);
 const value = (name, dflt) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : dflt);
@@ -60,7 +63,8 @@ if (args[0] === '--child') {
   const features = ['shader-f16', 'subgroups'].filter((f) => adapter.features.has(f));
   if (k.f16 && !features.includes('shader-f16')) { console.log('RESULT skipped: no shader-f16'); process.exit(0); }
   const device = await adapter.requestDevice({requiredFeatures: features, requiredLimits: {
-    maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize}});
+    maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize,
+    maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage}});
   const code = shippedWgsl(k.shader);
   device.pushErrorScope('validation');
   const module = device.createShaderModule({code});
@@ -97,6 +101,17 @@ function runTimeIndices(spirv) {
 }
 
 const only = value('--only', '');
+if (args.includes('--all')) {
+  const listed = new Set(KERNELS.map((k) => k.shader));
+  const ops = path.join(repoRoot, 'src/webgpu/ops');
+  for (const dir of fs.readdirSync(ops).sort()) {
+    if (!fs.statSync(path.join(ops, dir)).isDirectory()) continue;
+    for (const f of fs.readdirSync(path.join(ops, dir)).sort()) {
+      const shader = `${dir}/${f.replace(/\.wgsl$/, '')}`;
+      if (f.endsWith('.wgsl') && !f.endsWith('.inc.wgsl') && !listed.has(shader)) KERNELS.push({shader, consts: {}, extra: true});
+    }
+  }
+}
 let bad = 0;
 for (const k of KERNELS) {
   const label = `${k.shader} ${JSON.stringify(k.consts)}`;
@@ -107,7 +122,7 @@ for (const k of KERNELS) {
   const result = (out.match(/^RESULT (.*)$/m) || [null, `no result (exit ${r.status})`])[1];
   if (result !== 'built') {
     console.log(`${label}: ${result}`);
-    if (!result.startsWith('skipped')) bad++;
+    if (!result.startsWith('skipped') && !k.extra) bad++;
     continue;
   }
   // The pipeline's SPIR-V is the last disassembly printed (the module's own comes first).

@@ -21,6 +21,19 @@ var<workgroup> q_sh: array<f32, 256>;
 var<workgroup> p_sh: array<f32, 64>;
 var<workgroup> red: array<f32, 64>;
 
+// Output dim d's running sum a, rescaled by alpha, plus this key tile's cnt weights (p_sh)
+// times v at d (vb: the tile's first key row at d; row: the cache's row stride).
+fn pv_dim(a_in: f32, alpha: f32, d: u32, dim: u32, vb0: u32, row: u32, cnt: u32) -> f32 {
+  if (d >= dim) { return a_in; }
+  var a = a_in * alpha;
+  var vb = vb0;
+  for (var jj = 0u; jj < cnt; jj = jj + 1u) {
+    a = a + p_sh[jj] * v_cache[vb];
+    vb = vb + row;
+  }
+  return a;
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
   let h = wid.x;
@@ -37,7 +50,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let head_off = kvh * dim;
   var m = NEG;
   var l = 0.0;
-  var acc = array<f32, 4>(0.0, 0.0, 0.0, 0.0);
+  // Output dims tid + WG * i in component i (a vector, not an array indexed in a loop:
+  // bench/kernels/robustness).
+  var acc = vec4<f32>(0.0);
   for (var t0 = 0u; t0 < len; t0 = t0 + WG) {
     let j = t0 + tid;
     var sc = NEG;
@@ -59,24 +74,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let alpha = exp(m - m_new);
     l = l * alpha + red[0];
     let cnt = min(WG, len - t0);
-    for (var i = 0u; i < 4u; i = i + 1u) {
-      let d = tid + i * WG;
-      if (d < dim) {
-        var a = acc[i] * alpha;
-        var vb = t0 * row + head_off + d;
-        for (var jj = 0u; jj < cnt; jj = jj + 1u) {
-          a = a + p_sh[jj] * v_cache[vb];
-          vb = vb + row;
-        }
-        acc[i] = a;
-      }
-    }
+    let vb = t0 * row + head_off + tid;
+    acc = vec4<f32>(pv_dim(acc.x, alpha, tid, dim, vb, row, cnt), pv_dim(acc.y, alpha, tid + WG, dim, vb + WG, row, cnt),
+                    pv_dim(acc.z, alpha, tid + 2u * WG, dim, vb + 2u * WG, row, cnt),
+                    pv_dim(acc.w, alpha, tid + 3u * WG, dim, vb + 3u * WG, row, cnt));
     m = m_new;
     workgroupBarrier();
   }
   let inv = 1.0 / l;
-  for (var i = 0u; i < 4u; i = i + 1u) {
-    let d = tid + i * WG;
-    if (d < dim) { out[q_base + d] = acc[i] * inv; }
-  }
+  if (tid < dim) { out[q_base + tid] = acc.x * inv; }
+  if (tid + WG < dim) { out[q_base + tid + WG] = acc.y * inv; }
+  if (tid + 2u * WG < dim) { out[q_base + tid + 2u * WG] = acc.z * inv; }
+  if (tid + 3u * WG < dim) { out[q_base + tid + 3u * WG] = acc.w * inv; }
 }

@@ -39,9 +39,14 @@ override s5: u32 = 0u;
 override s6: u32 = 0u;
 override s7: u32 = 0u;
 
-fn offsets(i: u32) -> array<u32, 6> {
+// Element i's offset in each operand: j = 0..3 in a, 4..5 in b (vectors, not an array
+// indexed by a loop over operands: bench/kernels/robustness). Entries past nops are never
+// read (their strides are whatever the uniform holds).
+struct Offsets { a: vec4<u32>, b: vec2<u32> }
+
+fn offsets(i: u32) -> Offsets {
   var rem = i;
-  var off = array<u32, 6>(0u, 0u, 0u, 0u, 0u, 0u);
+  var o = Offsets(vec4<u32>(0u), vec2<u32>(0u));
   for (var d = i32(p.rank) - 1; d >= 0; d = d - 1) {
     let du = u32(d);
     let q = du / 4u;
@@ -49,19 +54,20 @@ fn offsets(i: u32) -> array<u32, 6> {
     let size = p.out_dims[q][r];
     let coord = rem % size;
     rem = rem / size;
-    for (var j = 0u; j < nops; j++) { off[j] = off[j] + coord * p.strides[2u * j + q][r]; }
+    o.a += coord * vec4<u32>(p.strides[q][r], p.strides[2u + q][r], p.strides[4u + q][r], p.strides[6u + q][r]);
+    if (nops > 4u) { o.b += coord * vec2<u32>(p.strides[8u + q][r], p.strides[10u + q][r]); }
   }
-  return off;
+  return o;
 }
 
-fn operand(j: u32, off: array<u32, 6>) -> f32 {
+fn operand(j: u32, off: Offsets) -> f32 {
   switch j {
-    case 1u: { return t0[off[0]]; }
-    case 2u: { return t1[off[1]]; }
-    case 3u: { return t2[off[2]]; }
-    case 4u: { return t3[off[3]]; }
-    case 5u: { return t4[off[4]]; }
-    default: { return t5[off[5]]; }
+    case 1u: { return t0[off.a.x]; }
+    case 2u: { return t1[off.a.y]; }
+    case 3u: { return t2[off.a.z]; }
+    case 4u: { return t3[off.a.w]; }
+    case 5u: { return t4[off.b.x]; }
+    default: { return t5[off.b.y]; }
   }
 }
 
@@ -95,7 +101,7 @@ fn unary(code: u32, x: f32, c: f32) -> f32 {
   }
 }
 
-fn run_step(s: u32, k: u32, v: f32, off: array<u32, 6>) -> f32 {
+fn run_step(s: u32, k: u32, v: f32, off: Offsets) -> f32 {
   let code = s & 0xffu;
   let c = p.consts[k / 2u][2u * (k % 2u)];
   if (code >= 32u) { return unary(code - 32u, v, c); }
@@ -109,7 +115,7 @@ fn run_step(s: u32, k: u32, v: f32, off: array<u32, 6>) -> f32 {
 
 fn element(i: u32) {
   let off = offsets(i);
-  var v = t0[off[0]];
+  var v = t0[off.a.x];
   v = run_step(s0, 0u, v, off);
   if (nsteps > 1u) { v = run_step(s1, 1u, v, off); }
   if (nsteps > 2u) { v = run_step(s2, 2u, v, off); }

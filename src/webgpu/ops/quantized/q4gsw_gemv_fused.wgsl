@@ -27,18 +27,21 @@ fn gemv(n0: u32, tid: u32) {
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;
   let norm = (p.flags & 1u) != 0u;
-  var rows: array<u32, 4>;
-  for (var r = 0u; r < ROWS; r = r + 1u) { rows[r] = min(n0 + r, p.n - 1u); }
+  // The ROWS = 4 rows (past N: row N-1 again, not written), written out rather than looped
+  // (bench/kernels/robustness).
+  let n_a = min(n0, p.n - 1u);
+  let n_b = min(n0 + 1u, p.n - 1u);
+  let n_c = min(n0 + 2u, p.n - 1u);
+  let n_d = min(n0 + 3u, p.n - 1u);
   var acc = vec4<f32>(0.0);
   var ss = 0.0;
   for (var c = tid; c < chunks; c = c + WG) {
     let xv = load_chunk(c, norm, &ss);
     let srow = (c * 32u / p.group_size) * p.n_pad;
-    for (var r = 0u; r < ROWS; r = r + 1u) {
-      let n = rows[r];
-      let q = w[n * row_stride + c];
-      acc[r] = acc[r] + scales[srow + n] * chunk_dot(q, xv);
-    }
+    acc += vec4<f32>(scales[srow + n_a] * chunk_dot(w[n_a * row_stride + c], xv),
+                     scales[srow + n_b] * chunk_dot(w[n_b * row_stride + c], xv),
+                     scales[srow + n_c] * chunk_dot(w[n_c * row_stride + c], xv),
+                     scales[srow + n_d] * chunk_dot(w[n_d * row_stride + c], xv));
   }
   reduce_partials(tid, acc, ss);
   if (tid < ROWS && n0 + tid < p.n) {

@@ -12,28 +12,48 @@
 const WG: u32 = 64u;
 var<workgroup> red: array<f32, 320>;  // 5 * WG partial sums: 4 accumulators, then sum x^2
 
-// Chunk c of x (activations 32c .. 32c+31), times nw when `norm`; adds its x^2 to *ss (the
-// un-normed x, which is what RMSNorm's mean is over).
-fn load_chunk(c: u32, norm: bool, ss: ptr<function, f32>) -> array<vec4<f32>, 8> {
-  var xv: array<vec4<f32>, 8>;
-  for (var i = 0u; i < 8u; i = i + 1u) {
-    let v = x[c * 8u + i];
-    *ss = *ss + dot(v, v);
-    xv[i] = select(v, v * nw[c * 8u + i], norm);
-  }
-  return xv;
+// One 32-activation chunk of x, as eight named vec4s: an array indexed in a loop would go to
+// local memory where Dawn's robustness keeps the loop rolled (bench/kernels/robustness).
+struct XChunk {
+  x0: vec4<f32>, x1: vec4<f32>, x2: vec4<f32>, x3: vec4<f32>,
+  x4: vec4<f32>, x5: vec4<f32>, x6: vec4<f32>, x7: vec4<f32>,
+}
+
+// vec4 i of x, times nw when `norm`; adds its x^2 to *ss (the un-normed x, which is what
+// RMSNorm's mean is over).
+fn load_x(i: u32, norm: bool, ss: ptr<function, f32>) -> vec4<f32> {
+  let v = x[i];
+  *ss = *ss + dot(v, v);
+  return select(v, v * nw[i], norm);
+}
+
+// Chunk c of x (activations 32c .. 32c+31).
+fn load_chunk(c: u32, norm: bool, ss: ptr<function, f32>) -> XChunk {
+  let b = c * 8u;
+  let x0 = load_x(b, norm, ss);
+  let x1 = load_x(b + 1u, norm, ss);
+  let x2 = load_x(b + 2u, norm, ss);
+  let x3 = load_x(b + 3u, norm, ss);
+  let x4 = load_x(b + 4u, norm, ss);
+  let x5 = load_x(b + 5u, norm, ss);
+  let x6 = load_x(b + 6u, norm, ss);
+  let x7 = load_x(b + 7u, norm, ss);
+  return XChunk(x0, x1, x2, x3, x4, x5, x6, x7);
 }
 
 // One 16-byte weight chunk (32 nibbles) against a loaded chunk of x.
-fn chunk_dot(q: vec4<u32>, xv: array<vec4<f32>, 8>) -> f32 {
-  return word_dot(q.x, xv[0], xv[1]) + word_dot(q.y, xv[2], xv[3]) + word_dot(q.z, xv[4], xv[5]) +
-         word_dot(q.w, xv[6], xv[7]);
+fn chunk_dot(q: vec4<u32>, xv: XChunk) -> f32 {
+  return word_dot(q.x, xv.x0, xv.x1) + word_dot(q.y, xv.x2, xv.x3) + word_dot(q.z, xv.x4, xv.x5) +
+         word_dot(q.w, xv.x6, xv.x7);
 }
 
 // Sums acc and ss over the workgroup: afterwards red[r * WG] holds accumulator r and
 // red[4 * WG] the sum of x^2. Every thread must call it (it has barriers).
 fn reduce_partials(tid: u32, acc: vec4<f32>, ss: f32) {
-  for (var r = 0u; r < 4u; r = r + 1u) { red[r * WG + tid] = acc[r]; }
+  red[tid] = acc.x;
+  red[WG + tid] = acc.y;
+  red[2u * WG + tid] = acc.z;
+  red[3u * WG + tid] = acc.w;
   red[4u * WG + tid] = ss;
   tree_sum_lanes(tid, 5u);
 }

@@ -57,17 +57,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;
   let norm = (p.flags & 1u) != 0u;
-  var rows: array<u32, 4>;
-  for (var r = 0u; r < ROWS; r = r + 1u) { rows[r] = min(r0 + r, n - 1u); }
+  // The ROWS = 4 rows, written out rather than looped (bench/kernels/robustness).
+  let n_a = min(r0, n - 1u);
+  let n_b = min(r0 + 1u, n - 1u);
+  let n_c = min(r0 + 2u, n - 1u);
+  let n_d = min(r0 + 3u, n - 1u);
   var acc = vec4<f32>(0.0);
   var ss = 0.0;
   for (var c = tid; c < chunks; c = c + WG) {
     let xv = load_chunk(c, norm, &ss);
     let srow = (c * 32u / p.group_size) * n_pad;
-    for (var r = 0u; r < ROWS; r = r + 1u) {
-      let q = load_w(ws, rows[r] * row_stride + c);
-      acc[r] = acc[r] + load_s(ws, srow + rows[r]) * chunk_dot(q, xv);
-    }
+    acc += vec4<f32>(load_s(ws, srow + n_a) * chunk_dot(load_w(ws, n_a * row_stride + c), xv),
+                     load_s(ws, srow + n_b) * chunk_dot(load_w(ws, n_b * row_stride + c), xv),
+                     load_s(ws, srow + n_c) * chunk_dot(load_w(ws, n_c * row_stride + c), xv),
+                     load_s(ws, srow + n_d) * chunk_dot(load_w(ws, n_d * row_stride + c), xv));
   }
   reduce_partials(tid, acc, ss);
   if (tid < ROWS && r0 + tid < n) {

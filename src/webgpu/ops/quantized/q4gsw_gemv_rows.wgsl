@@ -20,26 +20,36 @@ const WG: u32 = 64u;
 const ROWS: u32 = 4u;
 var<workgroup> red: array<f32, 256>;  // ROWS * WG partial sums
 
+// One 16-byte weight chunk (32 nibbles) against 32 activations.
+fn chunk8(q: vec4<u32>, x0: vec4<f32>, x1: vec4<f32>, x2: vec4<f32>, x3: vec4<f32>, x4: vec4<f32>, x5: vec4<f32>,
+          x6: vec4<f32>, x7: vec4<f32>) -> f32 {
+  return word_dot(q.x, x0, x1) + word_dot(q.y, x2, x3) + word_dot(q.z, x4, x5) + word_dot(q.w, x6, x7);
+}
+
 fn gemv(n0: u32, tid: u32) {
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;
-  // Rows past N (last workgroup) re-read row N-1 and are not written.
-  var rows: array<u32, 4>;
-  for (var r = 0u; r < ROWS; r = r + 1u) { rows[r] = min(n0 + r, p.n - 1u); }
+  // Rows past N (last workgroup) re-read row N-1 and are not written. The ROWS = 4 rows are
+  // written out rather than looped (bench/kernels/robustness).
+  let n_a = min(n0, p.n - 1u);
+  let n_b = min(n0 + 1u, p.n - 1u);
+  let n_c = min(n0 + 2u, p.n - 1u);
+  let n_d = min(n0 + 3u, p.n - 1u);
   var acc = vec4<f32>(0.0);
   for (var c = tid; c < chunks; c = c + WG) {
     let xb = c * 8u;
     let x0 = x[xb];      let x1 = x[xb + 1u]; let x2 = x[xb + 2u]; let x3 = x[xb + 3u];
     let x4 = x[xb + 4u]; let x5 = x[xb + 5u]; let x6 = x[xb + 6u]; let x7 = x[xb + 7u];
     let srow = (c * 32u / p.group_size) * p.n_pad;
-    for (var r = 0u; r < ROWS; r = r + 1u) {
-      let n = rows[r];
-      let q = w[n * row_stride + c];
-      let s = word_dot(q.x, x0, x1) + word_dot(q.y, x2, x3) + word_dot(q.z, x4, x5) + word_dot(q.w, x6, x7);
-      acc[r] = acc[r] + scales[srow + n] * s;
-    }
+    acc += vec4<f32>(scales[srow + n_a] * chunk8(w[n_a * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7),
+                     scales[srow + n_b] * chunk8(w[n_b * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7),
+                     scales[srow + n_c] * chunk8(w[n_c * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7),
+                     scales[srow + n_d] * chunk8(w[n_d * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7));
   }
-  for (var r = 0u; r < ROWS; r = r + 1u) { red[r * WG + tid] = acc[r]; }
+  red[tid] = acc.x;
+  red[WG + tid] = acc.y;
+  red[2u * WG + tid] = acc.z;
+  red[3u * WG + tid] = acc.w;
   tree_sum_lanes(tid, ROWS);
   if (tid < ROWS && n0 + tid < p.n) {
     var v = red[tid * WG];

@@ -37,6 +37,35 @@ fn identity(op: u32) -> f32 {
 }
 
 // sg: the subgroup size, for wg_reduce (0 in reduce_rows.wgsl, which has none).
+// Words i0 + k * WG (k = 0..3) of the row at base, `past` past its end (-inf: the row's max
+// must not see them, or an all -inf row would not read as masked).
+fn row_words(base: u32, i0: u32, past: f32) -> vec4<f32> {
+  var v = vec4<f32>(past);
+  if (i0 < p.len) { v.x = x[base + i0]; }
+  if (i0 + WG < p.len) { v.y = x[base + i0 + WG]; }
+  if (i0 + 2u * WG < p.len) { v.z = x[base + i0 + 2u * WG]; }
+  if (i0 + 3u * WG < p.len) { v.w = x[base + i0 + 3u * WG]; }
+  return v;
+}
+
+// s plus exp(v - m) for the components of v inside the row (words i0 + k * WG), in order.
+fn exp_sum(s: f32, v: vec4<f32>, m: f32, i0: u32) -> f32 {
+  var r = s;
+  if (i0 < p.len) { r = r + exp(v.x - m); }
+  if (i0 + WG < p.len) { r = r + exp(v.y - m); }
+  if (i0 + 2u * WG < p.len) { r = r + exp(v.z - m); }
+  if (i0 + 3u * WG < p.len) { r = r + exp(v.w - m); }
+  return r;
+}
+
+// Word i (value c) of a softmax (op 3) or log_softmax (op 4) row, if inside the row.
+fn softmax_store(base: u32, i: u32, c: f32, m: f32, inv: f32, log_total: f32, all_masked: bool, nan: f32) {
+  if (i >= p.len) { return; }
+  var y = exp(c - m) * inv;
+  if (p.op == 4u) { y = c - m - log_total; }
+  out[base + i] = select(y, nan, all_masked);
+}
+
 fn reduce_rows(lid: u32, wid: vec3<u32>, nwg: vec3<u32>, sg: u32) {
   let g = flat_workgroup(wid, nwg);
   let row = g / p.nchunks;
@@ -62,20 +91,18 @@ fn reduce_rows(lid: u32, wid: vec3<u32>, nwg: vec3<u32>, sg: u32) {
   var m = bitcast<f32>(0xff800000u | p._p0);
   var s = 0.0;
   let cached = p.len <= kCache * WG;
-  var c: array<f32, kCache>;
+  // A thread's words lid + k * WG (k < kCache = 8) in two vec4s, -inf past the row: an
+  // array indexed in a loop would go to local memory where Dawn's robustness keeps the loop
+  // rolled (bench/kernels/robustness).
+  var c0 = vec4<f32>(kNegInf);
+  var c1 = vec4<f32>(kNegInf);
   if (cached) {
-    for (var k = 0u; k < kCache; k++) {
-      let i = lid + k * WG;
-      c[k] = kNegInf;
-      if (i < p.len) {
-        c[k] = x[base + i];
-        m = max(m, c[k]);
-      }
-    }
+    c0 = row_words(base, lid, m);  // m is -inf here
+    c1 = row_words(base, lid + 4u * WG, m);
+    // In word order, as a loop would (max of -inf past the row's end changes nothing).
+    m = max(max(max(max(max(max(max(max(m, c0.x), c0.y), c0.z), c0.w), c1.x), c1.y), c1.z), c1.w);
     m = wg_reduce(1u, lid, m, sg, 0u);
-    for (var k = 0u; k < kCache; k++) {
-      if (lid + k * WG < p.len) { s = s + exp(c[k] - m); }
-    }
+    s = exp_sum(exp_sum(s, c0, m, lid), c1, m, lid + 4u * WG);
   } else {
     // Online: the running sum is rescaled when the running max grows.
     for (var i = lid; i < p.len; i = i + WG) {
@@ -101,14 +128,14 @@ fn reduce_rows(lid: u32, wid: vec3<u32>, nwg: vec3<u32>, sg: u32) {
   let log_total = log(total);
   let inv = 1.0 / total;
   if (cached) {
-    for (var k = 0u; k < kCache; k++) {
-      let i = lid + k * WG;
-      if (i < p.len) {
-        var y = exp(c[k] - m) * inv;
-        if (p.op == 4u) { y = c[k] - m - log_total; }
-        out[base + i] = select(y, nan, all_masked);
-      }
-    }
+    softmax_store(base, lid, c0.x, m, inv, log_total, all_masked, nan);
+    softmax_store(base, lid + WG, c0.y, m, inv, log_total, all_masked, nan);
+    softmax_store(base, lid + 2u * WG, c0.z, m, inv, log_total, all_masked, nan);
+    softmax_store(base, lid + 3u * WG, c0.w, m, inv, log_total, all_masked, nan);
+    softmax_store(base, lid + 4u * WG, c1.x, m, inv, log_total, all_masked, nan);
+    softmax_store(base, lid + 5u * WG, c1.y, m, inv, log_total, all_masked, nan);
+    softmax_store(base, lid + 6u * WG, c1.z, m, inv, log_total, all_masked, nan);
+    softmax_store(base, lid + 7u * WG, c1.w, m, inv, log_total, all_masked, nan);
   } else {
     for (var i = lid; i < p.len; i = i + WG) {
       let v = x[base + i];

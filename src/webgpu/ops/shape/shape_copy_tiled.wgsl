@@ -16,7 +16,11 @@ const T: u32 = 32u;   // tile edge
 const R: u32 = 8u;    // rows per pass: 32 x 8 = 256 threads, 4 passes
 var<workgroup> tile: array<u32, 1056>;  // 32 x 33: the padding column keeps the transposed reads off one bank
 
-fn at(v: array<vec4<u32>, 2>, d: u32) -> u32 { return v[d / 4u][d % 4u]; }
+// Entry d of the uniform's dims / strides, read in place: passing the array by value would
+// copy it into a register array indexed at run time (bench/kernels/robustness).
+fn dim_at(d: u32) -> u32 { return p.dims[d / 4u][d % 4u]; }
+fn in_stride_at(d: u32) -> u32 { return p.in_strides[d / 4u][d % 4u]; }
+fn out_stride_at(d: u32) -> u32 { return p.out_strides[d / 4u][d % 4u]; }
 
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>,
@@ -25,8 +29,8 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
   if (w >= p.n) { return; }  // the grid's rounding: whole workgroups only, so uniform
   let ra = p.rank - 2u;
   let rb = p.rank - 1u;
-  let size_a = at(p.dims, ra);
-  let size_b = at(p.dims, rb);
+  let size_a = dim_at(ra);
+  let size_b = dim_at(rb);
   let tb = w % p.tiles_b;
   let ta = (w / p.tiles_b) % p.tiles_a;
   var rem = w / (p.tiles_b * p.tiles_a);
@@ -34,16 +38,16 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: ve
   var di = p.out_base;
   for (var d = i32(ra) - 1; d >= 0; d = d - 1) {
     let du = u32(d);
-    let size = at(p.dims, du);
+    let size = dim_at(du);
     let c = rem % size;
     rem = rem / size;
-    si = si + c * at(p.in_strides, du);
-    di = di + c * at(p.out_strides, du);
+    si = si + c * in_stride_at(du);
+    di = di + c * out_stride_at(du);
   }
-  let isa = at(p.in_strides, ra);
-  let isb = at(p.in_strides, rb);
-  let osa = at(p.out_strides, ra);
-  let osb = at(p.out_strides, rb);
+  let isa = in_stride_at(ra);
+  let isb = in_stride_at(rb);
+  let osa = out_stride_at(ra);
+  let osb = out_stride_at(rb);
   let a0 = ta * T;
   let b0 = tb * T;
   let x = li % T;
