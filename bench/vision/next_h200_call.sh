@@ -3,7 +3,8 @@
 # on the same warm machine (idle release is 30 s, so start the second at once):
 #  1. this script on main (prepare.sh as below; the kernels now index register arrays by
 #     literals only, bench/kernels/robustness/README.md: the native table says whether that
-#     costs anything natively);
+#     costs anything natively; env_ab also tries WICK_SPECIALIZE_EPILOGUE=1, the epilogue as a
+#     pipeline constant, against the 0.24 ms the epilogues cost Whisper and Depth Anything);
 #  2. bench/kernels/matmul/h200_f16_node.sh (stage it with a Wasm build of the same commit:
 #     `bash scripts/build_wasm.sh && bash bench/kernels/matmul/h200_f16_node.sh stage`), carry
 #     [".gl", ".dev/f16node"]: the matmul kernels under dawn.node with robustness on and off
@@ -46,9 +47,9 @@ F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_S
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < 470 )); then
   AB_SECONDS=2 timeout $((540 - SECONDS)) bash $S/vision/env_ab.sh \
-    depth_anything_v2_small_518:WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
-    whisper_base_encoder_30s:WICK_FLASH_ATTENTION=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
-    sam2_1_hiera_tiny_encoder_1024:WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
+    depth_anything_v2_small_518:WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
+    whisper_base_encoder_30s:WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
+    sam2_1_hiera_tiny_encoder_1024:WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
     dfine_s_640:WICK_CONV_PW_GEMM=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_JOINT_PLAN=0,WICK_RANGE_VIEWS=0,default \
     modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default \
     realesrgan_x4_tile64:WICK_CONV_SPLITK=0,WICK_JOINT_PLAN=0,default 2>&1 | tee $OUT/env_ab.log

@@ -49,6 +49,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   }
   if (const char* v = std::getenv("WICK_FUSE_CHAINS")) go.fuse_chains = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_FUSE_MATMUL_EPILOGUE")) go.fuse_matmul_epilogue = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_SPECIALIZE_EPILOGUE")) go.specialize_matmul_epilogue = std::string_view(v) == "1";
   if (const char* v = std::getenv("WICK_NORM_ROWS")) go.norm_rows = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_NORM_SPLIT")) go.norm_split = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_SUBGROUPS")) go.subgroups = std::string_view(v) == "1";

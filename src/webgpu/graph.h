@@ -123,6 +123,11 @@ struct GraphOptions {
   // add, ...) applied by the matmul as it stores its result (matmul_fusion.h). Environment
   // override: WICK_FUSE_MATMUL_EPILOGUE=0.
   bool fuse_matmul_epilogue = true;
+  // The matmul epilogue's step codes as a pipeline constant (matmul_epilogue.inc.wgsl's EPI)
+  // instead of a uniform: each pipeline holds only the steps it runs, at the cost of one
+  // pipeline per distinct epilogue. Off until measured on a GPU (bench/vision/env_ab.sh).
+  // Environment override: WICK_SPECIALIZE_EPILOGUE=1.
+  bool specialize_matmul_epilogue = false;
   bool alias_views = true;  // views (flat copies, order-keeping permutes) share their input's buffer (memory_plan.h)
   // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
   // encodes the rest (0: one command buffer; profiled calls always use one). Environment

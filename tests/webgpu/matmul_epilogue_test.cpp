@@ -28,6 +28,7 @@ struct Runs {
 struct Options {
   bool gpu_kernels = false, f16 = false, alias_views = true, unfused = true, cpu = true;
   bool joint_memory_plan = true;  // GraphOptions::joint_memory_plan (false: the separate plans)
+  bool specialize = false;        // GraphOptions::specialize_matmul_epilogue (the fused run)
 };
 
 Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs, const Options& o) {
@@ -43,6 +44,7 @@ Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const st
     b.f16_weights = o.f16;
     b.alias_views = o.alias_views;
     b.joint_memory_plan = o.joint_memory_plan;
+    b.specialize_matmul_epilogue = o.specialize;
     auto out = b.run(inputs);
     EXPECT_TRUE(out.ok()) << "mode " << mode << ": " << out.status().to_string();
     if (!out.ok()) return r;
@@ -187,6 +189,17 @@ TEST(WebGpuMatmulEpilogue, LinearTailsOnGpuKernelChoice) {
   uint32_t seed = 200;
   for (size_t i = 0; i < std::size(cases); ++i)
     for (Tail tail : tails_for(i)) check_linear(cases[i], tail, o, seed++);
+}
+
+TEST(WebGpuMatmulEpilogue, SpecializedEpiloguesMatch) {
+  // The step codes as the EPI pipeline constant, every tail (every step code) on the vec4
+  // kernel's case: the steps are one function for all kernels, and each tail compiles a
+  // pipeline of its own for every kernel the linear could take (seconds on SwiftShader).
+  Options o;
+  o.gpu_kernels = true;
+  o.specialize = true;
+  uint32_t seed = 400;
+  for (Tail tail : tails_for(0)) check_linear({37, 20, 132, true}, tail, o, seed++);
 }
 
 TEST(WebGpuMatmulEpilogue, LinearTailsWithF16Weights) {

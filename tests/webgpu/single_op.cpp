@@ -207,6 +207,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.fuse = fuse;
   go.fuse_chains = fuse_chains;
   go.fuse_matmul_epilogue = fuse_matmul_epilogue;
+  go.specialize_matmul_epilogue = specialize_matmul_epilogue;
   go.alias_views = alias_views;
   if (gpu_kernels) go.kernel_choice = webgpu::GraphOptions::KernelChoice::kGpu;
   go.profile = profile;

@@ -55,6 +55,7 @@ class VkGraphBuilder {
   bool fuse = true;           // GraphOptions::fuse for run()
   bool fuse_chains = true;    // GraphOptions::fuse_chains for run()
   bool fuse_matmul_epilogue = true;  // GraphOptions::fuse_matmul_epilogue for run()
+  bool specialize_matmul_epilogue = false;  // GraphOptions::specialize_matmul_epilogue for run()
   size_t matmul_epilogues = 0;       // after run(): Graph::matmul_epilogue_count
   bool alias_views = true;    // GraphOptions::alias_views for run()
   bool gpu_kernels = false;   // run() with GraphOptions::kernel_choice = kGpu (GPU kernel choice on SwiftShader)

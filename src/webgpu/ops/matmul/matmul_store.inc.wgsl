@@ -4,7 +4,7 @@
 // c[ci] for c[gm, gn] = v: alpha and bias, then the epilogue steps (ci: the flat index).
 fn epilogue(v: f32, gm: u32, gn: u32, ci: u32) -> f32 {
   let r = scaled_with_bias(v, gm, gn);
-  if (p.epi == 0u) { return r; }
+  if (epi_codes() == 0u) { return r; }
   var res = 0.0;
   if (p.res_mode == 1u) { res = residual[ci]; } else if (p.res_mode == 2u) { res = c[ci]; }
   return epilogue_steps(r, gn, res);

@@ -12,7 +12,7 @@ fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
                                bias[bb + 3u * p.bias_cs]);
   }
   let ci = bi * p.c_bs + gm * p.n + gn;
-  if (p.epi != 0u) {
+  if (epi_codes() != 0u) {
     var res = vec4<f32>(0.0);
     if (p.res_mode == 1u) {
       res = vec4<f32>(residual[ci], residual[ci + 1u], residual[ci + 2u], residual[ci + 3u]);

@@ -173,7 +173,12 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
 
   const bool gpu_choice = g.gpu_kernel_choice();
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(MatmulParams), name));
-  auto add = [&](const gpu::PipelineKey& key) -> Result<size_t> {
+  // GraphOptions::specialize_matmul_epilogue: the step codes as the shaders' EPI constant
+  // (matmul_epilogue.inc.wgsl), so each pipeline holds only its own epilogue.
+  const bool specialize = g.options().specialize_matmul_epilogue;
+  auto add = [&](const gpu::PipelineKey& base_key) -> Result<size_t> {
+    gpu::PipelineKey key = base_key;
+    if (specialize) key.set("EPI", epi_codes);
     WICK_ASSIGN_OR_RETURN(auto pl, g.pipeline(key));
     gpu::Dispatch d;
     d.pipeline = std::move(pl);
