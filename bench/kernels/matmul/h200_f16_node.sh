@@ -51,6 +51,7 @@ if [[ ${1:-} == stage ]]; then
   cp bench/kernels/matmul/matmul_f16_node.mjs bench/kernels/matmul/*.wgsl "$T/f16node/bench/kernels/matmul/"
   cp bench/kernels/wgsl_expand.mjs "$T/f16node/bench/kernels/"
   cp -r src/webgpu "$T/f16node/src/"  # the shipped WGSL (f32ship, f16ship)
+  git log -1 --format='%h %cd' > "$T/f16node/COMMIT"
   # Part 3: the Wasm bundle (package/), the model bench and its helpers.
   DIST=${WASM_DIST:-package/dist}
   if [[ -f $DIST/wick.wasm ]]; then
@@ -62,7 +63,6 @@ if [[ ${1:-} == stage ]]; then
   else
     echo "no Wasm build in $DIST: part 3 (models through the Wasm bundle) will be skipped" >&2
   fi
-  git log -1 --format='%h %cd' > "$T/f16node/COMMIT"
   tar -C "$T" -cf - f16node | nice xz -6 -T2 > "$STAGE/f16node.tar.xz"
   cp "${BASH_SOURCE[0]}" "$STAGE/h200_f16_node.sh"
   du -ch "$STAGE"/*.xz | tail -1
