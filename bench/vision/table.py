@@ -22,6 +22,12 @@ def fmt(v, unit=" ms"):
     return f"{v:.3g}{unit}" if v < 10 else f"{v:.1f}{unit}"
 
 
+def wasm_cells(t, ort_ms, check):
+    on, off = t.get("wick_wasm", {}).get("median_ms"), t.get("wick_wasm_norobust", {}).get("median_ms")
+    ratio = f"{on / ort_ms:.2f}" if on and ort_ms else "-"
+    return f" {fmt(on)} / {fmt(off)} | {ratio} | {check('wick_wasm_check')} |"
+
+
 def main():
     rows = OrderedDict()
     for line in open(sys.argv[1]):
@@ -32,9 +38,13 @@ def main():
         name = r.get("model") or r.get("name")
         rows.setdefault(name, {})[r.get("tool", "ort") if not str(r.get("tool", "")).startswith("onnxruntime")
                                    else "ort"] = r
+    # Wick's Wasm bundle in Node on dawn.node (node_wasm_bench.mjs, via h200_f16_node.sh),
+    # robustness on / off, when those lines are in the input.
+    wasm = any("wick_wasm" in t for t in rows.values())
     print("| model | Wick | ORT WebGPU | Wick/ORT | PyTorch eager | PyTorch CUDA graph | Wick GPU time (profile) "
-          "| Wick 10 largest conv/matmul | Wick delegates / dispatches | Wick vs eager | ORT vs eager | ORT kernels by EP |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| Wick 10 largest conv/matmul | Wick delegates / dispatches | Wick vs eager | ORT vs eager | ORT kernels by EP |"
+          + (" Wick Wasm in Node, robustness on / off | Wasm/ORT | Wasm vs eager |" if wasm else ""))
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if wasm else ""))
     for name, t in rows.items():
         ex, w, o = t.get("export", {}), t.get("wick", {}), t.get("ort", {})
         tb = next((v for k, v in t.items() if str(v.get("tool", "")).startswith("torch")), {})
@@ -65,7 +75,8 @@ def main():
         ort_cell = fmt(om) if om else ("error" if o else "-")
         print(f"| {name} | {wick_cell} | {ort_cell} | {ratio} | {fmt(tb.get('eager', {}).get('median_ms'))} | "
               f"{fmt(graph.get('median_ms')) if 'median_ms' in graph else graph.get('error', '-')[:60]} | "
-              f"{fmt(w.get('profile_gpu_ms'))} | {top} | {deleg} | {check('wick_check')} | {check('ort_check')} | {prov} |")
+              f"{fmt(w.get('profile_gpu_ms'))} | {top} | {deleg} | {check('wick_check')} | {check('ort_check')} | {prov} |"
+              + (wasm_cells(t, om, check) if wasm else ""))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@
 # left its exports in MODELS_DIR, default /tmp/vb/models): each exported model through Wick's
 # Wasm bundle in Node on this dawn.node (bench/vision/node_wasm_bench.mjs), robustness on and
 # off, its outputs checked against PyTorch eager (compare.py): what a browser page would get.
+# Its lines go to $OUT/wasm_results.jsonl: `cat results.jsonl wasm_results.jsonl |
+# python3 bench/vision/table.py /dev/stdin` adds the Wasm columns to call 1's table.
 # Stage with a Wasm build of the same commit in package/dist (scripts/build_wasm.sh, or
 # WASM_DIST=DIR); without one, part 3 is skipped.
 #
@@ -106,9 +108,15 @@ cd "$W/f16node"
       for sp in "${specs[@]}"; do inargs+=(--input "$sp"); done
       for rb in "" --no-robustness; do
         echo "== $m wasm/node ${rb:-(robustness on)}"
+        tool=wick_wasm
+        [[ -n $rb ]] && tool=wick_wasm_norobust
+        rm -f "$d"/wasm_out_*.bin
         timeout 120 "$W/node" bench/vision/node_wasm_bench.mjs "$d/model.pte" "${inargs[@]}" --seconds 2 \
-          --out-prefix "$d/wasm_out" $rb 2>&1 | grep -v '^Warning' | tail -3
-        [[ -f $d/wasm_out_0.bin ]] && python3 bench/vision/compare.py --meta "$d" wasm_out && rm -f "$d"/wasm_out_*.bin
+          --out-prefix "$d/wasm_out" $rb 2>&1 | grep -v '^Warning' | tail -3 | tee "$W/wasm_line.txt"
+        # results.jsonl lines (bench/vision/table.py adds a Wasm column from them)
+        grep '^{' "$W/wasm_line.txt" | sed "s/^{/{\"model\": \"$m\", /" >> "$OUT/wasm_results.jsonl"
+        [[ -f $d/wasm_out_0.bin ]] && python3 bench/vision/compare.py --meta "$d" wasm_out | tee -a /dev/stderr |
+          sed "s/^{/{\"model\": \"$m\", \"tool\": \"${tool}_check\", /" >> "$OUT/wasm_results.jsonl"
       done
     done
   else
