@@ -103,11 +103,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 // Columns n .. n + 3 of row m (v, plus the bias), those within the output.
 fn store_row(m: u32, n: u32, v: vec4<f32>) {
   if (m >= p.m) { return; }
+  store_one(m, n, v.x);
+  store_one(m, n + 1u, v.y);
+  store_one(m, n + 2u, v.z);
+  store_one(m, n + 3u, v.w);
+}
+
+fn store_one(m: u32, n: u32, v: f32) {
+  if (n >= p.n) { return; }
   var r = v;
-  for (var j = 0u; j < 4u; j = j + 1u) {
-    if (n + j < p.n) {
-      if (p.has_bias != 0u) { r[j] = r[j] + bias[n + j]; }
-      y[m * p.n + n + j] = r[j];
-    }
-  }
+  if (p.has_bias != 0u) { r = r + bias[n]; }
+  y[m * p.n + n] = r;
 }
