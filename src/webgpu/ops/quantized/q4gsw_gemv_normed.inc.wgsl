@@ -12,13 +12,6 @@
 const WG: u32 = 64u;
 var<workgroup> red: array<f32, 320>;  // 5 * WG partial sums: 4 accumulators, then sum x^2
 
-// One 32-activation chunk of x, as eight named vec4s: an array indexed in a loop would go to
-// local memory where Dawn's robustness keeps the loop rolled (bench/kernels/robustness).
-struct XChunk {
-  x0: vec4<f32>, x1: vec4<f32>, x2: vec4<f32>, x3: vec4<f32>,
-  x4: vec4<f32>, x5: vec4<f32>, x6: vec4<f32>, x7: vec4<f32>,
-}
-
 // vec4 i of x, times nw when `norm`; adds its x^2 to *ss (the un-normed x, which is what
 // RMSNorm's mean is over).
 fn load_x(i: u32, norm: bool, ss: ptr<function, f32>) -> vec4<f32> {
@@ -27,7 +20,7 @@ fn load_x(i: u32, norm: bool, ss: ptr<function, f32>) -> vec4<f32> {
   return select(v, v * nw[i], norm);
 }
 
-// Chunk c of x (activations 32c .. 32c+31).
+// Chunk c of x (activations 32c .. 32c+31; XChunk: q4gsw_nibbles.inc.wgsl).
 fn load_chunk(c: u32, norm: bool, ss: ptr<function, f32>) -> XChunk {
   let b = c * 8u;
   let x0 = load_x(b, norm, ss);
@@ -39,12 +32,6 @@ fn load_chunk(c: u32, norm: bool, ss: ptr<function, f32>) -> XChunk {
   let x6 = load_x(b + 6u, norm, ss);
   let x7 = load_x(b + 7u, norm, ss);
   return XChunk(x0, x1, x2, x3, x4, x5, x6, x7);
-}
-
-// One 16-byte weight chunk (32 nibbles) against a loaded chunk of x.
-fn chunk_dot(q: vec4<u32>, xv: XChunk) -> f32 {
-  return word_dot(q.x, xv.x0, xv.x1) + word_dot(q.y, xv.x2, xv.x3) + word_dot(q.z, xv.x4, xv.x5) +
-         word_dot(q.w, xv.x6, xv.x7);
 }
 
 // Sums acc and ss over the workgroup: afterwards red[r * WG] holds accumulator r and

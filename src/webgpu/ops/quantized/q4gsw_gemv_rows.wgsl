@@ -20,12 +20,6 @@ const WG: u32 = 64u;
 const ROWS: u32 = 4u;
 var<workgroup> red: array<f32, 256>;  // ROWS * WG partial sums
 
-// One 16-byte weight chunk (32 nibbles) against 32 activations.
-fn chunk8(q: vec4<u32>, x0: vec4<f32>, x1: vec4<f32>, x2: vec4<f32>, x3: vec4<f32>, x4: vec4<f32>, x5: vec4<f32>,
-          x6: vec4<f32>, x7: vec4<f32>) -> f32 {
-  return word_dot(q.x, x0, x1) + word_dot(q.y, x2, x3) + word_dot(q.z, x4, x5) + word_dot(q.w, x6, x7);
-}
-
 fn gemv(n0: u32, tid: u32) {
   let chunks = p.k / 32u;
   let row_stride = p.k_packed / 16u;
@@ -38,13 +32,12 @@ fn gemv(n0: u32, tid: u32) {
   var acc = vec4<f32>(0.0);
   for (var c = tid; c < chunks; c = c + WG) {
     let xb = c * 8u;
-    let x0 = x[xb];      let x1 = x[xb + 1u]; let x2 = x[xb + 2u]; let x3 = x[xb + 3u];
-    let x4 = x[xb + 4u]; let x5 = x[xb + 5u]; let x6 = x[xb + 6u]; let x7 = x[xb + 7u];
+    let xv = XChunk(x[xb], x[xb + 1u], x[xb + 2u], x[xb + 3u], x[xb + 4u], x[xb + 5u], x[xb + 6u], x[xb + 7u]);
     let srow = (c * 32u / p.group_size) * p.n_pad;
-    acc += vec4<f32>(scales[srow + n_a] * chunk8(w[n_a * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7),
-                     scales[srow + n_b] * chunk8(w[n_b * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7),
-                     scales[srow + n_c] * chunk8(w[n_c * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7),
-                     scales[srow + n_d] * chunk8(w[n_d * row_stride + c], x0, x1, x2, x3, x4, x5, x6, x7));
+    acc += vec4<f32>(scales[srow + n_a] * chunk_dot(w[n_a * row_stride + c], xv),
+                     scales[srow + n_b] * chunk_dot(w[n_b * row_stride + c], xv),
+                     scales[srow + n_c] * chunk_dot(w[n_c * row_stride + c], xv),
+                     scales[srow + n_d] * chunk_dot(w[n_d * row_stride + c], xv));
   }
   red[tid] = acc.x;
   red[WG + tid] = acc.y;
