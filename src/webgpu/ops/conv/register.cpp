@@ -9,6 +9,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/matmul/tile_staging.h"
 #include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -62,13 +63,9 @@ constexpr PwTile kPwTile128 = {128, 128, 8, 8, 8};
 constexpr PwTile kPwTile128x64 = {128, 64, 8, 8, 8};
 constexpr PwTile kPwTile64 = {64, 64, 16, 4, 4};
 constexpr PwTile kPwTile32 = {32, 128, 8, 4, 8};  // out_c <= 32: no mostly-empty 64-channel tiles
-// matmul_scalar_staging.inc.wgsl stages 1 to 8 floats of each operand per thread.
-constexpr bool pw_staging_fits(const PwTile& t) {
-  return t.bm * t.bk >= t.threads() && t.bm * t.bk / t.threads() <= 8 && t.bn * t.bk >= t.threads() &&
-         t.bn * t.bk / t.threads() <= 8;
-}
-static_assert(pw_staging_fits(kPwTile128) && pw_staging_fits(kPwTile128x64) && pw_staging_fits(kPwTile64) &&
-              pw_staging_fits(kPwTile32));
+// conv2d_pw_gemm's staging of global loads (matmul_scalar_staging.inc.wgsl) holds these tiles.
+static_assert(scalar_staging_fits(kPwTile128) && scalar_staging_fits(kPwTile128x64) && scalar_staging_fits(kPwTile64) &&
+              scalar_staging_fits(kPwTile32));
 // The largest tile whose grid still gives the GPU's multiprocessors (132 on the H200) about
 // two workgroups each; the GEMM runs where its grid has at least kPwGemmMinTiles tiles
 // (smaller layers, e.g. squeeze-and-excitation's 1x1 convs on a 1x1 plane, keep conv2d_pw

@@ -19,6 +19,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/matmul/tile_staging.h"
 #include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -62,20 +63,8 @@ constexpr LargeTile kTile128 = {128, 128, 8, 8, 8};    // bench v8
 constexpr LargeTile kTile128x64 = {128, 64, 8, 8, 8};  // bench v15
 constexpr LargeTile kTile64 = {64, 64, 16, 4, 4};      // bench v12
 constexpr LargeTile kTile64Scalar = {64, 64, 16, 8, 4};  // bench v14 (matmul_large.wgsl)
-// matmul_large_vec4_body.inc.wgsl stages each thread's share of a K tile (its LA, LB: vec4s
-// of a and b per thread) in two named registers, not an indexed array.
-constexpr bool vec4_staging_fits(const LargeTile& t) {
-  const uint32_t threads = (t.bn / t.rn) * (t.bm / t.rm);
-  return t.bm * t.bk / 4 / threads <= 2 && t.bn * t.bk / 4 / threads <= 2 && t.bm * t.bk / 4 >= threads &&
-         t.bn * t.bk / 4 >= threads;
-}
+// The staging of global loads holds these tiles (tile_staging.h).
 static_assert(vec4_staging_fits(kTile128) && vec4_staging_fits(kTile128x64) && vec4_staging_fits(kTile64));
-// matmul_scalar_staging.inc.wgsl (matmul_large.wgsl): 1 to 8 floats of each operand per thread.
-constexpr bool scalar_staging_fits(const LargeTile& t) {
-  const uint32_t threads = (t.bn / t.rn) * (t.bm / t.rm);
-  return t.bm * t.bk >= threads && t.bm * t.bk / threads <= 8 && t.bn * t.bk >= threads &&
-         t.bn * t.bk / threads <= 8;
-}
 static_assert(scalar_staging_fits(kTile64Scalar));
 constexpr uint64_t kMinTiles128 = 512;    // 128x128 tiles for kTile128
 constexpr uint64_t kMinTiles128x64 = 256;  // 128x64 tiles for kTile128x64
