@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# 2026-12-05 evening: adds WICK_MATMUL_SPLITK=0 (split-K of the 64x64 matmul, on by default
+# since this commit) to the A/B of the transformer models.
 # NEXT SESSION (2026-12-05 afternoon; the device was paused all session): two calls, chained
 # on the same warm machine (idle release is 30 s, so start the second at once):
 #  1. this script on main (prepare.sh as below; the kernels now index register arrays by
@@ -47,12 +49,12 @@ F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_S
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < 470 )); then
   AB_SECONDS=2 timeout $((540 - SECONDS)) bash $S/vision/env_ab.sh \
-    depth_anything_v2_small_518:WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
-    whisper_base_encoder_30s:WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
-    sam2_1_hiera_tiny_encoder_1024:WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_READBACK_STAGING=0,WICK_NORM_ROWS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
-    dfine_s_640:WICK_CONV_PW_GEMM=0,WICK_FUSE_CHAINS=0,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_JOINT_PLAN=0,WICK_RANGE_VIEWS=0,default \
-    modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default \
-    realesrgan_x4_tile64:WICK_CONV_SPLITK=0,WICK_JOINT_PLAN=0,default 2>&1 | tee $OUT/env_ab.log
+    whisper_base_encoder_30s:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
+    depth_anything_v2_small_518:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
+    sam2_1_hiera_tiny_encoder_1024:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_SUBGROUPS=1,default \
+    sam2_1_hiera_tiny_decoder_1click:WICK_MATMUL_SPLITK=0,default \
+    dfine_s_640:WICK_MATMUL_SPLITK=0,WICK_CONV_PW_GEMM=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
+    modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default 2>&1 | tee $OUT/env_ab.log
 fi
 # The device tool brings back 8 files: everything but the log and the table in one archive.
 (cd $OUT && tar -czf all_logs.tar.gz --exclude=h200.log --exclude=table.md --exclude=all_logs.tar.gz . &&

@@ -29,6 +29,7 @@ struct Options {
   bool gpu_kernels = false, f16 = false, alias_views = true, unfused = true, cpu = true;
   bool joint_memory_plan = true;  // GraphOptions::joint_memory_plan (false: the separate plans)
   bool specialize = false;        // GraphOptions::specialize_matmul_epilogue (the fused run)
+  int splitk = -1;                // GraphOptions::matmul_splitk (every GPU run)
 };
 
 Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs, const Options& o) {
@@ -45,6 +46,7 @@ Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const st
     b.alias_views = o.alias_views;
     b.joint_memory_plan = o.joint_memory_plan;
     b.specialize_matmul_epilogue = o.specialize;
+    b.matmul_splitk = o.splitk;
     auto out = b.run(inputs);
     EXPECT_TRUE(out.ok()) << "mode " << mode << ": " << out.status().to_string();
     if (!out.ok()) return r;
@@ -166,6 +168,11 @@ void check_linear(const LinearCase& c, Tail tail, const Options& o, uint32_t see
                      {Value::make_tensor(x), Value::make_tensor(res)}, opts);
   expect_matches(r, what);
   EXPECT_EQ(r.epilogues, 1u) << what;
+  if (o.splitk > 1) {
+    size_t reduces = 0;
+    for (const std::string& k : r.fused_kernels) reduces += k.find("matmul_splitk_reduce") != std::string::npos;
+    EXPECT_EQ(reduces, 1u) << what << ": split-K did not run";
+  }
   // Everything but the GELU after four steps runs in the product's store.
   EXPECT_EQ(non_matmul_kernels(r.fused_kernels), tail == Tail::kFiveOps ? 1u : 0u) << what;
   // Unfused, the chain fusion makes the tail one dispatch: the five-op tail keeps as many.
@@ -189,6 +196,23 @@ TEST(WebGpuMatmulEpilogue, LinearTailsOnGpuKernelChoice) {
   uint32_t seed = 200;
   for (size_t i = 0; i < std::size(cases); ++i)
     for (Tail tail : tails_for(i)) check_linear(cases[i], tail, o, seed++);
+}
+
+TEST(WebGpuMatmulEpilogue, SplitKTailsMatch) {
+  // Split-K (3 ways over the vec4 case's 9 K tiles): the reduce applies bias and every tail,
+  // the residual's included, as the unsplit kernel does; then the residual tail with the
+  // specialized epilogue (the EPI constant in the reduce's pipeline).
+  const LinearCase c = {37, 20, 132, true};
+  Options o;
+  o.gpu_kernels = true;
+  o.splitk = 3;
+  uint32_t seed = 250;
+  for (Tail tail : tails_for(0)) {
+    check_linear(c, tail, o, seed++);
+    if (HasFatalFailure()) return;
+  }
+  o.specialize = true;
+  check_linear(c, Tail::kLayerScaleResidual, o, seed++);
 }
 
 TEST(WebGpuMatmulEpilogue, SpecializedEpiloguesMatch) {

@@ -24,13 +24,19 @@ float tol(int64_t k, double want) {
 }
 
 // Runs the graph of `build` with the GPU kernel choice and on the CPU executor; compares.
+// `splitk`: GraphOptions::matmul_splitk of the GPU run (n >= 2: the 64x64 vec4 kernel split
+// n ways over K, then the reduce); `kernels`, if given, gets its dispatches' labels.
 template <typename Build>
-void expect_gpu_matches_cpu(Build build, const std::vector<Value>& inputs, int64_t k, const std::string& what) {
+void expect_gpu_matches_cpu(Build build, const std::vector<Value>& inputs, int64_t k, const std::string& what,
+                            int splitk = -1, std::vector<std::string>* kernels = nullptr) {
   test::VkGraphBuilder gpu;
   gpu.gpu_kernels = true;
+  gpu.matmul_splitk = splitk;
+  gpu.profile = kernels != nullptr;
   build(gpu);
   auto got = gpu.run(inputs);
   ASSERT_TRUE(got.ok()) << what << ": " << got.status().to_string();
+  if (kernels) *kernels = gpu.kernels;
   test::VkGraphBuilder cpu;
   cpu.cpu = true;
   build(cpu);
@@ -51,7 +57,7 @@ struct LinearCase {
   bool bias;
 };
 
-void check_linear(const LinearCase& c, std::mt19937& rng) {
+void check_linear(const LinearCase& c, std::mt19937& rng, int splitk = -1, std::vector<std::string>* kernels = nullptr) {
   std::vector<int64_t> in_shape = c.lead, out_shape = c.lead;
   in_shape.push_back(c.k);
   out_shape.push_back(c.n);
@@ -68,10 +74,12 @@ void check_linear(const LinearCase& c, std::mt19937& rng) {
       },
       {Value::make_tensor(x)}, c.k,
       "linear " + shape_to_string(in_shape) + " x [" + std::to_string(c.n) + "," + std::to_string(c.k) + "]^T" +
-          (c.bias ? " + bias" : ""));
+          (c.bias ? " + bias" : "") + (splitk > 1 ? " split-K " + std::to_string(splitk) : ""),
+      splitk, kernels);
 }
 
-void check_bmm(int64_t batch, int64_t m, int64_t k, int64_t n, std::mt19937& rng) {
+void check_bmm(int64_t batch, int64_t m, int64_t k, int64_t n, std::mt19937& rng, int splitk = -1,
+               std::vector<std::string>* kernels = nullptr) {
   Tensor a = test::random_tensor(ScalarType::kFloat, {batch, m, k}, rng);
   Tensor bt = test::random_tensor(ScalarType::kFloat, {batch, k, n}, rng);
   expect_gpu_matches_cpu(
@@ -83,7 +91,15 @@ void check_bmm(int64_t batch, int64_t m, int64_t k, int64_t n, std::mt19937& rng
         b.output(out);
       },
       {Value::make_tensor(a), Value::make_tensor(bt)}, k,
-      "bmm [" + std::to_string(batch) + "," + std::to_string(m) + "," + std::to_string(k) + "] x N=" + std::to_string(n));
+      "bmm [" + std::to_string(batch) + "," + std::to_string(m) + "," + std::to_string(k) + "] x N=" + std::to_string(n) +
+          (splitk > 1 ? " split-K " + std::to_string(splitk) : ""),
+      splitk, kernels);
+}
+
+size_t count_kernel(const std::vector<std::string>& kernels, const std::string& shader) {
+  size_t n = 0;
+  for (const std::string& k : kernels) n += k.find(shader) != std::string::npos;
+  return n;
 }
 
 // Linear weights ([N, K], the transposed read), with and without bias: K % 4 == 0 and
@@ -167,6 +183,46 @@ TEST(WebGpuMatmulLarge, DynamicMPicksKernelByLiveShape) {
         {Value::make_tensor(x)}, 64, "dynamic M=" + std::to_string(m));
     if (::testing::Test::HasFatalFailure()) return;
   }
+}
+
+// Split-K of the 64x64 vec4 kernel (forced: GraphOptions::matmul_splitk = n), against the
+// CPU: K tiles (BK 16) that do not divide among the splits, a split with no K tile at all
+// (it stores zeros), partial M and N tiles, bias, batches, and addmm's alpha, beta and
+// [M, 1] bias through the reduce. Each case must have run the reduce.
+TEST(WebGpuMatmulLarge, SplitKMatchesCpu) {
+  std::mt19937 rng(43);
+  struct L { LinearCase c; int splits; };
+  const std::vector<L> linears = {
+      {{{131}, 68, 132, true}, 3},    // 5 K tiles: 2 + 2 + 1
+      {{{2, 3, 45}, 36, 20, false}, 4},  // 3 K tiles over 4 splits: the last has none
+      {{{70}, 256, 64, true}, 2},      // 16 K tiles: 8 + 8
+  };
+  for (const L& l : linears) {
+    std::vector<std::string> kernels;
+    check_linear(l.c, rng, l.splits, &kernels);
+    if (HasFatalFailure()) return;
+    EXPECT_EQ(count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "linear K " << l.c.k;
+  }
+  std::vector<std::string> kernels;
+  check_bmm(3, 70, 52, 100, rng, 3, &kernels);  // 4 K tiles: 2 + 2 + 0, three batches
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "bmm";
+  const int64_t m = 66, k = 80, n = 72;
+  Tensor a = test::random_tensor(ScalarType::kFloat, {m, k}, rng);
+  Tensor bt = test::random_tensor(ScalarType::kFloat, {k, n}, rng);
+  Tensor self = test::random_tensor(ScalarType::kFloat, {m, 1}, rng);
+  expect_gpu_matches_cpu(
+      [&](test::VkGraphBuilder& b) {
+        int si = b.input(ScalarType::kFloat, {m, 1});
+        int ai = b.input(ScalarType::kFloat, {m, k});
+        int bi = b.input(ScalarType::kFloat, {k, n});
+        int out = b.tensor(ScalarType::kFloat, {m, n});
+        b.op("aten.addmm.default", {si, ai, bi, b.double_value(0.5), b.double_value(2.0), out});
+        b.output(out);
+      },
+      {Value::make_tensor(self), Value::make_tensor(a), Value::make_tensor(bt)}, k, "addmm split-K 2", 2, &kernels);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "addmm";
 }
 
 // The 128x128 tile (>= 512 tiles of 128x128) and the 128x64 tile (>= 256 of 128x64) at

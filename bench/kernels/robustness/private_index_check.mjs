@@ -36,6 +36,9 @@ const KERNELS = [
   {shader: 'matmul/matmul_large_vec4', consts: {...T128, trans_b: 1}, clean: true},
   {shader: 'matmul/matmul_large_vec4', consts: {...T128x64, trans_b: 1}, clean: true},
   {shader: 'matmul/matmul_large_vec4', consts: {...T64, trans_b: 0}, clean: true},
+  // Split-K (register.cpp's splitk_factor): the 64x64 kernel storing raw sums, then the reduce.
+  {shader: 'matmul/matmul_large_vec4', consts: {...T64, trans_b: 1, KS: 4}, clean: true},
+  {shader: 'matmul/matmul_splitk_reduce', consts: {KS: 4}, clean: true},
   {shader: 'matmul/matmul_large_vec4_f16w', consts: {...T128, trans_b: 1}, clean: true},
   {shader: 'matmul/matmul_large', consts: {BM: 64, BN: 64, BK: 16, RM: 8, RN: 4, trans_b: 0}, clean: true},
   {shader: 'matmul/matmul_large_vec4_f16math', consts: {...T128}, f16: true, clean: true},

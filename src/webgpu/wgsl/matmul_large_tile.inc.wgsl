@@ -7,7 +7,12 @@
 // next tile's global loads are issued into registers before the current tile's FMAs and
 // stored to the other buffer after them, so one barrier per K step suffices.
 // Shared tiles hold K-major rows: as_[kk][m] and bs_[kk][n], each read as vec4 along M / N.
-// Workgroups: x over N tiles, y over M tiles, z over the batch.
+// Workgroups: x over N tiles, y over M tiles, z over the batch times KS.
+//
+// Split-K (KS > 1, a pipeline constant; register.cpp picks it for grids too small to fill
+// the GPU): workgroup z = batch * KS + split, and each split sums its share of the K tiles.
+// store_block then gets z in place of the batch and stores the raw sums (the includer's
+// store: matmul_store_vec4.inc.wgsl), which matmul_splitk_reduce.wgsl adds up and finishes.
 //
 // The includer defines the global side: `load_tile(li, bi, row0, col0, k0)` (K tile k0 of
 // rows row0.. of a and columns col0.. of op(b) into registers), `store_tile(li, buf)` (those
@@ -29,6 +34,7 @@ override BN: u32 = 128u;
 override BK: u32 = 16u;
 override RM: u32 = 8u;
 override RN: u32 = 8u;
+override KS: u32 = 1u;
 
 override TX: u32 = BN / RN;
 override TY: u32 = BM / RM;
@@ -45,7 +51,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         @builtin(local_invocation_index) li: u32) {
   let row0 = wid.y * BM;
   let col0 = wid.x * BN;
-  let bi = wid.z;
+  let bi = wid.z / KS;
+  let split = wid.z % KS;
   let tx = lid.x;
   let ty = lid.y;
   let GM = RM / 4u;  // 4-row blocks per thread
@@ -55,13 +62,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   // see "Register arrays" above.
   var acc: array<vec4<f32>, 16>;
 
-  let nt = (tile_k() + BK - 1u) / BK;
-  load_tile(li, bi, row0, col0, 0u);
+  // This split's K tiles: t0 .. t0 + nt of the kt in all (every tile when KS = 1).
+  let kt = (tile_k() + BK - 1u) / BK;
+  let per = (kt + KS - 1u) / KS;
+  let t0 = min(split * per, kt);
+  let nt = min(kt - t0, per);
+  let k_first = t0 * BK;
+  load_tile(li, bi, row0, col0, k_first);
   store_tile(li, 0u);
   workgroupBarrier();
   for (var t = 0u; t < nt; t++) {
     let cur = t & 1u;
-    if (t + 1u < nt) { load_tile(li, bi, row0, col0, (t + 1u) * BK); }
+    if (t + 1u < nt) { load_tile(li, bi, row0, col0, k_first + (t + 1u) * BK); }
     let abase = cur * A_V4;
     let bbase = cur * B_V4;
     for (var kk = 0u; kk < BK; kk++) {
@@ -99,5 +111,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     workgroupBarrier();
   }
 
-  store_acc(bi, row0, col0, ty, tx, acc);
+  // z, not bi: the batch when KS = 1, the batch and split of the partial sums otherwise.
+  store_acc(wid.z, row0, col0, ty, tx, acc);
 }

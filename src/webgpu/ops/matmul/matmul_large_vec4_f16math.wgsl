@@ -22,6 +22,7 @@ override BN: u32 = 64u;
 override BK: u32 = 8u;
 override RM: u32 = 8u;
 override RN: u32 = 8u;
+override KS: u32 = 1u;  // no split-K here (matmul_store_vec4.inc.wgsl reads it)
 
 override TX: u32 = BN / RN;
 override TY: u32 = BM / RM;

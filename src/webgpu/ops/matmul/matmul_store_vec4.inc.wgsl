@@ -3,8 +3,21 @@
 // of batch bi (the caller checked gm < M and gn < N), v = a @ op(b) before the epilogue
 // (alpha, beta * bias broadcast by bias_rs / bias_cs, then the fused steps of
 // matmul_epilogue.inc.wgsl, the residual read per p.res_mode).
+// With split-K (KS > 1, matmul_large_tile.inc.wgsl) bi is batch * KS + split, and v, this
+// split's raw sum, goes to c, the partial-sum buffer [batch][KS][M][N]; the includer without
+// split-K declares KS = 1.
 //#include "matmul_params.inc.wgsl"
 fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
+  if (KS > 1u) {
+    c[(bi * p.c_bs + gm * p.n + gn) / 4u] = v;
+    return;
+  }
+  finish_block(bi, gm, gn, v);
+}
+
+// The finished vec4 (alpha, bias, epilogue) into c, the output; matmul_splitk_reduce.wgsl
+// calls it with the sum of the splits.
+fn finish_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
   var r = p.alpha * v;
   if (p.bias_mode != 0u) {
     let bb = gm * p.bias_rs + gn * p.bias_cs;

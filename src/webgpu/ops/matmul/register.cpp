@@ -8,6 +8,11 @@
 //         K <= 64, else matmul_tiled.wgsl (64x64 tiles through shared memory);
 //   both: matmul_gemv.wgsl for live M == 1 (LLM decode; matmul_gemv_sg.wgsl with
 //         GraphOptions::subgroups).
+// Split-K: where the 64x64 vec4 kernel's grid is too small to fill a GPU (a 1,500-token
+// Whisper linear: 192 tiles on 132 multiprocessors), that kernel runs again with KS splits
+// of K, each storing raw sums to a scratch buffer, and matmul_splitk_reduce.wgsl adds them up
+// and applies bias and epilogue (GraphOptions::matmul_splitk; the same rule as conv2d_igemm's
+// split-K in ops/conv/register.cpp).
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
 // matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, or, where the device
 // has shader-f16 (and GraphOptions::f16_arith), matmul_large_vec4_f16math.wgsl (f16
@@ -66,6 +71,14 @@ constexpr LargeTile kTile64Scalar = {64, 64, 16, 8, 4};  // bench v14 (matmul_la
 // The staging of global loads holds these tiles (tile_staging.h).
 static_assert(vec4_staging_fits(kTile128) && vec4_staging_fits(kTile128x64) && vec4_staging_fits(kTile64));
 static_assert(scalar_staging_fits(kTile64Scalar));
+// Split-K of the 64x64 tile: split while the grid has under kSplitFill / 2 workgroups, up to
+// kSplitFill with the splits, each split at least kSplitMinSteps K tiles (BK 16), the
+// partial sums within kSplitMaxPartialBytes.
+constexpr uint64_t kSplitFill = 512;
+constexpr uint64_t kSplitMinSteps = 8;
+constexpr uint64_t kSplitMaxSplits = 16;
+constexpr uint64_t kSplitMaxPartialBytes = uint64_t{64} << 20;
+constexpr uint32_t kSplitReduceWorkgroup = 256;
 constexpr uint64_t kMinTiles128 = 512;    // 128x128 tiles for kTile128
 constexpr uint64_t kMinTiles128x64 = 256;  // 128x64 tiles for kTile128x64
 // Unaligned shapes: matmul_large.wgsl from this K, matmul_tiled.wgsl below it.
@@ -76,6 +89,21 @@ gpu::PipelineKey tile_key(gpu::ShaderName shader, const LargeTile& t) {
 }
 gpu::PipelineKey large_key(gpu::ShaderName shader, bool trans_b, const LargeTile& t) {
   return tile_key(shader, t).set("trans_b", trans_b ? 1 : 0);
+}
+
+// How many K splits the 64x64 vec4 kernel takes for a grid of `tiles` workgroups over K = k
+// (1: none). `option` is GraphOptions::matmul_splitk: -1 the rule above on GPU adapters, 0
+// never, n >= 2 always n (tests: every split path on SwiftShader).
+uint64_t splitk_factor(int option, bool cpu_adapter, uint64_t tiles, uint64_t k) {
+  if (option == 0 || option == 1) return 1;
+  if (option > 1) return static_cast<uint64_t>(option);
+  if (cpu_adapter) return 1;
+  const uint64_t steps = ceil_div(k, uint64_t{kTile64.bk});
+  uint64_t splits = 1;
+  while (tiles * 2 < kSplitFill && tiles * splits * 2 <= kSplitFill && splits < kSplitMaxSplits &&
+         steps >= kSplitMinSteps * splits * 2)
+    splits *= 2;
+  return splits;
 }
 
 // M, N, K and batch of the shape bounds (max_dims), for which kernels to build.
@@ -188,6 +216,8 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   }
   size_t direct_index = kNone, narrow_index = kNone;
   size_t large128_index = kNone, large128x64_index = kNone, large64_index = kNone, large_scalar_index = kNone;
+  size_t split_index = kNone, reduce_index = kNone;  // split-K of the 64x64 vec4 kernel
+  uint32_t splits = 1;
   // A vec4 binding needs at least 16 bytes; smaller tensors never reach the large kernels.
   const bool vec4_ok = a->buffer->size() >= 16 && b->buffer->size() >= 16 && out->buffer->size() >= 16;
   if (f16w) {
@@ -222,6 +252,36 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
         WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128x64)));
       }
       WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64)));
+      // Split-K for the 64x64 tile, at the splits the shape bounds call for: the same kernel
+      // storing raw sums into the partial buffer, then the reduce (same params, same epilogue).
+      const uint64_t tiles64 = ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch;
+      const uint64_t ks = splitk_factor(g.options().matmul_splitk, g.device().adapter_info().adapter_type == "CPU",
+                                        tiles64, mx.k);
+      const uint64_t partial_bytes = mx.batch * ks * mx.m * mx.n * 4;
+      if (ks > 1 && mx.k % 4 == 0 && mx.n % 4 == 0 && partial_bytes <= kSplitMaxPartialBytes &&
+          partial_bytes <= g.device().limits().max_storage_buffer_binding_size) {
+        splits = static_cast<uint32_t>(ks);
+        WICK_ASSIGN_OR_RETURN(gpu::Buffer * partial, g.shared_scratch("matmul split-K partial sums", partial_bytes));
+        gpu::PipelineKey key = large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64).set("KS", splits);
+        WICK_ASSIGN_OR_RETURN(auto pl, g.pipeline(key));
+        gpu::Dispatch d;
+        d.pipeline = std::move(pl);
+        d.bindings = {{0, a->buffer.get()}, {1, b->buffer.get()}, {2, b->buffer.get()}, {3, partial},
+                      {4, params->buffer()}, {5, b->buffer.get()}, {6, b->buffer.get()}};
+        WICK_ASSIGN_OR_RETURN(split_index, g.add_dispatch(std::move(d)));
+        gpu::PipelineKey rkey(gpu::shaders::matmul_splitk_reduce);
+        rkey.set("KS", splits).set("wg_size", kSplitReduceWorkgroup);
+        if (specialize) rkey.set("EPI", epi_codes);
+        WICK_ASSIGN_OR_RETURN(auto rpl, g.pipeline(rkey));
+        gpu::Dispatch r;
+        r.pipeline = std::move(rpl);
+        // No binding 1: the reduce never reads b.
+        r.bindings = {{0, partial}, {2, bias ? bias->buffer.get() : b->buffer.get()},
+                      {3, out->buffer.get()}, {4, params->buffer()},
+                      {5, res_mode == kResidualBinding ? residual->buffer.get() : b->buffer.get()},
+                      {6, column ? column->buffer.get() : b->buffer.get()}};
+        WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
+      }
     }
     if (mx.k >= static_cast<uint64_t>(kLargeScalarMinK)) {
       WICK_ASSIGN_OR_RETURN(large_scalar_index, add(large_key(gpu::shaders::matmul_large, trans_b, kTile64Scalar)));
@@ -233,7 +293,10 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
                                                 .set("wg_x", 4).set("wg_y", 16)));
   }
   const std::vector<size_t> all = {tiled_index, gemv_index, direct_index, narrow_index,
-                                   large128_index, large128x64_index, large64_index, large_scalar_index};
+                                   large128_index, large128x64_index, large64_index, large_scalar_index,
+                                   split_index, reduce_index};
+  const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
+  const int splitk_option = g.options().matmul_splitk;
 
   return g.add_step([=, &g]() -> Status {
     int64_t m = 0, n = 0, k = 0, batch = 1;
@@ -353,6 +416,15 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     }
     const uint64_t gx = ceil_div(un, tn), gy = ceil_div(um, tm);
     if (gx > max_dim || gy > max_dim) return Status(ErrorCode::kNotSupported, std::string(name) + ": matrix too large");
+    // Split-K where the live grid calls for it (the splits are the pipeline's, from the bounds).
+    if (chosen == large64_index && split_index != kNone &&
+        splitk_factor(splitk_option, cpu_adapter, gx * gy * static_cast<uint64_t>(batch), static_cast<uint64_t>(k)) > 1 &&
+        static_cast<uint64_t>(batch) * splits <= max_dim) {
+      for (size_t i : all)
+        if (i != kNone && i != split_index && i != reduce_index) WICK_RETURN_IF_ERROR(g.set_workgroups(i, 0, 0, 0));
+      WICK_RETURN_IF_ERROR(g.set_workgroups(split_index, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy), z * splits));
+      return g.set_grid(reduce_index, static_cast<uint64_t>(batch) * um * un / 4, kSplitReduceWorkgroup);
+    }
     return only(chosen, static_cast<uint32_t>(gx), static_cast<uint32_t>(gy));
   });
 }
