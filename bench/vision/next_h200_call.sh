@@ -44,7 +44,7 @@ MODELS="sam2_1_hiera_tiny_encoder_1024 sam2_1_hiera_tiny_decoder_1click depth_an
 whisper_base_encoder_30s dfine_s_640 modnet_512 modnet_512_in_explicit realesrgan_x4_tile64 mobilenet_v3_small \
 esrgan_slim_x4_64 depth_anything_v2_small_518_sdpa whisper_base_encoder_30s_sdpa"
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
-  KERNEL_BENCH="${KERNEL_BENCH:-conv_transposed attention shape_copy norm conv_pw subgroups matmul}" DEADLINE=${DEADLINE:-400} \
+  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < 470 )); then
