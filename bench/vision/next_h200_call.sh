@@ -40,15 +40,17 @@
 #     reductions, off by default until this A/B) on the models with layer norms and softmax.
 set -o pipefail
 S=${S:-.dev/bench}
-MODELS="sam2_1_hiera_tiny_encoder_1024 sam2_1_hiera_tiny_decoder_1click depth_anything_v2_small_518 \
+# MODELS, DEADLINE (h200.sh's) and END (the A/B's) can be cut for a call with less device time.
+MODELS=${MODELS:-"sam2_1_hiera_tiny_encoder_1024 sam2_1_hiera_tiny_decoder_1click depth_anything_v2_small_518 \
 whisper_base_encoder_30s dfine_s_640 modnet_512 modnet_512_in_explicit realesrgan_x4_tile64 mobilenet_v3_small \
-esrgan_slim_x4_64 depth_anything_v2_small_518_sdpa whisper_base_encoder_30s_sdpa"
+esrgan_slim_x4_64 depth_anything_v2_small_518_sdpa whisper_base_encoder_30s_sdpa"}
+END=${END:-540}
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
   KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
-if (( SECONDS < 470 )); then
-  AB_SECONDS=2 timeout $((540 - SECONDS)) bash $S/vision/env_ab.sh \
+if (( SECONDS < END - 70 )); then
+  AB_SECONDS=2 timeout $((END - SECONDS)) bash $S/vision/env_ab.sh \
     whisper_base_encoder_30s:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
     depth_anything_v2_small_518:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
     sam2_1_hiera_tiny_encoder_1024:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_SUBGROUPS=1,default \
