@@ -45,18 +45,19 @@ MODELS=${MODELS:-"sam2_1_hiera_tiny_encoder_1024 sam2_1_hiera_tiny_decoder_1clic
 whisper_base_encoder_30s dfine_s_640 modnet_512 modnet_512_in_explicit realesrgan_x4_tile64 mobilenet_v3_small \
 esrgan_slim_x4_64 depth_anything_v2_small_518_sdpa whisper_base_encoder_30s_sdpa"}
 END=${END:-540}
+# The A/B rows (env_ab.sh MODEL:SETTING,... specs); AB overrides them.
+AB=${AB:-"whisper_base_encoder_30s:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
+depth_anything_v2_small_518:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
+sam2_1_hiera_tiny_encoder_1024:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_SUBGROUPS=1,default \
+sam2_1_hiera_tiny_decoder_1click:WICK_MATMUL_SPLITK=0,default \
+dfine_s_640:WICK_MATMUL_SPLITK=0,WICK_CONV_PW_GEMM=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
+modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default"}
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
   KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
-if (( SECONDS < END - 70 )); then
-  AB_SECONDS=2 timeout $((END - SECONDS)) bash $S/vision/env_ab.sh \
-    whisper_base_encoder_30s:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
-    depth_anything_v2_small_518:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
-    sam2_1_hiera_tiny_encoder_1024:WICK_MATMUL_SPLITK=0,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_SUBGROUPS=1,default \
-    sam2_1_hiera_tiny_decoder_1click:WICK_MATMUL_SPLITK=0,default \
-    dfine_s_640:WICK_MATMUL_SPLITK=0,WICK_CONV_PW_GEMM=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
-    modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default 2>&1 | tee $OUT/env_ab.log
+if (( SECONDS < END - 30 )); then
+  AB_SECONDS=2 timeout $((END - SECONDS)) bash $S/vision/env_ab.sh $AB 2>&1 | tee $OUT/env_ab.log
 fi
 # The device tool brings back 8 files: everything but the log and the table in one archive.
 (cd $OUT && tar -czf all_logs.tar.gz --exclude=h200.log --exclude=table.md --exclude=all_logs.tar.gz . &&
