@@ -45,7 +45,8 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_MATMUL_SPLITK")) {
     char* end = nullptr;
     const long n = std::strtol(v, &end, 10);
-    if (end != v && *end == '\0' && n >= -1 && n <= 16) go.matmul_splitk = static_cast<int>(n);
+    if (std::string_view(v) == "auto") go.matmul_splitk = -1;
+    else if (end != v && *end == '\0' && n >= 0 && n <= 16) go.matmul_splitk = static_cast<int>(n);
   }
   if (const char* v = std::getenv("WICK_CONV_PW_GEMM")) go.conv_pw_gemm = std::string_view(v) == "1" ? 1 : std::string_view(v) == "0" ? 0 : -1;
   if (const char* v = std::getenv("WICK_FLASH_ATTENTION")) {

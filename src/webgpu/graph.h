@@ -159,9 +159,10 @@ struct GraphOptions {
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;
   // Split-K of the 64x64 vec4 matmul where its grid is small (ops/matmul/register.cpp): -1
-  // by the tile count on GPU adapters, 0 never, n >= 2 always n splits (tests). Environment
-  // override: WICK_MATMUL_SPLITK=0|n.
-  int matmul_splitk = -1;
+  // by the tile count on GPU adapters, 0 never, n >= 2 always n splits (tests). Off until
+  // timed on a GPU (bench/vision/next_h200_call.sh A/Bs it; no device was lent the session
+  // that wrote it). Environment override: WICK_MATMUL_SPLITK=auto|0|n.
+  int matmul_splitk = 0;
   // Row norms (ops/norm/register.cpp): short rows packed several per workgroup
   // (row_norm_rows; environment override WICK_NORM_ROWS=0), and few long rows split across
   // workgroups on the GPU kernel choice (row_norm_stats + row_norm_apply; WICK_NORM_SPLIT=0).

@@ -29,7 +29,7 @@ struct Options {
   bool gpu_kernels = false, f16 = false, alias_views = true, unfused = true, cpu = true;
   bool joint_memory_plan = true;  // GraphOptions::joint_memory_plan (false: the separate plans)
   bool specialize = false;        // GraphOptions::specialize_matmul_epilogue (the fused run)
-  int splitk = -1;                // GraphOptions::matmul_splitk (every GPU run)
+  int splitk = 0;                 // GraphOptions::matmul_splitk (every GPU run)
 };
 
 Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const std::vector<Value>& inputs, const Options& o) {

@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "gpu/device.h"
+#include "webgpu/ops/matmul/splitk.h"
 #include "single_op.h"
 
 namespace wick {
@@ -28,7 +29,7 @@ float tol(int64_t k, double want) {
 // n ways over K, then the reduce); `kernels`, if given, gets its dispatches' labels.
 template <typename Build>
 void expect_gpu_matches_cpu(Build build, const std::vector<Value>& inputs, int64_t k, const std::string& what,
-                            int splitk = -1, std::vector<std::string>* kernels = nullptr) {
+                            int splitk = 0, std::vector<std::string>* kernels = nullptr) {
   test::VkGraphBuilder gpu;
   gpu.gpu_kernels = true;
   gpu.matmul_splitk = splitk;
@@ -57,7 +58,7 @@ struct LinearCase {
   bool bias;
 };
 
-void check_linear(const LinearCase& c, std::mt19937& rng, int splitk = -1, std::vector<std::string>* kernels = nullptr) {
+void check_linear(const LinearCase& c, std::mt19937& rng, int splitk = 0, std::vector<std::string>* kernels = nullptr) {
   std::vector<int64_t> in_shape = c.lead, out_shape = c.lead;
   in_shape.push_back(c.k);
   out_shape.push_back(c.n);
@@ -78,7 +79,7 @@ void check_linear(const LinearCase& c, std::mt19937& rng, int splitk = -1, std::
       splitk, kernels);
 }
 
-void check_bmm(int64_t batch, int64_t m, int64_t k, int64_t n, std::mt19937& rng, int splitk = -1,
+void check_bmm(int64_t batch, int64_t m, int64_t k, int64_t n, std::mt19937& rng, int splitk = 0,
                std::vector<std::string>* kernels = nullptr) {
   Tensor a = test::random_tensor(ScalarType::kFloat, {batch, m, k}, rng);
   Tensor bt = test::random_tensor(ScalarType::kFloat, {batch, k, n}, rng);
@@ -223,6 +224,24 @@ TEST(WebGpuMatmulLarge, SplitKMatchesCpu) {
       {Value::make_tensor(self), Value::make_tensor(a), Value::make_tensor(bt)}, k, "addmm split-K 2", 2, &kernels);
   if (HasFatalFailure()) return;
   EXPECT_EQ(count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "addmm";
+}
+
+// The automatic split-K rule (GraphOptions::matmul_splitk = -1) on the real models' 64x64
+// grids: split where the grid is under 256 workgroups and K long enough, never on a CPU
+// adapter; 0 never splits, n >= 2 always n.
+TEST(WebGpuMatmulLarge, SplitKRuleOnRealShapes) {
+  using webgpu::splitk_factor;
+  auto tiles = [](uint64_t m, uint64_t n) { return ((m + 63) / 64) * ((n + 63) / 64); };
+  EXPECT_EQ(splitk_factor(-1, false, tiles(1500, 512), 512), 2u);   // Whisper base q/k/v/o: 192 tiles
+  EXPECT_EQ(splitk_factor(-1, false, tiles(1500, 512), 2048), 2u);  // Whisper base fc2
+  EXPECT_EQ(splitk_factor(-1, false, tiles(1370, 384), 384), 2u);   // ViT-S proj: 132 tiles, 24 K steps
+  EXPECT_EQ(splitk_factor(-1, false, tiles(1370, 1152), 384), 1u);  // ViT-S qkv: 396 tiles fill
+  EXPECT_EQ(splitk_factor(-1, false, tiles(64, 256), 4096), 16u);   // 4 tiles, long K: the cap, 16 steps each
+  EXPECT_EQ(splitk_factor(-1, false, tiles(64, 256), 512), 4u);     // 4 tiles, 32 K steps: 4 splits of 8
+  EXPECT_EQ(splitk_factor(-1, false, tiles(1500, 512), 128), 1u);   // 8 K steps: too short to split
+  EXPECT_EQ(splitk_factor(-1, true, tiles(1500, 512), 512), 1u);    // CPU adapter
+  EXPECT_EQ(splitk_factor(0, false, tiles(1500, 512), 512), 1u);
+  EXPECT_EQ(splitk_factor(3, true, tiles(4096, 4096), 64), 3u);
 }
 
 // The 128x128 tile (>= 512 tiles of 128x128) and the 128x64 tile (>= 256 of 128x64) at

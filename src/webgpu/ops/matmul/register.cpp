@@ -11,8 +11,8 @@
 // Split-K: where the 64x64 vec4 kernel's grid is too small to fill a GPU (a 1,500-token
 // Whisper linear: 192 tiles on 132 multiprocessors), that kernel runs again with KS splits
 // of K, each storing raw sums to a scratch buffer, and matmul_splitk_reduce.wgsl adds them up
-// and applies bias and epilogue (GraphOptions::matmul_splitk; the same rule as conv2d_igemm's
-// split-K in ops/conv/register.cpp).
+// and applies bias and epilogue (GraphOptions::matmul_splitk, off by default until timed on
+// a GPU; the same rule as conv2d_igemm's split-K in ops/conv/register.cpp).
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
 // matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, or, where the device
 // has shader-f16 (and GraphOptions::f16_arith), matmul_large_vec4_f16math.wgsl (f16
@@ -24,6 +24,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/matmul/splitk.h"
 #include "webgpu/ops/matmul/tile_staging.h"
 #include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
@@ -71,14 +72,9 @@ constexpr LargeTile kTile64Scalar = {64, 64, 16, 8, 4};  // bench v14 (matmul_la
 // The staging of global loads holds these tiles (tile_staging.h).
 static_assert(vec4_staging_fits(kTile128) && vec4_staging_fits(kTile128x64) && vec4_staging_fits(kTile64));
 static_assert(scalar_staging_fits(kTile64Scalar));
-// Split-K of the 64x64 tile: split while the grid has under kSplitFill / 2 workgroups, up to
-// kSplitFill with the splits, each split at least kSplitMinSteps K tiles (BK 16), the
-// partial sums within kSplitMaxPartialBytes.
-constexpr uint64_t kSplitFill = 512;
-constexpr uint64_t kSplitMinSteps = 8;
-constexpr uint64_t kSplitMaxSplits = 16;
+constexpr uint32_t kSplitReduceWorkgroup = 256;  // matmul_splitk_reduce
+static_assert(kSplitBk == kTile64.bk);  // splitk.h counts K steps of the 64x64 tile
 constexpr uint64_t kSplitMaxPartialBytes = uint64_t{64} << 20;
-constexpr uint32_t kSplitReduceWorkgroup = 256;
 constexpr uint64_t kMinTiles128 = 512;    // 128x128 tiles for kTile128
 constexpr uint64_t kMinTiles128x64 = 256;  // 128x64 tiles for kTile128x64
 // Unaligned shapes: matmul_large.wgsl from this K, matmul_tiled.wgsl below it.
@@ -89,21 +85,6 @@ gpu::PipelineKey tile_key(gpu::ShaderName shader, const LargeTile& t) {
 }
 gpu::PipelineKey large_key(gpu::ShaderName shader, bool trans_b, const LargeTile& t) {
   return tile_key(shader, t).set("trans_b", trans_b ? 1 : 0);
-}
-
-// How many K splits the 64x64 vec4 kernel takes for a grid of `tiles` workgroups over K = k
-// (1: none). `option` is GraphOptions::matmul_splitk: -1 the rule above on GPU adapters, 0
-// never, n >= 2 always n (tests: every split path on SwiftShader).
-uint64_t splitk_factor(int option, bool cpu_adapter, uint64_t tiles, uint64_t k) {
-  if (option == 0 || option == 1) return 1;
-  if (option > 1) return static_cast<uint64_t>(option);
-  if (cpu_adapter) return 1;
-  const uint64_t steps = ceil_div(k, uint64_t{kTile64.bk});
-  uint64_t splits = 1;
-  while (tiles * 2 < kSplitFill && tiles * splits * 2 <= kSplitFill && splits < kSplitMaxSplits &&
-         steps >= kSplitMinSteps * splits * 2)
-    splits *= 2;
-  return splits;
 }
 
 // M, N, K and batch of the shape bounds (max_dims), for which kernels to build.
