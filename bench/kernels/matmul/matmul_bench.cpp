@@ -11,6 +11,7 @@
 //       [--cases SUBSTRING] [variant-number...]
 // --quick: the small cases only (SwiftShader); --large: the real-size cases only.
 #include <cstring>
+#include <optional>
 
 #include "../harness.h"
 
@@ -49,6 +50,7 @@ struct Variant {
   std::vector<Override> overrides;
   uint32_t smem_bytes;  // workgroup storage it needs (skipped where the limit is lower)
   bool shipped = false;  // a shipped kernel (a link into src/webgpu): bindings 5-6 of its epilogue too
+  uint32_t ks = 1;       // split-K: KS splits into a partial buffer, then v35_shipped_splitk_reduce.wgsl
 };
 
 // The attention products of demos/whisper_tiny_encoder (4 heads of 16), a Whisper-base-size
@@ -105,6 +107,11 @@ const Variant kVariants[] = {
     {32, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 16384, true},
     {33, "v32_shipped_large_vec4.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288, true},
     {34, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}}, 16384, true},
+    // v35-v37: v34 split over K (register.cpp's split-K: KS splits of the K tiles store raw
+    // sums, then matmul_splitk_reduce adds them and applies the bias); timed as the pair.
+    {35, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"KS", 2}}, 16384, true, 2},
+    {36, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"KS", 4}}, 16384, true, 4},
+    {37, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"KS", 8}}, 16384, true, 8},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list
@@ -216,7 +223,25 @@ int main(int argc, char** argv) {
       d.bindings = {{0, &da}, {1, &db}, {2, c.bias ? &dbias : &db}, {3, &dc}, {4, &dp}};
       if (v.shipped) d.bindings.insert(d.bindings.end(), {{5, &db}, {6, &db}});  // unread: epi = 0
       d.x = (c.n + v.tn - 1) / v.tn, d.y = (c.m + v.tm - 1) / v.tm, d.z = c.batch;
-      take(list.add(d), "add");
+      // Split-K: the matmul writes KS partial sums per output, the reduce finishes c.
+      const uint32_t per = v.ks > 1 ? 2 : 1;  // dispatches per product
+      std::optional<gpu::Buffer> partial;
+      gpu::Dispatch r;
+      if (v.ks > 1) {
+        partial = storage(dev, std::vector<float>(size_t{v.ks} * ref.size()), "partial");
+        d.bindings[3] = {3, &*partial};
+        d.z = c.batch * v.ks;
+        gpu::PipelineKey rkey("bench_matmul_v35_shipped_splitk_reduce.wgsl");
+        rkey.set("KS", v.ks).set("wg_size", 256);
+        r.pipeline = take(cache.get(rkey, read_variant("matmul", "v35_shipped_splitk_reduce.wgsl")), "reduce");
+        r.bindings = {{0, &*partial}, {2, c.bias ? &dbias : &db}, {3, &dc}, {4, &dp}, {5, &db}, {6, &db}};
+        r.x = static_cast<uint32_t>((ref.size() / 4 + 255) / 256), r.y = 1, r.z = 1;
+      }
+      auto add_product = [&]() {
+        take(list.add(d), "add");
+        if (v.ks > 1) take(list.add(r), "add reduce");
+      };
+      add_product();
       check(dc.write(std::vector<float>(ref.size(), NAN).data(), ref.size() * 4), "clear");
       check(list.submit().status(), "run");
       // Every output written (NaN poison gone) and the checked ones right.
@@ -225,12 +250,16 @@ int main(int argc, char** argv) {
       const double err = rel_error(got, ref);
       const bool ok = all_written && err < 1e-5;
       failures += !ok;
-      for (int i = 1; i < kPerList; ++i) take(list.add(d), "add");
+      for (int i = 1; i < kPerList; ++i) add_product();
       check(list.submit().status(), "warm-up");
       std::vector<double> gpu_us, wall_us;
       for (int r = 0; r < reps; ++r) {
         auto stats = take(list.submit({.timestamps = has_ts}), "submit");
-        for (uint64_t ns : stats.gpu_ns) gpu_us.push_back(ns / 1e3);
+        for (size_t i = 0; i + per <= stats.gpu_ns.size(); i += per) {
+          uint64_t ns = 0;
+          for (uint32_t j = 0; j < per; ++j) ns += stats.gpu_ns[i + j];
+          gpu_us.push_back(ns / 1e3);
+        }
         auto start = Clock::now();
         check(list.submit().status(), "submit");
         wall_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / kPerList);

@@ -1,0 +1,1 @@
+../../../src/webgpu/ops/matmul/matmul_splitk_reduce.wgsl
