@@ -26,8 +26,8 @@
 # flash11, host11b, f16mm11 call 2, perm11, norm11). Stage first, here:
 #
 #   git worktree add /tmp/before 9039d11 && (cd /tmp/before && <configure + build wick as scripts/setup.sh does>)
-#   BEFORE=/tmp/before/build/wick KBENCH="conv_transposed attention shape_copy norm conv_pw subgroups matmul" \
-#     bash bench/vision/prepare.sh /work/main/.dev/bench build
+#   SKIP_FIXTURE=1 KBENCH="attention conv_pw matmul" bash bench/vision/prepare.sh /work/main/.dev/bench build
+#   (with BEFORE=other/build/wick for a before/after; more KBENCH names may not fit 64 MiB)
 #   cp bench/vision/next_h200_call.sh bench/vision/env_ab.sh /work/main/.dev/bench/vision/
 #
 # then the device tool: `bash .dev/bench/vision/next_h200_call.sh`, carry [".gl", ".dev/bench"],

@@ -6,7 +6,7 @@
 # a stripped `wick` from BUILD (default build/), Dawn's libwebgpu_wrapper.so and the tiny
 # Whisper encoder fixture.
 #
-#   [BEFORE=other/wick] [KBENCH="reduce softmax"] bash bench/vision/prepare.sh [STAGE] [BUILD]
+#   [BEFORE=other/wick] [KBENCH="reduce softmax"] [SKIP_FIXTURE=1] bash bench/vision/prepare.sh [STAGE] [BUILD]
 #
 # Then: run `bash .dev/bench/vision/h200.sh` on the device, carrying .gl and .dev/bench.
 set -euo pipefail
@@ -48,8 +48,10 @@ cp "$BUILD/wick" "$T/wick/wick" && strip "$T/wick/wick"
 # main's wick too, when given (BEFORE=path): the Whisper fixture's before/after in one call.
 [[ -n ${BEFORE:-} ]] && cp "$BEFORE" "$T/wick/wick_before" && strip "$T/wick/wick_before"
 cp third_party/npm/dawn/lib/libwebgpu_wrapper.so "$T/wick/"
+# SKIP_FIXTURE=1: left out (h200.sh with SKIP_FIXTURE=1 never reads it): 1.5 MiB of the
+# 64 MiB a device call can send.
 F=../shared/fixtures/demos/whisper_tiny_encoder
-cp "$F/model.pte" "$F/case0_input0.bin" "$F/case0_output0.bin" "$T/wick/whisper_tiny_encoder/"
+[[ -n ${SKIP_FIXTURE:-} ]] || cp "$F/model.pte" "$F/case0_input0.bin" "$F/case0_output0.bin" "$T/wick/whisper_tiny_encoder/"
 # Kernel benches, when named (KBENCH="reduce softmax"): their binaries and WGSL variants.
 # A bench named FAMILY_PART (conv_pw) reads its variants from FAMILY's folder.
 for k in ${KBENCH:-}; do
