@@ -58,12 +58,6 @@ void expect_same(const std::vector<Value>& got, const std::vector<Value>& want, 
   }
 }
 
-size_t count_kernel(const std::vector<std::string>& kernels, const std::string& shader) {
-  size_t n = 0;
-  for (const std::string& k : kernels) n += k.size() >= shader.size() && k.compare(k.size() - shader.size(), shader.size(), shader) == 0;
-  return n;
-}
-
 // One row of the case table: the graph (its constants drawn from `rng`, seeded alike for each
 // of the three builds), its inputs' shapes (random in [-2, 2]), and what fusing it saves.
 struct ChainCase {
@@ -206,7 +200,7 @@ TEST_P(WebGpuChainFusion, MatchesUnfusedAndCpu) {
   expect_same(r.fused, r.cpu, name + ": fused vs cpu");
   expect_same(r.fused, r.unfused, name + ": fused vs unfused");
   EXPECT_EQ(r.fused_dispatches + c.saved, r.unfused_dispatches) << name;
-  EXPECT_EQ(count_kernel(r.fused_kernels, "elementwise_chain"), c.chains) << name;
+  EXPECT_EQ(test::count_kernel(r.fused_kernels, "elementwise_chain"), c.chains) << name;
 }
 
 INSTANTIATE_TEST_SUITE_P(, WebGpuChainFusion, ::testing::ValuesIn(kChainCases), test::CaseName());

@@ -97,12 +97,6 @@ void check_bmm(int64_t batch, int64_t m, int64_t k, int64_t n, std::mt19937& rng
       splitk, kernels);
 }
 
-size_t count_kernel(const std::vector<std::string>& kernels, const std::string& shader) {
-  size_t n = 0;
-  for (const std::string& k : kernels) n += k.find(shader) != std::string::npos;
-  return n;
-}
-
 // Linear weights ([N, K], the transposed read), with and without bias: K % 4 == 0 and
 // N % 4 == 0 take the vec4 kernel (64x64 tiles at these sizes), the rest matmul_large.wgsl
 // (K >= 128) or matmul_tiled.wgsl.
@@ -202,12 +196,12 @@ TEST(WebGpuMatmulLarge, SplitKMatchesCpu) {
     std::vector<std::string> kernels;
     check_linear(l.c, rng, l.splits, &kernels);
     if (HasFatalFailure()) return;
-    EXPECT_EQ(count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "linear K " << l.c.k;
+    EXPECT_EQ(test::count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "linear K " << l.c.k;
   }
   std::vector<std::string> kernels;
   check_bmm(3, 70, 52, 100, rng, 3, &kernels);  // 4 K tiles: 2 + 2 + 0, three batches
   if (HasFatalFailure()) return;
-  EXPECT_EQ(count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "bmm";
+  EXPECT_EQ(test::count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "bmm";
   const int64_t m = 66, k = 80, n = 72;
   Tensor a = test::random_tensor(ScalarType::kFloat, {m, k}, rng);
   Tensor bt = test::random_tensor(ScalarType::kFloat, {k, n}, rng);
@@ -223,7 +217,7 @@ TEST(WebGpuMatmulLarge, SplitKMatchesCpu) {
       },
       {Value::make_tensor(self), Value::make_tensor(a), Value::make_tensor(bt)}, k, "addmm split-K 2", 2, &kernels);
   if (HasFatalFailure()) return;
-  EXPECT_EQ(count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "addmm";
+  EXPECT_EQ(test::count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "addmm";
 }
 
 // The automatic split-K rule (GraphOptions::matmul_splitk = -1) on the real models' 64x64

@@ -296,6 +296,12 @@ Tensor random_tensor(ScalarType dtype, std::vector<int64_t> shape, std::mt19937&
   return t;
 }
 
+size_t count_kernel(const std::vector<std::string>& kernels, const std::string& shader) {
+  size_t n = 0;
+  for (const std::string& k : kernels) n += k.size() >= shader.size() && k.compare(k.size() - shader.size(), shader.size(), shader) == 0;
+  return n;
+}
+
 float at_f(const Tensor& t, int64_t i) {
   switch (t.dtype) {
     case ScalarType::kFloat: return t.data_as<float>()[i];

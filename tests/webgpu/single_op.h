@@ -105,6 +105,9 @@ class VkGraphBuilder {
 // Random tensors for op tests.
 Tensor random_tensor(ScalarType dtype, std::vector<int64_t> shape, std::mt19937& rng, double lo = -2, double hi = 2);
 float at_f(const Tensor& t, int64_t i);  // element i as float, any dtype
+// How many of a profiled run's dispatch labels ("<op> <shader>", VkGraphBuilder::kernels)
+// end in `shader`: which kernels an op chose.
+size_t count_kernel(const std::vector<std::string>& kernels, const std::string& shader);
 
 // 4-bit values q[n * k] in [-8, 7] packed as linear_q4gsw takes its weight: uint8 [n, (k+1)/2],
 // +8 offset, even k in the low nibble (a zero nibble pads odd k).

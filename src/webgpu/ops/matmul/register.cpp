@@ -12,7 +12,7 @@
 // Whisper linear: 192 tiles on 132 multiprocessors), that kernel runs again with KS splits
 // of K, each storing raw sums to a scratch buffer, and matmul_splitk_reduce.wgsl adds them up
 // and applies bias and epilogue (GraphOptions::matmul_splitk, off by default until timed on
-// a GPU; the same rule as conv2d_igemm's split-K in ops/conv/register.cpp).
+// a GPU; the rule, splitk.h, is modeled on conv2d_igemm's split-K in ops/conv/register.cpp).
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
 // matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, or, where the device
 // has shader-f16 (and GraphOptions::f16_arith), matmul_large_vec4_f16math.wgsl (f16
@@ -199,6 +199,8 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   size_t large128_index = kNone, large128x64_index = kNone, large64_index = kNone, large_scalar_index = kNone;
   size_t split_index = kNone, reduce_index = kNone;  // split-K of the 64x64 vec4 kernel
   uint32_t splits = 1;
+  const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
+  const int splitk_option = g.options().matmul_splitk;
   // A vec4 binding needs at least 16 bytes; smaller tensors never reach the large kernels.
   const bool vec4_ok = a->buffer->size() >= 16 && b->buffer->size() >= 16 && out->buffer->size() >= 16;
   if (f16w) {
@@ -236,8 +238,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
       // Split-K for the 64x64 tile, at the splits the shape bounds call for: the same kernel
       // storing raw sums into the partial buffer, then the reduce (same params, same epilogue).
       const uint64_t tiles64 = ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch;
-      const uint64_t ks = splitk_factor(g.options().matmul_splitk, g.device().adapter_info().adapter_type == "CPU",
-                                        tiles64, mx.k);
+      const uint64_t ks = splitk_factor(splitk_option, cpu_adapter, tiles64, mx.k);
       const uint64_t partial_bytes = mx.batch * ks * mx.m * mx.n * 4;
       if (ks > 1 && mx.k % 4 == 0 && mx.n % 4 == 0 && partial_bytes <= kSplitMaxPartialBytes &&
           partial_bytes <= g.device().limits().max_storage_buffer_binding_size) {
@@ -276,8 +277,6 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   const std::vector<size_t> all = {tiled_index, gemv_index, direct_index, narrow_index,
                                    large128_index, large128x64_index, large64_index, large_scalar_index,
                                    split_index, reduce_index};
-  const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
-  const int splitk_option = g.options().matmul_splitk;
 
   return g.add_step([=, &g]() -> Status {
     int64_t m = 0, n = 0, k = 0, batch = 1;

@@ -1,8 +1,10 @@
 // When the 64x64 vec4 matmul splits K (ops/matmul/register.cpp; GraphOptions::matmul_splitk):
 // a grid of under kSplitFill / 2 workgroups cannot fill a GPU (a 1,500-token Whisper linear
 // has 192 on the H200's 132 multiprocessors), so K is split in two, four, ... while the split
-// grid stays within kSplitFill and each split keeps kSplitMinSteps K tiles (BK 16). The same
-// rule as conv2d_igemm's split-K (ops/conv/register.cpp), whose 512 was measured there.
+// grid stays within kSplitFill and each split keeps kSplitMinSteps K tiles (BK 16). Modeled
+// on conv2d_igemm's split-K (ops/conv/register.cpp), whose fill of 512 was measured there;
+// two differences: conv's splits keep only 4 K steps each, and conv stops doubling at its
+// partial-buffer bound where register.cpp drops the split when KS's buffer is over it.
 #pragma once
 
 #include <cstdint>
