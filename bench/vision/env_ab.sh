@@ -12,7 +12,8 @@
 #
 #   bash .dev/<stage>/vision/env_ab.sh MODEL:SETTING[,SETTING...] ...
 #
-# e.g. realesrgan_x4_tile64:WICK_CAT_IN_PLACE=0,WICK_SUBMIT_CHUNK=0,default. One log per
+# e.g. realesrgan_x4_tile64:WICK_CAT_IN_PLACE=0,WICK_SUBMIT_CHUNK=0,default (A=1+B=2: both at
+# once). One log per
 # model and setting under $OUT (env_ab_<model>_<setting with = as _>.txt), medians printed.
 set -u
 W=${W:-/tmp/vb}
@@ -29,7 +30,8 @@ for spec in "$@"; do
   IFS=, read -ra settings <<< "${spec#*:}"
   for s in "${settings[@]}"; do
     log=$R/env_ab_${m}_${s//=/_}.txt
-    if [[ $s == default ]]; then env_args=(); else env_args=("$s"); fi
+    # A setting of several variables joins them with '+': WICK_MATMUL_SPLITK=auto+WICK_FLASH_SPLITKV=auto.
+    if [[ $s == default ]]; then env_args=(); else IFS=+ read -ra env_args <<< "$s"; fi
     timeout 40 env "${env_args[@]}" "$WICK" bench "$D/model.pte" --backend webgpu --runs 200 --warmup 3 \
       --max-seconds "${AB_SECONDS:-3}" "${inargs[@]}" > "$log" 2>&1
     echo "$m $s: $(grep -o 'median [0-9.]* ms, min [0-9.]* ms' "$log") $(grep -o '[0-9]* dispatches recorded' "$log") $(grep -o 'activations [0-9.]* KiB planned' "$log")"

@@ -16,7 +16,8 @@
 # transformers version and which model classes it has, first), SKIP_TORCH=1 (no PyTorch
 # timings), BEFORE_MODELS=1 (every model also profiled and timed on wick_before, staged by
 # prepare.sh's BEFORE=...: before/after in one call), KERNEL_BENCH="NAME..." (run
-# wick_kernel_bench_NAME from the staged kbench/ while the models export), F16=1 (every
+# wick_kernel_bench_NAME from the staged kbench/ while the models export; KBENCH_ARGS_NAME="..."
+# its arguments), F16=1 (every
 # model also run, checked and timed with `wick --f16`: f16 linear weights).
 set -u
 VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # these scripts
@@ -57,8 +58,11 @@ RES=$R/results.jsonl
 # Kernel benches (prepare.sh's KBENCH=...): on the GPU while the exports below keep the CPU busy.
 KB_PID=
 if [[ -n ${KERNEL_BENCH:-} && -d $W/wick/kbench ]]; then
+  # KBENCH_ARGS_<name>: that bench's arguments (its variant numbers, say).
   (for k in $KERNEL_BENCH; do
-     WICK_KERNEL_BENCH_DIR=$W/wick/kbench timeout 60 "$W/wick/kbench/wick_kernel_bench_$k" > "$R/kernel_bench_$k.txt" 2>&1
+     args_var=KBENCH_ARGS_$k
+     read -ra kargs <<< "${!args_var:-}"
+     WICK_KERNEL_BENCH_DIR=$W/wick/kbench timeout 60 "$W/wick/kbench/wick_kernel_bench_$k" "${kargs[@]}" > "$R/kernel_bench_$k.txt" 2>&1
    done) &
   KB_PID=$!
 fi

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# 2026-12-05 afternoon session: adds the fused attention's key split (WICK_FLASH_SPLITKV=auto
+# and =4, alone and with WICK_MATMUL_SPLITK=auto) to Whisper's and Depth Anything's A/B, and
+# the attention bench runs v5, v18, v20 and the split variants v23-v27 only (its 60 s bound).
 # 2026-12-05 evening: adds WICK_MATMUL_SPLITK=auto (split-K of the 64x64 matmul, on by default
 # since this commit) to the A/B of the transformer models.
 # NEXT SESSION (2026-12-05 afternoon; the device was paused all session): two calls, chained
@@ -46,14 +49,14 @@ whisper_base_encoder_30s dfine_s_640 modnet_512 modnet_512_in_explicit realesrga
 esrgan_slim_x4_64 depth_anything_v2_small_518_sdpa whisper_base_encoder_30s_sdpa"}
 END=${END:-540}
 # The A/B rows (env_ab.sh MODEL:SETTING,... specs); AB overrides them.
-AB=${AB:-"whisper_base_encoder_30s:WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
-depth_anything_v2_small_518:WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
+AB=${AB:-"whisper_base_encoder_30s:WICK_FLASH_SPLITKV=auto,WICK_FLASH_SPLITKV=4,WICK_MATMUL_SPLITK=auto+WICK_FLASH_SPLITKV=auto,WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
+depth_anything_v2_small_518:WICK_FLASH_SPLITKV=auto,WICK_FLASH_SPLITKV=4,WICK_MATMUL_SPLITK=auto+WICK_FLASH_SPLITKV=auto,WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
 sam2_1_hiera_tiny_encoder_1024:WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_SUBGROUPS=1,default \
 sam2_1_hiera_tiny_decoder_1click:WICK_MATMUL_SPLITK=auto,default \
 dfine_s_640:WICK_MATMUL_SPLITK=auto,WICK_CONV_PW_GEMM=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
 modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default"}
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
-  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" DEADLINE=${DEADLINE:-400} \
+  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" KBENCH_ARGS_attention="${KBENCH_ARGS_attention:-5 18 20 23 24 25 26 27}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < END - 30 )); then

@@ -24,7 +24,7 @@ namespace {
 // The graph options every delegate of this backend gets; the environment can override the
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
-// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FUSE_CHAINS,
+// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FUSE_CHAINS,
 // WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS, WICK_F16_ARITH), and
 // turn on f16 weights (WICK_F16=1).
 GraphOptions graph_options(const BackendOptions& options) {
@@ -42,12 +42,15 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_RANGE_VIEWS")) go.range_views = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_MATMUL_SPLITK")) {
+  // auto | 0 | n (2..16) for the split counts; anything else leaves the default.
+  auto split_option = [](const char* v, int& option) {
     char* end = nullptr;
     const long n = std::strtol(v, &end, 10);
-    if (std::string_view(v) == "auto") go.matmul_splitk = -1;
-    else if (end != v && *end == '\0' && n >= 0 && n <= 16) go.matmul_splitk = static_cast<int>(n);
-  }
+    if (std::string_view(v) == "auto") option = -1;
+    else if (end != v && *end == '\0' && n >= 0 && n <= 16) option = static_cast<int>(n);
+  };
+  if (const char* v = std::getenv("WICK_MATMUL_SPLITK")) split_option(v, go.matmul_splitk);
+  if (const char* v = std::getenv("WICK_FLASH_SPLITKV")) split_option(v, go.flash_splitkv);
   if (const char* v = std::getenv("WICK_CONV_PW_GEMM")) go.conv_pw_gemm = std::string_view(v) == "1" ? 1 : std::string_view(v) == "0" ? 0 : -1;
   if (const char* v = std::getenv("WICK_FLASH_ATTENTION")) {
     go.flash_attention = std::string_view(v) != "0";

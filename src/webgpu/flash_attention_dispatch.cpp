@@ -1,11 +1,14 @@
 // build_flash_attention and the kernel's tiles (attention_fusion.h): one
-// ops/attention/flash_attention.wgsl dispatch for a planned AttentionFusion.
+// ops/attention/flash_attention.wgsl dispatch for a planned AttentionFusion, or, where the
+// keys are split (ops/attention/flash_splitkv.h), the split dispatch into a scratch buffer
+// and flash_attention_combine.wgsl.
 #include <algorithm>
 #include <optional>
 #include <string>
 
 #include "webgpu/attention_fusion.h"
 #include "webgpu/graph.h"
+#include "webgpu/ops/attention/flash_splitkv.h"
 #include "wgsl/wick_gpu_shaders.h"
 
 namespace wick::webgpu {
@@ -17,6 +20,8 @@ struct Tile {
 };
 constexpr Tile kTiles[] = {{64, 32}, {64, 24}, {48, 32}, {32, 32}, {32, 24}, {32, 16}, {16, 16}, {16, 24}, {16, 32}};
 constexpr uint32_t kMaxRows = 16;
+constexpr uint32_t kCombineWorkgroup = 256;               // flash_attention_combine
+constexpr uint64_t kMaxPartialBytes = 64ull << 20;        // the splits' scratch, at most
 
 // flash_attention.wgsl's constraints for a tile (RS = 4) and head dim d, and its shared memory.
 bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invocations) {
@@ -80,18 +85,43 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   p.skv = static_cast<uint32_t>(f.skv);
   p.mask_mode = mask ? 1u : 0u;
   p.scale = static_cast<float>(f.scale);
-  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(gpu::PipelineKey(gpu::shaders::flash_attention)
-                                                      .set("D", static_cast<uint32_t>(f.d))
-                                                      .set("BQ", tile->bq)
-                                                      .set("BKV", tile->bkv)));
+  const uint32_t gx = static_cast<uint32_t>((f.sq + tile->bq - 1) / tile->bq);
+  const uint32_t gy = static_cast<uint32_t>(f.batch * f.heads);
+  // Key splits: the option's (or the rule's) count, if the partial rows fit the scratch bound.
+  const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
+  uint64_t splits = flash_splits(g.options().flash_splitkv, cpu_adapter, static_cast<uint64_t>(gx) * gy,
+                                 static_cast<uint64_t>((f.skv + tile->bkv - 1) / tile->bkv));
+  const uint64_t partial_bytes = splits * gy * static_cast<uint64_t>(f.sq) * static_cast<uint64_t>(f.d + 2) * 4;
+  if (partial_bytes > kMaxPartialBytes || partial_bytes > lim.max_storage_buffer_binding_size ||
+      splits > lim.max_compute_workgroups_per_dimension)
+    splits = 1;
+  gpu::PipelineKey key(gpu::shaders::flash_attention);
+  key.set("D", static_cast<uint32_t>(f.d)).set("BQ", tile->bq).set("BKV", tile->bkv);
+  if (splits > 1) key.set("KVS", static_cast<uint32_t>(splits));
+  WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FlashParams), name));
+  gpu::Buffer* partial = nullptr;
+  if (splits > 1) {
+    WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("flash attention key-split partials", partial_bytes));
+  }
   gpu::Dispatch d;
   d.pipeline = pipeline;
   d.bindings = {{0, q->buffer.get()}, {1, k->buffer.get()}, {2, v->buffer.get()}, {3, (mask ? mask : q)->buffer.get()},
-                {4, out->buffer.get()}, {5, params->buffer()}};
+                {4, partial ? partial : out->buffer.get()}, {5, params->buffer()}};
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
-  const uint32_t gx = static_cast<uint32_t>((f.sq + tile->bq - 1) / tile->bq);
-  const uint32_t gy = static_cast<uint32_t>(f.batch * f.heads);
+  size_t combine_index = 0;
+  const uint32_t combine_x = static_cast<uint32_t>((f.sq * (f.d / 4) + kCombineWorkgroup - 1) / kCombineWorkgroup);
+  if (partial) {
+    WICK_ASSIGN_OR_RETURN(auto cpl, g.pipeline(gpu::PipelineKey(gpu::shaders::flash_attention_combine)
+                                                   .set("D", static_cast<uint32_t>(f.d))
+                                                   .set("KVS", static_cast<uint32_t>(splits))
+                                                   .set("wg_size", kCombineWorkgroup)));
+    gpu::Dispatch c;
+    c.pipeline = std::move(cpl);
+    c.bindings = {{0, partial}, {1, out->buffer.get()}, {2, params->buffer()}};
+    WICK_ASSIGN_OR_RETURN(combine_index, g.add_dispatch(std::move(c)));
+  }
+  const uint32_t gz = static_cast<uint32_t>(splits);
   return g.add_step([=, &g]() -> Status {
     // Planned on fixed shapes (no SymInt in the graph): the inputs keep their upper bounds.
     for (GpuTensor* t : ts)
@@ -100,7 +130,8 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
                                                        " differs from the planned " + shape_to_string(t->max_dims));
     out->dims = out->max_dims;
     WICK_RETURN_IF_ERROR(params->write(p));
-    return g.set_workgroups(index, gx, gy);
+    WICK_RETURN_IF_ERROR(g.set_workgroups(index, gx, gy, gz));
+    return partial ? g.set_workgroups(combine_index, combine_x, gy) : Status();
   });
 }
 

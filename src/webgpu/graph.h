@@ -175,6 +175,12 @@ struct GraphOptions {
   // Environment override: WICK_FLASH_ATTENTION=0 (off), =all (every head dim a tile fits).
   bool flash_attention = true;
   int64_t flash_attention_max_head_dim = 64;
+  // The fused attention split over keys where its grid of query tiles is small
+  // (ops/attention/flash_splitkv.h; flash_attention_combine.wgsl merges the splits): -1 by
+  // the grid on GPU adapters, 0 never, n >= 2 always n splits (tests). Off until timed on a
+  // GPU (no device was lent the session that wrote it; bench/vision/next_h200_call.sh A/Bs
+  // it). Environment override: WICK_FLASH_SPLITKV=auto|0|n.
+  int flash_splitkv = 0;
   // Kernels specialized to the build's shapes where no value is symbolic (the layout
   // copies' vec4 form, ops/shape/copy.h): like in-place cats they assume every input at
   // its upper bound, and the backend rebuilds without them for a smaller one.

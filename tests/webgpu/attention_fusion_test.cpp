@@ -11,6 +11,7 @@
 #include <random>
 
 #include "single_op.h"
+#include "webgpu/ops/attention/flash_splitkv.h"
 
 namespace wick {
 namespace {
@@ -20,6 +21,7 @@ struct Shape {
   int mask = 0;  // 0 none, 1 [Sq, Skv], 2 [B, 1, Sq, Skv]
   bool prescaled = false;  // q and k^T each multiplied by sqrt(scale) (SDPA's math), no scale after
   bool scores_read_elsewhere = false;
+  int splits = 0;  // GraphOptions::flash_splitkv for the fused run (n >= 2: n key splits)
 };
 
 struct Built {
@@ -130,6 +132,7 @@ std::vector<double> reference(const Shape& s, const Built& g) {
 struct Runs {
   size_t fused_dispatches, unfused_dispatches;
   uint64_t fused_bytes, unfused_bytes;
+  size_t combines;  // flash_attention_combine dispatches of the fused run
 };
 Runs check(const Shape& s, uint32_t seed) {
   Runs r{};
@@ -139,6 +142,8 @@ Runs check(const Shape& s, uint32_t seed) {
     build(s, g, seed);
     if (want.empty()) want = reference(s, g);
     g.b.flash_attention = flash;
+    g.b.flash_splitkv = flash ? s.splits : 0;
+    g.b.profile = flash;
     g.b.gpu_kernels = true;
     auto outs = g.b.run(g.inputs);
     EXPECT_TRUE(outs.ok()) << outs.status().to_string();
@@ -149,9 +154,10 @@ Runs check(const Shape& s, uint32_t seed) {
     for (int64_t i = 0; i < out.numel(); ++i)
       err = std::max(err, std::fabs(out.data_as<float>()[i] - want[static_cast<size_t>(i)]));
     EXPECT_LT(err, 1e-5) << (flash ? "fused" : "unfused") << " B" << s.b << " H" << s.h << " Sq" << s.sq << " Skv" << s.skv
-                         << " D" << s.d << " mask " << s.mask;
+                         << " D" << s.d << " mask " << s.mask << " splits " << s.splits;
     (flash ? r.fused_dispatches : r.unfused_dispatches) = g.b.dispatches;
     (flash ? r.fused_bytes : r.unfused_bytes) = g.b.planned_bytes;
+    if (flash) r.combines = test::count_kernel(g.b.kernels, "flash_attention_combine");
   }
   return r;
 }
@@ -197,6 +203,46 @@ TEST(AttentionFusion, ScoresReadElsewhereKeepTheOps) {
   s.scores_read_elsewhere = true;
   const Runs r = check(s, 9);
   EXPECT_EQ(r.fused_dispatches, r.unfused_dispatches);
+}
+
+TEST(AttentionFusion, KeySplitsMatchReference) {
+  // GraphOptions::flash_splitkv forced: each split takes its share of the key tiles (32 keys
+  // a tile here) and flash_attention_combine merges them. 150 keys are 5 tiles: 4 splits of
+  // 2, 2, 1 and none (a split with no keys adds nothing); 3 splits of 200 keys leave a short
+  // last tile; masks of both layouts; prescaled q and k.
+  const Shape cases[] = {{1, 2, 37, 150, 64, 1, false, false, 4},
+                         {2, 1, 70, 70, 32, 2, false, false, 2},
+                         {1, 3, 5, 200, 64, 0, false, false, 3},
+                         {2, 2, 33, 97, 32, 0, true, false, 2}};
+  uint32_t seed = 40;
+  for (const Shape& s : cases) {
+    const Runs r = check(s, seed++);
+    // The split dispatch, the combine and the output's staging copy.
+    EXPECT_EQ(r.combines, 1u) << "Skv " << s.skv << " splits " << s.splits;
+    EXPECT_EQ(r.fused_dispatches, 3u) << "Skv " << s.skv << " splits " << s.splits;
+  }
+  // Fewer key tiles than splits: as many splits as tiles (2 of 64 keys), still merged.
+  EXPECT_EQ(check(Shape{1, 1, 20, 64, 32, 0, false, false, 8}, 50).combines, 1u);
+  // One key tile: nothing to split, the plain kernel.
+  EXPECT_EQ(check(Shape{1, 1, 20, 30, 32, 0, false, false, 4}, 51).combines, 0u);
+}
+
+TEST(AttentionFusion, KeySplitRuleOnRealShapes) {
+  using webgpu::flash_splits;
+  // Whisper base: 1,500 / 64 = 24 query tiles x 8 heads, 47 key tiles of 32 -> 2 splits.
+  EXPECT_EQ(flash_splits(-1, false, 24 * 8, 47), 2u);
+  // ViT-S at 518: 22 x 6 = 132 workgroups, 43 key tiles -> 2.
+  EXPECT_EQ(flash_splits(-1, false, 22 * 6, 43), 2u);
+  // A grid that fills the GPU already (SAM 2.1's windows: 512 windows x 1 head) -> none.
+  EXPECT_EQ(flash_splits(-1, false, 512, 2), 1u);
+  // Few keys: each split keeps 8 tiles (a 96-key cross attention stays whole).
+  EXPECT_EQ(flash_splits(-1, false, 16, 3), 1u);
+  EXPECT_EQ(flash_splits(-1, false, 16, 64), 8u);
+  // Never on a CPU adapter, never when off; forced counts capped at the key tiles.
+  EXPECT_EQ(flash_splits(-1, true, 24 * 8, 47), 1u);
+  EXPECT_EQ(flash_splits(0, false, 24 * 8, 47), 1u);
+  EXPECT_EQ(flash_splits(4, false, 24 * 8, 47), 4u);
+  EXPECT_EQ(flash_splits(8, false, 24 * 8, 3), 3u);
 }
 
 }  // namespace

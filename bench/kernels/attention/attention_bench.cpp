@@ -9,6 +9,7 @@
 //
 //   . scripts/env.sh; build/wick_kernel_bench_attention [--reps N] [--quick] [variant...]
 #include <cstring>
+#include <optional>
 
 #include "../harness.h"
 
@@ -48,6 +49,7 @@ struct Variant {
   bool strided = false;
   uint32_t rs = 4;  // v5+: score rows per invocation
   bool shared_kp = false;  // v18+: the P tile in the K tile's shared memory (v5-v17: P_AT puts it beside)
+  uint32_t kvs = 1;  // v23+: key splits into a partial buffer, then v23_flash_combine.wgsl (timed as the pair)
 };
 
 const Case kCases[] = {
@@ -90,6 +92,13 @@ const Variant kVariants[] = {
     {20, "v18_flash_shipped.wgsl", 48, 32, true, 4, true},
     {21, "v18_flash_shipped.wgsl", 64, 48, true, 4, true},
     {22, "v18_flash_shipped.wgsl", 32, 48, true, 4, true},
+    // v23+: the shipped kernel split over keys (GraphOptions::flash_splitkv): each of KVS
+    // workgroups per query tile takes a share of the key tiles, flash_attention_combine merges.
+    {23, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 2},
+    {24, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 4},
+    {25, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 2},
+    {26, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 4},
+    {27, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 8},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -206,13 +215,32 @@ int main(int argc, char** argv) {
       key.set("D", c.d).set("BQ", v.bq).set("BKV", v.bkv);
       if (v.strided && !v.shared_kp) key.set("RS", v.rs);  // the shipped kernel (v18+) has RS = 4 built in
       if (v.strided && !v.shared_kp) key.set("P_AT", v.bkv * (c.d / 4 + 1));  // P beside the K tile
+      if (v.kvs > 1) key.set("KVS", v.kvs);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;
       d.pipeline = pl;
       d.bindings = {{0, &dq}, {1, &dk}, {2, &dv}, {3, &dm}, {4, &dout}, {5, v.strided ? &dsp : &dp}};
       d.x = (c.sq + v.bq - 1) / v.bq, d.y = c.bh;
-      take(list.add(d), "add");
+      // Key splits: the kernel writes each split's rows and (max, sum) pairs, the combine finishes out.
+      const uint32_t per = v.kvs > 1 ? 2 : 1;  // dispatches per attention
+      std::optional<gpu::Buffer> partial;
+      gpu::Dispatch cd;
+      if (v.kvs > 1) {
+        partial = storage(dev, std::vector<float>(size_t{v.kvs} * c.bh * c.sq * (c.d + 2)), "partial");
+        d.bindings[4] = {4, &*partial};
+        d.z = v.kvs;
+        gpu::PipelineKey ckey("bench_attention_v23_flash_combine.wgsl");
+        ckey.set("D", c.d).set("KVS", v.kvs).set("wg_size", 256);
+        cd.pipeline = take(cache.get(ckey, read_variant("attention", "v23_flash_combine.wgsl")), "combine");
+        cd.bindings = {{0, &*partial}, {1, &dout}, {2, &dsp}};
+        cd.x = (c.sq * (c.d / 4) + 255) / 256, cd.y = c.bh;
+      }
+      auto add_attention = [&]() {
+        take(list.add(d), "add");
+        if (v.kvs > 1) take(list.add(cd), "add combine");
+      };
+      add_attention();
       check(dout.write(std::vector<float>(qn, NAN).data(), qn * 4), "clear");
       check(list.submit().status(), "run");
       const auto got = read_back(dout, qn);
@@ -224,19 +252,23 @@ int main(int argc, char** argv) {
       }
       const bool ok = all_written && err < 1e-4;
       failures += !ok;
-      for (int i = 1; i < 10; ++i) take(list.add(d), "add");
+      for (int i = 1; i < 10; ++i) add_attention();
       check(list.submit().status(), "warm-up");
       std::vector<double> gpu_us, wall_us;
       for (int r = 0; r < reps; ++r) {
         auto stats = take(list.submit({.timestamps = has_ts}), "submit");
-        for (uint64_t ns : stats.gpu_ns) gpu_us.push_back(ns / 1e3);
+        for (size_t i = 0; i + per <= stats.gpu_ns.size(); i += per) {
+          uint64_t ns = 0;
+          for (uint32_t j = 0; j < per; ++j) ns += stats.gpu_ns[i + j];
+          gpu_us.push_back(ns / 1e3);
+        }
         auto start = Clock::now();
         check(list.submit().status(), "submit");
         wall_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / 10);
       }
       const double t = has_ts ? median(gpu_us) : median(wall_us);
-      std::printf("  v%-2d %-20s BQ %2u BKV %2u RS %u  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
-                  v.file, v.bq, v.bkv, v.strided ? v.rs : 0, err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
+      std::printf("  v%-2d %-20s BQ %2u BKV %2u RS %u KVS %u  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
+                  v.file, v.bq, v.bkv, v.strided ? v.rs : 0, v.kvs, err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
                   has_ts ? median(gpu_us) : 0.0, median(wall_us), gflop / t * 1e3);
     }
   }

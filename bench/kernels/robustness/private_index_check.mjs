@@ -49,6 +49,9 @@ const KERNELS = [
   {shader: 'conv/conv2d_transposed_phase', consts: {}},
   // flash_attention_dispatch.cpp's pick for head dim 64 within 32 KiB of workgroup storage.
   {shader: 'attention/flash_attention', consts: {D: 64, BQ: 48, BKV: 32}},
+  // Split over keys (flash_splitkv.h): the split kernel, then the combine.
+  {shader: 'attention/flash_attention', consts: {D: 64, BQ: 48, BKV: 32, KVS: 2}},
+  {shader: 'attention/flash_attention_combine', consts: {D: 64, KVS: 2}},
   {shader: 'quantized/q4gsw_gemm', consts: {}},
   {shader: 'matmul/matmul_tiled', consts: {}},
   {shader: 'norm/row_norm_rows', consts: {}},

@@ -21,17 +21,12 @@
 // variants 5-17 do (bench/kernels/attention: the layout before).
 // Scores are kept in natural units (exp, not exp2) so that masks of -3.4e38 (finfo.min)
 // stay finite; keys past skv get weight 0.
-struct Params {
-  heads: u32, sq: u32, skv: u32, mask_mode: u32,  // mask_mode 0: none, 1: additive
-  scale: f32, _p0: u32, _p1: u32, _p2: u32,
-  q_off: u32, q_sb: u32, q_sh: u32, q_ss: u32,
-  k_off: u32, k_sb: u32, k_sh: u32, k_ss: u32,
-  v_off: u32, v_sb: u32, v_sh: u32, v_ss: u32,
-  o_off: u32, o_sb: u32, o_sh: u32, o_ss: u32,
-  m_off: u32, m_sb: u32, m_sh: u32, m_ss: u32,
-  q_sd: u32, k_sd: u32, v_sd: u32, o_sd: u32,
-  m_sj: u32, _p3: u32, _p4: u32, _p5: u32,
-}
+// Split over keys (KVS > 1, flash-decoding's idea applied to whole tiles): workgroup z takes
+// its share of the key tiles and writes its unnormalized output rows and each row's running
+// maximum and sum of weights to `out`, then a scratch buffer [KVS][B*H][sq][D] followed by
+// [KVS][B*H][sq][2]; flash_attention_combine.wgsl rescales and adds the splits. It gives a
+// small grid (Whisper base: 24 query tiles x 8 heads = 192 workgroups) more workgroups.
+//#include "flash_params.inc.wgsl"
 
 @group(0) @binding(0) var<storage, read> q: array<f32>;
 @group(0) @binding(1) var<storage, read> k: array<f32>;
@@ -51,6 +46,7 @@ override D4: u32 = D / 4u;
 override DP4: u32 = D4 + 1u;        // padded row of q and k tiles, in vec4s
 override NG: u32 = NT / D4;         // output-phase row groups (NT % D4 == 0)
 override RO: u32 = BQ / NG;         // output rows per invocation (<= 16)
+override KVS: u32 = 1u;             // key splits (workgroup z)
 override P_AT: u32 = 0u;                               // 0: P over the dead K tile
 override KPS: u32 = max(BKV * DP4, P_AT + BQ * TXS);  // the K tile, then the P tile
 
@@ -118,8 +114,31 @@ fn store_row(b: u32, h: u32, i0: u32, row: u32, oc: u32, o_r: vec4<f32>) {
   out[at + 3u * p.o_sd] = res.w;
 }
 
+// Split mode: output row i0 + row unnormalized into the partial rows of this split and
+// (batch, head), which start at row `part`, D floats a row.
+fn store_part(part: u32, i0: u32, row: u32, oc: u32, o_r: vec4<f32>) {
+  if (i0 + row >= p.sq) { return; }
+  let at = (part + i0 + row) * D + oc * 4u;
+  out[at] = o_r.x;
+  out[at + 1u] = o_r.y;
+  out[at + 2u] = o_r.z;
+  out[at + 3u] = o_r.w;
+}
+
+// Split mode: score row i0 + row's running maximum and its sum of weights (the TXS partials
+// in red), after the KVS * bh_count * sq partial rows of D floats.
+fn store_ml(part: u32, i0: u32, row: u32, m: f32, bh_count: u32) {
+  if (i0 + row >= p.sq) { return; }
+  var l = 0.0;
+  for (var x = 0u; x < TXS; x++) { l += red[row * TXS + x]; }
+  let at = KVS * bh_count * p.sq * D + (part + i0 + row) * 2u;
+  out[at] = m;
+  out[at + 1u] = l;
+}
+
 @compute @workgroup_size(NT, 1, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
   let bh = wid.y;
   let b = bh / p.heads;
   let h = bh % p.heads;
@@ -146,8 +165,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   var o: array<vec4<f32>, 16>;
   var s: array<vec4<f32>, 4>;
 
+  // This split's key tiles (all of them when KVS is 1; none for a split past the last).
   let ntiles = (p.skv + BKV - 1u) / BKV;
-  for (var t = 0u; t < ntiles; t++) {
+  let per_split = (ntiles + KVS - 1u) / KVS;
+  let t_begin = min(wid.z * per_split, ntiles);
+  let t_end = min(t_begin + per_split, ntiles);
+  for (var t = t_begin; t < t_end; t++) {
     let j0 = t * BKV;
     for (var x = li; x < BKV * D4; x += NT) {
       let r = x / D4;
@@ -243,20 +266,47 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   red[(ty + 2u * TYS) * TXS + tx] = l_part.z;
   red[(ty + 3u * TYS) * TXS + tx] = l_part.w;
   workgroupBarrier();
-  store_row(b, h, i0, og, oc, o[0]);
-  if (RO > 1u) { store_row(b, h, i0, og + NG, oc, o[1]); }
-  if (RO > 2u) { store_row(b, h, i0, og + 2u * NG, oc, o[2]); }
-  if (RO > 3u) { store_row(b, h, i0, og + 3u * NG, oc, o[3]); }
-  if (RO > 4u) { store_row(b, h, i0, og + 4u * NG, oc, o[4]); }
-  if (RO > 5u) { store_row(b, h, i0, og + 5u * NG, oc, o[5]); }
-  if (RO > 6u) { store_row(b, h, i0, og + 6u * NG, oc, o[6]); }
-  if (RO > 7u) { store_row(b, h, i0, og + 7u * NG, oc, o[7]); }
-  if (RO > 8u) { store_row(b, h, i0, og + 8u * NG, oc, o[8]); }
-  if (RO > 9u) { store_row(b, h, i0, og + 9u * NG, oc, o[9]); }
-  if (RO > 10u) { store_row(b, h, i0, og + 10u * NG, oc, o[10]); }
-  if (RO > 11u) { store_row(b, h, i0, og + 11u * NG, oc, o[11]); }
-  if (RO > 12u) { store_row(b, h, i0, og + 12u * NG, oc, o[12]); }
-  if (RO > 13u) { store_row(b, h, i0, og + 13u * NG, oc, o[13]); }
-  if (RO > 14u) { store_row(b, h, i0, og + 14u * NG, oc, o[14]); }
-  if (RO > 15u) { store_row(b, h, i0, og + 15u * NG, oc, o[15]); }
+  if (KVS == 1u) {
+    store_row(b, h, i0, og, oc, o[0]);
+    if (RO > 1u) { store_row(b, h, i0, og + NG, oc, o[1]); }
+    if (RO > 2u) { store_row(b, h, i0, og + 2u * NG, oc, o[2]); }
+    if (RO > 3u) { store_row(b, h, i0, og + 3u * NG, oc, o[3]); }
+    if (RO > 4u) { store_row(b, h, i0, og + 4u * NG, oc, o[4]); }
+    if (RO > 5u) { store_row(b, h, i0, og + 5u * NG, oc, o[5]); }
+    if (RO > 6u) { store_row(b, h, i0, og + 6u * NG, oc, o[6]); }
+    if (RO > 7u) { store_row(b, h, i0, og + 7u * NG, oc, o[7]); }
+    if (RO > 8u) { store_row(b, h, i0, og + 8u * NG, oc, o[8]); }
+    if (RO > 9u) { store_row(b, h, i0, og + 9u * NG, oc, o[9]); }
+    if (RO > 10u) { store_row(b, h, i0, og + 10u * NG, oc, o[10]); }
+    if (RO > 11u) { store_row(b, h, i0, og + 11u * NG, oc, o[11]); }
+    if (RO > 12u) { store_row(b, h, i0, og + 12u * NG, oc, o[12]); }
+    if (RO > 13u) { store_row(b, h, i0, og + 13u * NG, oc, o[13]); }
+    if (RO > 14u) { store_row(b, h, i0, og + 14u * NG, oc, o[14]); }
+    if (RO > 15u) { store_row(b, h, i0, og + 15u * NG, oc, o[15]); }
+  } else {
+    // Split: unnormalized rows, then (maximum, sum) of each score row (the tx == 0 invocations).
+    let part = (wid.z * nwg.y + bh) * p.sq;
+    if (tx == 0u) {
+      store_ml(part, i0, ty, m_run.x, nwg.y);
+      store_ml(part, i0, ty + TYS, m_run.y, nwg.y);
+      store_ml(part, i0, ty + 2u * TYS, m_run.z, nwg.y);
+      store_ml(part, i0, ty + 3u * TYS, m_run.w, nwg.y);
+    }
+    store_part(part, i0, og, oc, o[0]);
+    if (RO > 1u) { store_part(part, i0, og + NG, oc, o[1]); }
+    if (RO > 2u) { store_part(part, i0, og + 2u * NG, oc, o[2]); }
+    if (RO > 3u) { store_part(part, i0, og + 3u * NG, oc, o[3]); }
+    if (RO > 4u) { store_part(part, i0, og + 4u * NG, oc, o[4]); }
+    if (RO > 5u) { store_part(part, i0, og + 5u * NG, oc, o[5]); }
+    if (RO > 6u) { store_part(part, i0, og + 6u * NG, oc, o[6]); }
+    if (RO > 7u) { store_part(part, i0, og + 7u * NG, oc, o[7]); }
+    if (RO > 8u) { store_part(part, i0, og + 8u * NG, oc, o[8]); }
+    if (RO > 9u) { store_part(part, i0, og + 9u * NG, oc, o[9]); }
+    if (RO > 10u) { store_part(part, i0, og + 10u * NG, oc, o[10]); }
+    if (RO > 11u) { store_part(part, i0, og + 11u * NG, oc, o[11]); }
+    if (RO > 12u) { store_part(part, i0, og + 12u * NG, oc, o[12]); }
+    if (RO > 13u) { store_part(part, i0, og + 13u * NG, oc, o[13]); }
+    if (RO > 14u) { store_part(part, i0, og + 14u * NG, oc, o[14]); }
+    if (RO > 15u) { store_part(part, i0, og + 15u * NG, oc, o[15]); }
+  }
 }
