@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 2026-12-05 afternoon session: adds the fused attention's key split (WICK_FLASH_SPLITKV=auto
 # and =4, alone and with WICK_MATMUL_SPLITK=auto) to Whisper's and Depth Anything's A/B, and
-# the attention bench runs v5, v18, v20 and the split variants v23-v27 only (its 60 s bound).
+# the attention bench runs v5, v18-v20 and the split variants v23-v27 only (its 60 s bound);
+# SAM: head dim 96 fused (=all) with 2 key splits.
 # 2026-12-05 evening: adds WICK_MATMUL_SPLITK=auto (split-K of the 64x64 matmul, on by default
 # since this commit) to the A/B of the transformer models.
 # NEXT SESSION (2026-12-05 afternoon; the device was paused all session): two calls, chained
@@ -51,12 +52,12 @@ END=${END:-540}
 # The A/B rows (env_ab.sh MODEL:SETTING,... specs); AB overrides them.
 AB=${AB:-"whisper_base_encoder_30s:WICK_FLASH_SPLITKV=auto,WICK_FLASH_SPLITKV=4,WICK_MATMUL_SPLITK=auto+WICK_FLASH_SPLITKV=auto,WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FUSE_MATMUL_EPILOGUE=0,WICK_SUBGROUPS=1,default \
 depth_anything_v2_small_518:WICK_FLASH_SPLITKV=auto,WICK_FLASH_SPLITKV=4,WICK_MATMUL_SPLITK=auto+WICK_FLASH_SPLITKV=auto,WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=0,WICK_NORM_ROWS=0,WICK_SUBGROUPS=1,default \
-sam2_1_hiera_tiny_encoder_1024:WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_SUBGROUPS=1,default \
+sam2_1_hiera_tiny_encoder_1024:WICK_MATMUL_SPLITK=auto,WICK_SPECIALIZE_EPILOGUE=1,WICK_FLASH_ATTENTION=all,WICK_FLASH_ATTENTION=all+WICK_FLASH_SPLITKV=2,WICK_SUBGROUPS=1,default \
 sam2_1_hiera_tiny_decoder_1click:WICK_MATMUL_SPLITK=auto,default \
 dfine_s_640:WICK_MATMUL_SPLITK=auto,WICK_CONV_PW_GEMM=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
 modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default"}
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
-  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" KBENCH_ARGS_attention="${KBENCH_ARGS_attention:-5 18 20 23 24 25 26 27}" DEADLINE=${DEADLINE:-400} \
+  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" KBENCH_ARGS_attention="${KBENCH_ARGS_attention:-5 18 19 20 23 24 25 26 27}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < END - 30 )); then

@@ -91,7 +91,9 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
   uint64_t splits = flash_splits(g.options().flash_splitkv, cpu_adapter, static_cast<uint64_t>(gx) * gy,
                                  static_cast<uint64_t>((f.skv + tile->bkv - 1) / tile->bkv));
-  const uint64_t partial_bytes = splits * gy * static_cast<uint64_t>(f.sq) * static_cast<uint64_t>(f.d + 2) * 4;
+  // Rounded up to whole vec4s: the combine reads the (max, sum) pairs as vec4s, and a pair in
+  // a partial last vec4 would be out of the array (robustness clamps it: wrong values).
+  const uint64_t partial_bytes = (splits * gy * static_cast<uint64_t>(f.sq) * static_cast<uint64_t>(f.d + 2) * 4 + 15) / 16 * 16;
   if (partial_bytes > kMaxPartialBytes || partial_bytes > lim.max_storage_buffer_binding_size ||
       splits > lim.max_compute_workgroups_per_dimension)
     splits = 1;

@@ -99,6 +99,7 @@ const Variant kVariants[] = {
     {25, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 2},
     {26, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 4},
     {27, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 8},
+    {28, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 3},  // an odd count: pairs past a whole vec4
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -227,7 +228,8 @@ int main(int argc, char** argv) {
       std::optional<gpu::Buffer> partial;
       gpu::Dispatch cd;
       if (v.kvs > 1) {
-        partial = storage(dev, std::vector<float>(size_t{v.kvs} * c.bh * c.sq * (c.d + 2)), "partial");
+        // Whole vec4s: the combine reads the (max, sum) pairs as vec4s.
+        partial = storage(dev, std::vector<float>((size_t{v.kvs} * c.bh * c.sq * (c.d + 2) + 3) / 4 * 4), "partial");
         d.bindings[4] = {4, &*partial};
         d.z = v.kvs;
         gpu::PipelineKey ckey("bench_attention_v23_flash_combine.wgsl");

@@ -6,7 +6,9 @@
 // A split with no keys left (m_s = -3.4e38, l_s = o_s = 0) adds nothing.
 //#include "flash_params.inc.wgsl"
 
-@group(0) @binding(0) var<storage, read> part: array<vec4<f32>>;  // [KVS][B*H][sq][D], then (m, l) pairs
+// [KVS][B*H][sq][D], then the (m, l) pairs; the buffer is whole vec4s (an odd count of pairs
+// would leave the last one past arrayLength, where robustness clamps the index).
+@group(0) @binding(0) var<storage, read> part: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<uniform> p: Params;
 
