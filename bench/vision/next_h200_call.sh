@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# NEXT (after the H100 call of 2026-12-05, bench/results/vision_h200.md): run on main as it
+# is (split-K, specialized epilogues and the key split now default) for the table with the
+# new defaults on an H200, and the attention bench's split rows (KBENCH_ARGS_attention, v23-v28).
 # 2026-12-05 afternoon session: adds the fused attention's key split (WICK_FLASH_SPLITKV=auto
 # and =4, alone and with WICK_MATMUL_SPLITK=auto) to Whisper's and Depth Anything's A/B, and
 # the attention bench runs v5, v18-v20 and the split variants v23-v27 only (its 60 s bound);
@@ -64,6 +67,7 @@ if (( SECONDS < END - 30 )); then
   AB_SECONDS=2 timeout $((END - SECONDS)) bash $S/vision/env_ab.sh $AB 2>&1 | tee $OUT/env_ab.log
 fi
 # The device tool brings back 8 files: everything but the log and the table in one archive.
-(cd $OUT && tar -czf all_logs.tar.gz --exclude=h200.log --exclude=table.md --exclude=all_logs.tar.gz . &&
+# (Written beside, then moved in: a tar written into the folder it reads fails "file changed".)
+(cd $OUT && tar -czf /tmp/all_logs.tar.gz --exclude=h200.log --exclude=table.md . && mv /tmp/all_logs.tar.gz . &&
   find . -maxdepth 1 -type f ! -name h200.log ! -name table.md ! -name all_logs.tar.gz ! -name env_ab.log -delete)
 echo "[${SECONDS}s] end"

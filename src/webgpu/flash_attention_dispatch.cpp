@@ -7,6 +7,7 @@
 #include <string>
 
 #include "webgpu/attention_fusion.h"
+#include "webgpu/gpu_multiprocessors.h"
 #include "webgpu/graph.h"
 #include "webgpu/ops/attention/flash_splitkv.h"
 #include "wgsl/wick_gpu_shaders.h"
@@ -88,8 +89,9 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   const uint32_t gx = static_cast<uint32_t>((f.sq + tile->bq - 1) / tile->bq);
   const uint32_t gy = static_cast<uint32_t>(f.batch * f.heads);
   // Key splits: the option's (or the rule's) count, if the partial rows fit the scratch bound.
-  const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
-  uint64_t splits = flash_splits(g.options().flash_splitkv, cpu_adapter, static_cast<uint64_t>(gx) * gy,
+  const uint32_t mps = g.options().gpu_multiprocessors ? g.options().gpu_multiprocessors
+                                                       : known_multiprocessors(g.device().adapter_info());
+  uint64_t splits = flash_splits(g.options().flash_splitkv, mps, static_cast<uint64_t>(gx) * gy,
                                  static_cast<uint64_t>((f.skv + tile->bkv - 1) / tile->bkv));
   // Rounded up to whole vec4s: the combine reads the (max, sum) pairs as vec4s, and a pair in
   // a partial last vec4 would be out of the array (robustness clamps it: wrong values).

@@ -125,9 +125,10 @@ struct GraphOptions {
   bool fuse_matmul_epilogue = true;
   // The matmul epilogue's step codes as a pipeline constant (matmul_epilogue.inc.wgsl's EPI)
   // instead of a uniform: each pipeline holds only the steps it runs, at the cost of one
-  // pipeline per distinct epilogue. Off until measured on a GPU (bench/vision/env_ab.sh).
-  // Environment override: WICK_SPECIALIZE_EPILOGUE=1.
-  bool specialize_matmul_epilogue = false;
+  // pipeline per distinct epilogue. On the H100 (2026-12-05, with matmul_splitk) it took 3-10%
+  // off Whisper base, Depth Anything and the SAM 2.1 encoder (bench/results/vision_h200.md).
+  // Environment override: WICK_SPECIALIZE_EPILOGUE=0.
+  bool specialize_matmul_epilogue = true;
   bool alias_views = true;  // views (flat copies, order-keeping permutes) share their input's buffer (memory_plan.h)
   // gpu::SubmitOptions::first_chunk: the GPU starts on the first dispatches while the host
   // encodes the rest (0: one command buffer; profiled calls always use one). Environment
@@ -159,10 +160,10 @@ struct GraphOptions {
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;
   // Split-K of the 64x64 vec4 matmul where its grid is small (ops/matmul/register.cpp): -1
-  // by the tile count on GPU adapters, 0 never, n >= 2 always n splits (tests). Off until
-  // timed on a GPU (bench/vision/next_h200_call.sh A/Bs it; no device was lent the session
-  // that wrote it). Environment override: WICK_MATMUL_SPLITK=auto|0|n.
-  int matmul_splitk = 0;
+  // by the tile count on GPU adapters, 0 never, n >= 2 always n splits (tests). On the H100
+  // it took 0.5-1 ms off Whisper base, Depth Anything and D-FINE (bench/results/vision_h200.md).
+  // Environment override: WICK_MATMUL_SPLITK=auto|0|n.
+  int matmul_splitk = -1;
   // Row norms (ops/norm/register.cpp): short rows packed several per workgroup
   // (row_norm_rows; environment override WICK_NORM_ROWS=0), and few long rows split across
   // workgroups on the GPU kernel choice (row_norm_stats + row_norm_apply; WICK_NORM_SPLIT=0).
@@ -175,12 +176,15 @@ struct GraphOptions {
   // Environment override: WICK_FLASH_ATTENTION=0 (off), =all (every head dim a tile fits).
   bool flash_attention = true;
   int64_t flash_attention_max_head_dim = 64;
-  // The fused attention split over keys where its grid of query tiles is small
+  // The fused attention split over keys where that evens out the last wave of its grid
   // (ops/attention/flash_splitkv.h; flash_attention_combine.wgsl merges the splits): -1 by
-  // the grid on GPU adapters, 0 never, n >= 2 always n splits (tests). Off until timed on a
-  // GPU (no device was lent the session that wrote it; bench/vision/next_h200_call.sh A/Bs
-  // it). Environment override: WICK_FLASH_SPLITKV=auto|0|n.
-  int flash_splitkv = 0;
+  // the rule, which needs gpu_multiprocessors, 0 never, n >= 2 always n splits (tests).
+  // Environment override: WICK_FLASH_SPLITKV=auto|0|n.
+  int flash_splitkv = -1;
+  // How many workgroups of the big kernels the GPU runs at once (its multiprocessors); 0:
+  // unknown. WebGPU does not say: the backend takes it from the adapter's name for the GPUs
+  // it was measured on (gpu_multiprocessors.h), or from WICK_GPU_MULTIPROCESSORS=n.
+  uint32_t gpu_multiprocessors = 0;
   // Kernels specialized to the build's shapes where no value is symbolic (the layout
   // copies' vec4 form, ops/shape/copy.h): like in-place cats they assume every input at
   // its upper bound, and the backend rebuilds without them for a smaller one.

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "single_op.h"
+#include "webgpu/gpu_multiprocessors.h"
 #include "webgpu/ops/attention/flash_splitkv.h"
 
 namespace wick {
@@ -231,20 +232,40 @@ TEST(AttentionFusion, KeySplitsMatchReference) {
 
 TEST(AttentionFusion, KeySplitRuleOnRealShapes) {
   using webgpu::flash_splits;
-  // Whisper base: 1,500 / 64 = 24 query tiles x 8 heads, 47 key tiles of 32 -> 2 splits.
-  EXPECT_EQ(flash_splits(-1, false, 24 * 8, 47), 2u);
-  // ViT-S at 518: 22 x 6 = 132 workgroups, 43 key tiles -> 2.
-  EXPECT_EQ(flash_splits(-1, false, 22 * 6, 43), 2u);
-  // A grid that fills the GPU already (SAM 2.1's windows: 512 windows x 1 head) -> none.
-  EXPECT_EQ(flash_splits(-1, false, 512, 2), 1u);
+  // The H100 / H200's 132 multiprocessors, one workgroup each at a time.
+  // Whisper base: 1,500 / 64 = 24 query tiles x 8 heads = 192 workgroups, 2 waves, the second
+  // 45% full; 47 key tiles of 32. Two splits: 3 half waves (measured 7-9% faster end to end).
+  EXPECT_EQ(flash_splits(-1, 132, 24 * 8, 47), 2u);
+  // ViT-S at 518: 22 x 6 = 132 workgroups fill one wave; a split gains nothing (it measured
+  // slower on the H100).
+  EXPECT_EQ(flash_splits(-1, 132, 22 * 6, 43), 1u);
+  // SAM 2.1's global attention fused (WICK_FLASH_ATTENTION=all): 64 x 4 = 256, 2 full-ish waves.
+  EXPECT_EQ(flash_splits(-1, 132, 64 * 4, 128), 1u);
+  // One small grid: 16 workgroups, 64 key tiles -> as many splits as fill the waves (8: 128).
+  EXPECT_EQ(flash_splits(-1, 132, 16, 64), 8u);
   // Few keys: each split keeps 8 tiles (a 96-key cross attention stays whole).
-  EXPECT_EQ(flash_splits(-1, false, 16, 3), 1u);
-  EXPECT_EQ(flash_splits(-1, false, 16, 64), 8u);
-  // Never on a CPU adapter, never when off; forced counts capped at the key tiles.
-  EXPECT_EQ(flash_splits(-1, true, 24 * 8, 47), 1u);
-  EXPECT_EQ(flash_splits(0, false, 24 * 8, 47), 1u);
-  EXPECT_EQ(flash_splits(4, false, 24 * 8, 47), 4u);
-  EXPECT_EQ(flash_splits(8, false, 24 * 8, 3), 3u);
+  EXPECT_EQ(flash_splits(-1, 132, 16, 3), 1u);
+  // The multiprocessors unknown (any adapter gpu_multiprocessors.h does not list, CPU ones
+  // included), the option off: no split. Forced counts are capped at the key tiles.
+  EXPECT_EQ(flash_splits(-1, 0, 24 * 8, 47), 1u);
+  EXPECT_EQ(flash_splits(0, 132, 24 * 8, 47), 1u);
+  EXPECT_EQ(flash_splits(4, 0, 24 * 8, 47), 4u);
+  EXPECT_EQ(flash_splits(8, 0, 24 * 8, 3), 3u);
+}
+
+TEST(AttentionFusion, MultiprocessorsKnownOnlyForMeasuredGpus) {
+  gpu::AdapterInfo h100;
+  h100.vendor = "nvidia", h100.vendor_id = 0x10de, h100.device = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(webgpu::known_multiprocessors(h100), 132u);
+  gpu::AdapterInfo h200 = h100;
+  h200.device = "NVIDIA H200";
+  EXPECT_EQ(webgpu::known_multiprocessors(h200), 132u);
+  gpu::AdapterInfo other = h100;
+  other.device = "NVIDIA GeForce RTX 4090";
+  EXPECT_EQ(webgpu::known_multiprocessors(other), 0u);
+  gpu::AdapterInfo swiftshader;
+  swiftshader.vendor = "google", swiftshader.device = "SwiftShader Device (Subzero)";
+  EXPECT_EQ(webgpu::known_multiprocessors(swiftshader), 0u);
 }
 
 }  // namespace
