@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # NEXT (after the H100 call of 2026-12-05, bench/results/vision_h200.md): run on main as it
 # is (split-K, specialized epilogues and the key split now default) for the table with the
-# new defaults on an H200, and the attention bench's split rows (KBENCH_ARGS_attention, v23-v28).
+# new defaults on an H200, and the attention bench's split rows (KBENCH_ARGS_attention, v23-v28);
+# the matmul bench only its real-size cases and the shipped / split variants (it hit its 60 s
+# bound at Whisper q with every variant on the H100).
 # 2026-12-05 afternoon session: adds the fused attention's key split (WICK_FLASH_SPLITKV=auto
 # and =4, alone and with WICK_MATMUL_SPLITK=auto) to Whisper's and Depth Anything's A/B, and
 # the attention bench runs v5, v18-v20 and the split variants v23-v27 only (its 60 s bound);
@@ -60,7 +62,7 @@ sam2_1_hiera_tiny_decoder_1click:WICK_MATMUL_SPLITK=auto,default \
 dfine_s_640:WICK_MATMUL_SPLITK=auto,WICK_CONV_PW_GEMM=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
 modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default"}
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
-  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" KBENCH_ARGS_attention="${KBENCH_ARGS_attention:-5 18 19 20 23 24 25 26 27}" DEADLINE=${DEADLINE:-400} \
+  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" KBENCH_ARGS_attention="${KBENCH_ARGS_attention:-5 18 19 20 23 24 25 26 27 28}" KBENCH_ARGS_matmul="${KBENCH_ARGS_matmul:---large 12 22 34 35 36 37}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < END - 30 )); then
