@@ -62,7 +62,7 @@ sam2_1_hiera_tiny_decoder_1click:WICK_MATMUL_SPLITK=auto,default \
 dfine_s_640:WICK_MATMUL_SPLITK=auto,WICK_CONV_PW_GEMM=0,WICK_FUSE_MATMUL_EPILOGUE=0,default \
 modnet_512:WICK_NORM_SPLIT=0,WICK_CONV_PW_GEMM=0,default"}
 F16=${F16:-} FIRST="$MODELS" BEFORE_MODELS=1 SKIP_FIXTURE=1 WICK_SECONDS=2 ORT_SECONDS=2 TORCH_SECONDS=2 \
-  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" KBENCH_ARGS_attention="${KBENCH_ARGS_attention:-5 18 19 20 23 24 25 26 27 28}" KBENCH_ARGS_matmul="${KBENCH_ARGS_matmul:---large 12 22 34 35 36 37}" DEADLINE=${DEADLINE:-400} \
+  KERNEL_BENCH="${KERNEL_BENCH:-attention conv_pw matmul}" KBENCH_ARGS_attention="${KBENCH_ARGS_attention:-5 18 19 20 23 24 25 26 27 28}" KBENCH_ARGS_matmul="${KBENCH_ARGS_matmul:---large 32 33 34 35 36 37}" DEADLINE=${DEADLINE:-400} \
   bash $S/vision/h200.sh $MODELS 2>&1 | tee $OUT/h200.log
 echo "[${SECONDS}s] env A/B"
 if (( SECONDS < END - 30 )); then
