@@ -83,7 +83,9 @@ if(TARGET wick_webgpu OR WICK_WASM_THREADS)
     -msimd128 -sMODULARIZE=1 -sENVIRONMENT=web,worker,node
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=4GB
     -sFORCE_FILESYSTEM=1 "-sEXPORTED_FUNCTIONS=[_malloc,_free]"
-    "-sEXPORTED_RUNTIME_METHODS=[ccall,cwrap,UTF8ToString,FS]"
+    # ENV: the environment getenv() sees, so a page or bench can set the WICK_* switches
+    # (docs/gpu.md) before the runtime starts: createExecuTorch({preRun: [(M) => M.ENV.X = ...]}).
+    "-sEXPORTED_RUNTIME_METHODS=[ccall,cwrap,UTF8ToString,FS,ENV]"
     # A library must not take over the host's process: with these on, any uncaught
     # error of a Node app that imports the package printed the whole bundle and exit 7.
     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0

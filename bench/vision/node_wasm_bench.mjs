@@ -36,7 +36,10 @@ const toggles = ['vulkan_enable_f16_on_nvidia', ...(robust ? [] : ['disable_robu
 const gpu = create([`enable-dawn-features=${toggles.join(',')}`]);
 globalThis.keepGpu = gpu;  // dawn.node crashes once its GPU object is collected
 
-const et = await createExecuTorch();
+// The WICK_* switches of this process (docs/gpu.md's table) reach the runtime's getenv()
+// through Emscripten's ENV, so an env A/B (bench/vision/env_ab.sh's settings) works in Wasm too.
+const wickEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WICK_')));
+const et = await createExecuTorch({preRun: [(M) => Object.assign(M.ENV, wickEnv)]});
 await et.initWebGPU({gpu});
 const m = et.Module.load(new Uint8Array(fs.readFileSync(model)));
 await m.loadMethod('forward');

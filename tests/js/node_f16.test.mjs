@@ -3,6 +3,8 @@
 // runs with its weight stored as f16 and f16 arithmetic, within f16 rounding of PyTorch's
 // output and visibly apart from the f32 run. Fails, never skips, where the adapter lacks
 // shader-f16 (setup.sh installs lavapipe; scripts/env.sh names it WICK_LAVAPIPE_ICD).
+// Also: WICK_F16=1 set in Module.ENV before the runtime starts gives the same f16 run (the
+// WICK_* switches reach getenv() in Wasm too).
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 
@@ -11,8 +13,10 @@ process.env.VK_ICD_FILENAMES = process.env.WICK_LAVAPIPE_ICD || '/usr/share/vulk
 const {gpu, fixtureFiles} = await import('./node_runtime.mjs');
 const {createExecuTorch} = await import('../../package/index.mjs');
 
-async function runLinear(f16Weights) {
-  const et = await createExecuTorch({gpu, threads: 1, backend: 'webgpu', f16Weights});
+// env: WICK_* variables set in the runtime's environment before it starts (Module.ENV).
+async function runLinear(f16Weights, env) {
+  const preRun = env ? {preRun: [(M) => Object.assign(M.ENV, env)]} : {};
+  const et = await createExecuTorch({gpu, threads: 1, backend: 'webgpu', f16Weights, ...preRun});
   const info = await et.initWebGPU({gpu});
   const manifest = JSON.parse(await fixtureFiles.text('ops/linear/manifest.json'));
   const c = manifest.cases[0];
@@ -45,6 +49,16 @@ test('f16Weights: f16 arithmetic on an adapter with shader-f16, close to PyTorch
   assert.ok(err32 < 1e-5, `f32: relative L2 ${err32} from PyTorch's output`);
   // The f16 run must show f16 rounding: the option reached the delegate.
   assert.ok(relL2(f16.got, f32.got) > 1e-5, `f16 and f32 runs agree to ${relL2(f16.got, f32.got)}: was f16Weights applied?`);
+});
+
+test('Module.ENV reaches the runtime: WICK_F16=1 set before start gives the f16 run', async () => {
+  // The same switch as `wick --f16` / WICK_F16=1 natively, here through Emscripten's ENV
+  // (bench/vision/node_wasm_bench.mjs passes a process's WICK_* variables this way).
+  const viaEnv = await runLinear(false, {WICK_F16: '1'});
+  const f32 = await runLinear(false);
+  const f16 = await runLinear(true);
+  assert.ok(relL2(viaEnv.got, f32.got) > 1e-5, `WICK_F16=1 through ENV left the f32 result (${relL2(viaEnv.got, f32.got)})`);
+  assert.ok(relL2(viaEnv.got, f16.got) < 1e-7, `WICK_F16=1 through ENV differs from f16Weights: true (${relL2(viaEnv.got, f16.got)})`);
 });
 
 test('f16Weights must be a boolean', async () => {
