@@ -133,6 +133,18 @@ inline double time_list(gpu::CommandList& list, int reps) {
   return t[t.size() / 2];
 }
 
+// Appends the sums of each `group` consecutive per-dispatch GPU times (ns), divided by
+// `ns_per_unit` (1e3: microseconds, 1e6: milliseconds), to `out`: a multi-dispatch kernel
+// (a split and its reduce) timed as one sample.
+inline void append_group_sums(const std::vector<uint64_t>& gpu_ns, size_t group, double ns_per_unit,
+                              std::vector<double>& out) {
+  for (size_t g = 0; g + group <= gpu_ns.size(); g += group) {
+    uint64_t ns = 0;
+    for (size_t j = 0; j < group; ++j) ns += gpu_ns[g + j];
+    out.push_back(ns / ns_per_unit);
+  }
+}
+
 // Median GPU time (ms) of `group` consecutive dispatches summed (the whole list when 0),
 // from timestamp queries, over `reps` submits after one warm-up (every group of every
 // submit is one sample); 0 when the device has no timestamps.
@@ -150,11 +162,7 @@ inline double time_list_gpu(gpu::CommandList& list, int reps, size_t group = 0) 
       t.push_back(stats->gpu_total_ns() / 1e6);
       continue;
     }
-    for (size_t g = 0; g + group <= stats->gpu_ns.size(); g += group) {
-      uint64_t ns = 0;
-      for (size_t j = 0; j < group; ++j) ns += stats->gpu_ns[g + j];
-      t.push_back(ns / 1e6);
-    }
+    append_group_sums(stats->gpu_ns, group, 1e6, t);
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];

@@ -261,11 +261,7 @@ int main(int argc, char** argv) {
       std::vector<double> gpu_us, wall_us;
       for (int r = 0; r < reps; ++r) {
         auto stats = take(list.submit({.timestamps = has_ts}), "submit");
-        for (size_t i = 0; i + per <= stats.gpu_ns.size(); i += per) {
-          uint64_t ns = 0;
-          for (uint32_t j = 0; j < per; ++j) ns += stats.gpu_ns[i + j];
-          gpu_us.push_back(ns / 1e3);
-        }
+        append_group_sums(stats.gpu_ns, per, 1e3, gpu_us);
         auto start = Clock::now();
         check(list.submit().status(), "submit");
         wall_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / 10);

@@ -101,12 +101,17 @@ fn pv_row(o_r: vec4<f32>, row: u32, x: u32, v0: vec4<f32>, v1: vec4<f32>, v2: ve
   return fma(vec4<f32>(pw.x), v0, fma(vec4<f32>(pw.y), v1, fma(vec4<f32>(pw.z), v2, fma(vec4<f32>(pw.w), v3, o_r))));
 }
 
+// Score row `row`'s sum of weights: its TXS invocations' partial sums, in red at the end.
+fn row_sum(row: u32) -> f32 {
+  var l = 0.0;
+  for (var x = 0u; x < TXS; x++) { l += red[row * TXS + x]; }
+  return l;
+}
+
 // The end: output row `row` (o_r over its sum of weights), if it is a real query row.
 fn store_row(b: u32, h: u32, i0: u32, row: u32, oc: u32, o_r: vec4<f32>) {
   if (i0 + row >= p.sq) { return; }
-  var l = 0.0;
-  for (var x = 0u; x < TXS; x++) { l += red[row * TXS + x]; }
-  let res = o_r / l;
+  let res = o_r / row_sum(row);
   let at = p.o_off + b * p.o_sb + h * p.o_sh + (i0 + row) * p.o_ss + oc * 4u * p.o_sd;
   out[at] = res.x;
   out[at + p.o_sd] = res.y;
@@ -129,11 +134,15 @@ fn store_part(part: u32, i0: u32, row: u32, oc: u32, o_r: vec4<f32>) {
 // in red), after the KVS * bh_count * sq partial rows of D floats.
 fn store_ml(part: u32, i0: u32, row: u32, m: f32, bh_count: u32) {
   if (i0 + row >= p.sq) { return; }
-  var l = 0.0;
-  for (var x = 0u; x < TXS; x++) { l += red[row * TXS + x]; }
   let at = KVS * bh_count * p.sq * D + (part + i0 + row) * 2u;
   out[at] = m;
-  out[at + 1u] = l;
+  out[at + 1u] = row_sum(row);
+}
+
+// Output row i0 + row's accumulator: normalized into the output view, or (KVS > 1) as it is
+// into this split's partial rows, which start at row `part`.
+fn store_out(b: u32, h: u32, i0: u32, part: u32, row: u32, oc: u32, o_r: vec4<f32>) {
+  if (KVS == 1u) { store_row(b, h, i0, row, oc, o_r); } else { store_part(part, i0, row, oc, o_r); }
 }
 
 @compute @workgroup_size(NT, 1, 1)
@@ -266,47 +275,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   red[(ty + 2u * TYS) * TXS + tx] = l_part.z;
   red[(ty + 3u * TYS) * TXS + tx] = l_part.w;
   workgroupBarrier();
-  if (KVS == 1u) {
-    store_row(b, h, i0, og, oc, o[0]);
-    if (RO > 1u) { store_row(b, h, i0, og + NG, oc, o[1]); }
-    if (RO > 2u) { store_row(b, h, i0, og + 2u * NG, oc, o[2]); }
-    if (RO > 3u) { store_row(b, h, i0, og + 3u * NG, oc, o[3]); }
-    if (RO > 4u) { store_row(b, h, i0, og + 4u * NG, oc, o[4]); }
-    if (RO > 5u) { store_row(b, h, i0, og + 5u * NG, oc, o[5]); }
-    if (RO > 6u) { store_row(b, h, i0, og + 6u * NG, oc, o[6]); }
-    if (RO > 7u) { store_row(b, h, i0, og + 7u * NG, oc, o[7]); }
-    if (RO > 8u) { store_row(b, h, i0, og + 8u * NG, oc, o[8]); }
-    if (RO > 9u) { store_row(b, h, i0, og + 9u * NG, oc, o[9]); }
-    if (RO > 10u) { store_row(b, h, i0, og + 10u * NG, oc, o[10]); }
-    if (RO > 11u) { store_row(b, h, i0, og + 11u * NG, oc, o[11]); }
-    if (RO > 12u) { store_row(b, h, i0, og + 12u * NG, oc, o[12]); }
-    if (RO > 13u) { store_row(b, h, i0, og + 13u * NG, oc, o[13]); }
-    if (RO > 14u) { store_row(b, h, i0, og + 14u * NG, oc, o[14]); }
-    if (RO > 15u) { store_row(b, h, i0, og + 15u * NG, oc, o[15]); }
-  } else {
-    // Split: unnormalized rows, then (maximum, sum) of each score row (the tx == 0 invocations).
-    let part = (wid.z * nwg.y + bh) * p.sq;
-    if (tx == 0u) {
-      store_ml(part, i0, ty, m_run.x, nwg.y);
-      store_ml(part, i0, ty + TYS, m_run.y, nwg.y);
-      store_ml(part, i0, ty + 2u * TYS, m_run.z, nwg.y);
-      store_ml(part, i0, ty + 3u * TYS, m_run.w, nwg.y);
-    }
-    store_part(part, i0, og, oc, o[0]);
-    if (RO > 1u) { store_part(part, i0, og + NG, oc, o[1]); }
-    if (RO > 2u) { store_part(part, i0, og + 2u * NG, oc, o[2]); }
-    if (RO > 3u) { store_part(part, i0, og + 3u * NG, oc, o[3]); }
-    if (RO > 4u) { store_part(part, i0, og + 4u * NG, oc, o[4]); }
-    if (RO > 5u) { store_part(part, i0, og + 5u * NG, oc, o[5]); }
-    if (RO > 6u) { store_part(part, i0, og + 6u * NG, oc, o[6]); }
-    if (RO > 7u) { store_part(part, i0, og + 7u * NG, oc, o[7]); }
-    if (RO > 8u) { store_part(part, i0, og + 8u * NG, oc, o[8]); }
-    if (RO > 9u) { store_part(part, i0, og + 9u * NG, oc, o[9]); }
-    if (RO > 10u) { store_part(part, i0, og + 10u * NG, oc, o[10]); }
-    if (RO > 11u) { store_part(part, i0, og + 11u * NG, oc, o[11]); }
-    if (RO > 12u) { store_part(part, i0, og + 12u * NG, oc, o[12]); }
-    if (RO > 13u) { store_part(part, i0, og + 13u * NG, oc, o[13]); }
-    if (RO > 14u) { store_part(part, i0, og + 14u * NG, oc, o[14]); }
-    if (RO > 15u) { store_part(part, i0, og + 15u * NG, oc, o[15]); }
+  // Split mode: also each score row's (maximum, sum), from the tx == 0 invocations.
+  let part = (wid.z * nwg.y + bh) * p.sq;
+  if (KVS > 1u && tx == 0u) {
+    store_ml(part, i0, ty, m_run.x, nwg.y);
+    store_ml(part, i0, ty + TYS, m_run.y, nwg.y);
+    store_ml(part, i0, ty + 2u * TYS, m_run.z, nwg.y);
+    store_ml(part, i0, ty + 3u * TYS, m_run.w, nwg.y);
   }
+  store_out(b, h, i0, part, og, oc, o[0]);
+  if (RO > 1u) { store_out(b, h, i0, part, og + NG, oc, o[1]); }
+  if (RO > 2u) { store_out(b, h, i0, part, og + 2u * NG, oc, o[2]); }
+  if (RO > 3u) { store_out(b, h, i0, part, og + 3u * NG, oc, o[3]); }
+  if (RO > 4u) { store_out(b, h, i0, part, og + 4u * NG, oc, o[4]); }
+  if (RO > 5u) { store_out(b, h, i0, part, og + 5u * NG, oc, o[5]); }
+  if (RO > 6u) { store_out(b, h, i0, part, og + 6u * NG, oc, o[6]); }
+  if (RO > 7u) { store_out(b, h, i0, part, og + 7u * NG, oc, o[7]); }
+  if (RO > 8u) { store_out(b, h, i0, part, og + 8u * NG, oc, o[8]); }
+  if (RO > 9u) { store_out(b, h, i0, part, og + 9u * NG, oc, o[9]); }
+  if (RO > 10u) { store_out(b, h, i0, part, og + 10u * NG, oc, o[10]); }
+  if (RO > 11u) { store_out(b, h, i0, part, og + 11u * NG, oc, o[11]); }
+  if (RO > 12u) { store_out(b, h, i0, part, og + 12u * NG, oc, o[12]); }
+  if (RO > 13u) { store_out(b, h, i0, part, og + 13u * NG, oc, o[13]); }
+  if (RO > 14u) { store_out(b, h, i0, part, og + 14u * NG, oc, o[14]); }
+  if (RO > 15u) { store_out(b, h, i0, part, og + 15u * NG, oc, o[15]); }
 }

@@ -11,8 +11,9 @@
 // Split-K: where the 64x64 vec4 kernel's grid is too small to fill a GPU (a 1,500-token
 // Whisper linear: 192 tiles on 132 multiprocessors), that kernel runs again with KS splits
 // of K, each storing raw sums to a scratch buffer, and matmul_splitk_reduce.wgsl adds them up
-// and applies bias and epilogue (GraphOptions::matmul_splitk, off by default until timed on
-// a GPU; the rule, splitk.h, is modeled on conv2d_igemm's split-K in ops/conv/register.cpp).
+// and applies bias and epilogue (GraphOptions::matmul_splitk, on by default since the H100
+// A/B of 2026-12-05; the rule, splitk.h, is modeled on conv2d_igemm's split-K in
+// ops/conv/register.cpp).
 // A linear whose weight the graph stores as f16 (GraphOptions::f16_weights, Elem::kF16) runs
 // matmul_large_vec4_f16w.wgsl at the same three tiles on every adapter, or, where the device
 // has shader-f16 (and GraphOptions::f16_arith), matmul_large_vec4_f16math.wgsl (f16
