@@ -53,8 +53,9 @@ export interface TensorStatic {
    * data holds at least numel elements in the memory order that dimOrder (or strides)
    * give; contiguous when both are empty. The dtype comes from a typed array when not
    * given (a Uint16Array needs one: 'float16' takes it as half bits). Numbers given for
-   * Half are rounded to the nearest half. An input in another dim order than the
-   * program's is rearranged when it is passed to forward/execute.
+   * Half are rounded to the nearest half. A tensor in another dim order than
+   * contiguous is rearranged into contiguous order when it is passed to forward/execute
+   * (what the runtime reads, whatever dim order the program declares).
    */
   fromArray(sizes: number[], data: ArrayLike<number | bigint | boolean> | TensorData, dtype?: DType,
             dimOrder?: number[], strides?: number[]): Tensor;

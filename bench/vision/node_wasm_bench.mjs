@@ -4,13 +4,14 @@
 // the same kernels differently (bench/kernels/robustness/README.md).
 //
 //   node bench/vision/node_wasm_bench.mjs MODEL.pte [--input FILE:dtype:d0,d1,...]...
-//        [--seconds S] [--no-robustness] [--check OUT0.bin] [--out-prefix P]
+//        [--seconds S] [--no-robustness] [--check OUT0.bin] [--out-prefix P] [--backend webgpu|cpu]
 //
 // Inputs as `wick run` takes them (input_specs.py prints them from an export's meta.json);
 // without --input, zeros of the declared shapes. --no-robustness creates the GPU object with
 // `disable_robustness` (a Node application can; a browser cannot). --check: the first
 // output's max |diff| against a raw float32 file (an export's eager reference); --out-prefix:
-// each output's raw bytes to P_I.bin (compare.py --meta reads them). Prints a line with the
+// each output's raw bytes to P_I.bin (compare.py --meta reads them); --backend cpu: the CPU
+// executor of the delegates (no GPU), which tells a Wasm-only fault from a GPU-path one. Prints a line with the
 // median and min of forward() from input tensors to output tensors and the run count, then
 // the same as one JSON line (tool wick_wasm or wick_wasm_norobust) for results.jsonl.
 import fs from 'node:fs';
@@ -39,8 +40,9 @@ globalThis.keepGpu = gpu;  // dawn.node crashes once its GPU object is collected
 // The WICK_* switches of this process (docs/gpu.md's table) reach the runtime's getenv()
 // through Emscripten's ENV, so an env A/B (bench/vision/env_ab.sh's settings) works in Wasm too.
 const wickEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WICK_')));
-const et = await createExecuTorch({preRun: [(M) => Object.assign(M.ENV, wickEnv)]});
-await et.initWebGPU({gpu});
+const backend = value('--backend', 'webgpu');
+const et = await createExecuTorch({preRun: [(M) => Object.assign(M.ENV, wickEnv)], backend});
+if (backend !== 'cpu') await et.initWebGPU({gpu});
 const m = et.Module.load(new Uint8Array(fs.readFileSync(model)));
 await m.loadMethod('forward');
 

@@ -108,6 +108,11 @@ def grid_inputs(g, shape_in, shape_grid):
     return torch.randn(shape_in, generator=g), torch.rand(shape_grid, generator=g) * 2.4 - 1.2
 
 
+def hnwc_example(g):
+    """A [1, 4, 3, 5] tensor laid out (H, N, W, C)-major: a permute of a contiguous [3, 1, 5, 4]."""
+    return torch.randn(3, 1, 5, 4, generator=g).permute(1, 3, 0, 2)
+
+
 def pack_q4_linear(q):
     """int [-8, 7] values [rows, cols] -> uint8 [rows, cols / 2], even column in the low nibble
     (the q4gsw / is_linear_weight order of shared/spec/ops.md §5.1)."""
@@ -235,6 +240,14 @@ def op_table():
                        lambda q, k, v, m: torch.ops.et_vk.sdpa(q, k, v, m),
                        [(torch.randn(1, 2, 3, 8, generator=g), torch.randn(1, 2, 5, 8, generator=g),
                          torch.randn(1, 2, 5, 8, generator=g), torch.rand(1, 2, 3, 5, generator=g) * -3)], (1e-5, 1e-5), True)
+    # An input whose example tensor was not contiguous (SAM 2.1's decoder takes encoder outputs
+    # computed by permutes): the program declares a permuted dim order (here channels-last,
+    # [0, 2, 3, 1]; SAM's [2, 0, 3, 1]), yet the delegate
+    # reads every input as contiguous in its logical sizes, so a runtime must not rearrange
+    # the caller's data into the declared order (the Wasm API did: issue 11's SAM decoder).
+    t["input_dim_order"] = ("x[1,4,3,5] * 2 + y[1,4,3,5], x exported from a permuted tensor (declared dim order [0,2,3,1])",
+                            lambda x, y: x * 2 + y, [(hnwc_example(g), torch.randn(1, 4, 3, 5, generator=g))],
+                            (1e-6, 1e-6), True)
     # Training ops. adamw_step and linear_q4gsw_backward have no fixture: with ExecuTorch 1.5.0 and
     # torch 2.11, torch.export cannot functionalize adamw_step (its schema returns aliased
     # outputs, Tensor(a!)), and VulkanPartitioner 1.5.0 wants every input of

@@ -586,17 +586,19 @@ var WickApi = (function() {
     return typeof h === 'number' ? Promise.resolve() : h.then(function() {});
   };
 
-  // expected: the input's TensorInfo from the method's meta (its dimOrder is the layout
-  // the program reads; a tensor in another dim order is rearranged into it).
-  function setInput(h, i, value, expected, where) {
+  // A tensor in another dim order than contiguous is rearranged into it: the runtime reads
+  // every input as contiguous in its logical sizes (the delegates do, and the CPU kernels
+  // refuse any other order), whatever dim order the program declares for it. A program
+  // exported from a permuted example tensor declares a permuted order (SAM 2.1's decoder:
+  // [2, 0, 3, 1]) and still reads the values contiguous, as ExecuTorch's runtime does.
+  function setInput(h, i, value, where) {
     var ok;
     if (value === undefined) throw error(where, 'input ' + i + ' is undefined', 'InvalidArgument', TypeError);
     if (value instanceof Tensor) {
       if (value.isDeleted()) throw error(where, 'input ' + i + ' is a deleted tensor', 'InvalidArgument');
       var t = value;
       var data = t._data;
-      var want = expected && expected.dimOrder && expected.dimOrder.length === t._sizes.length
-               ? expected.dimOrder : Half.identity(t._sizes.length);
+      var want = Half.identity(t._sizes.length);
       if (!Half.sameOrder(t._dimOrder, want)) data = Half.permute(data, t._sizes, t._dimOrder, want);
       var bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       var sizes = new Int32Array(t._sizes);
@@ -650,10 +652,9 @@ var WickApi = (function() {
 
   // Sets the inputs, runs and reads the outputs, inside a job: the outputs, or a Promise
   // of them when the run suspended.
-  function runInJob(module, h, list, meta, where) {
+  function runInJob(module, h, list, where) {
     module._live(where);
-    var info = meta.inputs.map(function(v) { return tensorInfo(v.tensor); });
-    for (var i = 0; i < list.length; i++) setInput(h, i, list[i], info[i], where);
+    for (var i = 0; i < list.length; i++) setInput(h, i, list[i], where);
     return andThen(Calls.callInJob(where, 'wick_method_execute', [h]), function(count) {
       if (count < 0) throw Calls.runtimeError(where);
       var outputs = [];
@@ -683,7 +684,7 @@ var WickApi = (function() {
       checkCount();
       var h = this._method(name, where, meta);
       if (typeof h === 'number' && Calls.idle()) {
-        var out = Calls.runNow(function() { return runInJob(self, h, list, meta, where); });
+        var out = Calls.runNow(function() { return runInJob(self, h, list, where); });
         if (Array.isArray(out)) return syncResult(out);
         return asyncResult(out, where, 'busy');  // it suspended after all
       }
@@ -693,7 +694,7 @@ var WickApi = (function() {
       checkCount();
       var handle = this._method(name, where, meta);
       result = Promise.resolve(handle).then(function(hh) {
-        return Calls.runExclusive(function() { return runInJob(self, hh, list, meta, where); });
+        return Calls.runExclusive(function() { return runInJob(self, hh, list, where); });
       });
     } catch (e) {
       result = Promise.reject(e);
