@@ -24,7 +24,8 @@ namespace {
 // The graph options every delegate of this backend gets; the environment can override the
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
-// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
+// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH,
+// WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
 // WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS, WICK_F16_ARITH), and
 // turn on f16 weights (WICK_F16=1).
 GraphOptions graph_options(const BackendOptions& options) {
@@ -51,6 +52,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   };
   if (const char* v = std::getenv("WICK_MATMUL_SPLITK")) split_option(v, go.matmul_splitk);
   if (const char* v = std::getenv("WICK_FLASH_SPLITKV")) split_option(v, go.flash_splitkv);
+  if (const char* v = std::getenv("WICK_FLASH_PREFETCH")) go.flash_prefetch = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_GPU_MULTIPROCESSORS")) {
     const long n = std::strtol(v, nullptr, 10);
     if (n >= 0 && n <= 4096) go.gpu_multiprocessors = static_cast<uint32_t>(n);

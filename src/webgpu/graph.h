@@ -181,6 +181,9 @@ struct GraphOptions {
   // the rule, which needs gpu_multiprocessors, 0 never, n >= 2 always n splits (tests).
   // Environment override: WICK_FLASH_SPLITKV=auto|0|n.
   int flash_splitkv = -1;
+  // The fused attention reads the next K and V tiles into registers while it computes this
+  // one (flash_attention.wgsl's PREFETCH). Environment override: WICK_FLASH_PREFETCH=0.
+  bool flash_prefetch = true;
   // How many workgroups of the big kernels the GPU runs at once (its multiprocessors); 0:
   // unknown. WebGPU does not say: the backend takes it from the adapter's name for the GPUs
   // it was measured on (gpu_multiprocessors.h), or from WICK_GPU_MULTIPROCESSORS=n.

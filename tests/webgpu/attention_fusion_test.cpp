@@ -23,6 +23,7 @@ struct Shape {
   bool prescaled = false;  // q and k^T each multiplied by sqrt(scale) (SDPA's math), no scale after
   bool scores_read_elsewhere = false;
   int splits = 0;  // GraphOptions::flash_splitkv for the fused run (n >= 2: n key splits)
+  bool prefetch = true;  // GraphOptions::flash_prefetch
 };
 
 struct Built {
@@ -144,6 +145,7 @@ Runs check(const Shape& s, uint32_t seed) {
     if (want.empty()) want = reference(s, g);
     g.b.flash_attention = flash;
     g.b.flash_splitkv = flash ? s.splits : 0;
+    g.b.flash_prefetch = s.prefetch;
     g.b.profile = flash;
     g.b.gpu_kernels = true;
     auto outs = g.b.run(g.inputs);
@@ -228,6 +230,18 @@ TEST(AttentionFusion, KeySplitsMatchReference) {
   EXPECT_EQ(check(Shape{1, 1, 20, 64, 32, 0, false, false, 8}, 50).combines, 1u);
   // One key tile: nothing to split, the plain kernel.
   EXPECT_EQ(check(Shape{1, 1, 20, 30, 32, 0, false, false, 4}, 51).combines, 0u);
+}
+
+TEST(AttentionFusion, WithoutPrefetchMatchesReference) {
+  // GraphOptions::flash_prefetch off: each tile's K and V loaded at the top of its step (the
+  // kernel before the prefetch); with it (every other test) the next tile's are read into
+  // registers during this one. A partial last tile, a mask, and 3 key splits (one short).
+  Shape plain{1, 2, 37, 150, 64, 1};
+  plain.prefetch = false;
+  EXPECT_EQ(check(plain, 60).fused_dispatches, 2u);
+  Shape split{1, 3, 5, 200, 32, 0, false, false, 3};
+  split.prefetch = false;
+  EXPECT_EQ(check(split, 61).combines, 1u);
 }
 
 TEST(AttentionFusion, KeySplitRuleOnRealShapes) {

@@ -50,6 +50,7 @@ struct Variant {
   uint32_t rs = 4;  // v5+: score rows per invocation
   bool shared_kp = false;  // v18+: the P tile in the K tile's shared memory (v5-v17: P_AT puts it beside)
   uint32_t kvs = 1;  // v23+: key splits into a partial buffer, then v23_flash_combine.wgsl (timed as the pair)
+  bool prefetch = true;  // v18+: the shipped kernel's PREFETCH (v29, v30: off, the kernel before it)
 };
 
 const Case kCases[] = {
@@ -100,6 +101,10 @@ const Variant kVariants[] = {
     {26, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 4},
     {27, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 8},
     {28, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 3},  // an odd count: pairs past a whole vec4
+    // v29, v30: v18 and v23 without the prefetch of the next K and V tile into registers
+    // (PREFETCH, 2026-12-05 evening): each tile's loads then wait at the top of its step.
+    {29, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 1, false},
+    {30, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 2, false},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -219,6 +224,7 @@ int main(int argc, char** argv) {
       key.set("D", c.d).set("BQ", v.bq).set("BKV", v.bkv);
       if (v.strided && !v.shared_kp) key.set("P_AT", v.bkv * (c.d / 4 + 1));  // P beside the K tile
       if (v.kvs > 1) key.set("KVS", v.kvs);
+      if (v.strided && !v.prefetch) key.set("PREFETCH", 0);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;

@@ -26,6 +26,10 @@
 // maximum and sum of weights to `out`, then a scratch buffer [KVS][B*H][sq][D] followed by
 // [KVS][B*H][sq][2]; flash_attention_combine.wgsl rescales and adds the splits. It gives a
 // small grid (Whisper base: 24 query tiles x 8 heads = 192 workgroups) more workgroups.
+// Prefetch (PREFETCH, where a tile's K and V take at most 4 vec4s each per invocation): the
+// next tile's K and V rows are read from memory into registers while this tile is computed,
+// and stored to shared memory at the top of the next step, so the load latency is not paid
+// once per tile with only a few workgroups per multiprocessor to hide it.
 //#include "flash_params.inc.wgsl"
 
 @group(0) @binding(0) var<storage, read> q: array<f32>;
@@ -47,6 +51,9 @@ override DP4: u32 = D4 + 1u;        // padded row of q and k tiles, in vec4s
 override NG: u32 = NT / D4;         // output-phase row groups (NT % D4 == 0)
 override RO: u32 = BQ / NG;         // output rows per invocation (<= 16)
 override KVS: u32 = 1u;             // key splits (workgroup z)
+override PREFETCH: bool = true;     // next tile's K, V in registers (see above)
+override PF: u32 = (BKV * D4 + NT - 1u) / NT;           // vec4s of K (and of V) per invocation
+override PF_ON: bool = PREFETCH && PF <= 4u;            // kpf, vpf hold 4
 override P_AT: u32 = 0u;                               // 0: P over the dead K tile
 override KPS: u32 = max(BKV * DP4, P_AT + BQ * TXS);  // the K tile, then the P tile
 
@@ -145,6 +152,31 @@ fn store_out(b: u32, h: u32, i0: u32, part: u32, row: u32, oc: u32, o_r: vec4<f3
   if (KVS == 1u) { store_row(b, h, i0, row, oc, o_r); } else { store_part(part, i0, row, oc, o_r); }
 }
 
+// Vec4 x (< BKV * D4: row x / D4, dims 4 (x % D4) ...) of the key tile that starts at key
+// j0, from the view that starts at kb; the last key stands in for keys past skv.
+fn load_k(kb: u32, j0: u32, x: u32) -> vec4<f32> {
+  let kr = kb + min(j0 + x / D4, p.skv - 1u) * p.k_ss;
+  let e = (x % D4) * 4u;
+  return vec4<f32>(k[kr + e * p.k_sd], k[kr + (e + 1u) * p.k_sd], k[kr + (e + 2u) * p.k_sd], k[kr + (e + 3u) * p.k_sd]);
+}
+
+// The same of the value tile, zero for keys past skv (their weights are 0, but 0 * NaN is not).
+fn load_v(vb: u32, j0: u32, x: u32) -> vec4<f32> {
+  let j = j0 + x / D4;
+  let vr = vb + min(j, p.skv - 1u) * p.v_ss;
+  let e = (x % D4) * 4u;
+  let vv = vec4<f32>(v[vr + e * p.v_sd], v[vr + (e + 1u) * p.v_sd], v[vr + (e + 2u) * p.v_sd], v[vr + (e + 3u) * p.v_sd]);
+  return select(vv, vec4<f32>(0.0), j >= p.skv);
+}
+
+// Vec4 x of the K and V tiles into shared memory, if x is inside the tile.
+fn put_kv(x: u32, kv: vec4<f32>, vv: vec4<f32>) {
+  if (x < BKV * D4) {
+    kps[(x / D4) * DP4 + x % D4] = kv;
+    vs[x] = vv;
+  }
+}
+
 @compute @workgroup_size(NT, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
@@ -179,23 +211,37 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let per_split = (ntiles + KVS - 1u) / KVS;
   let t_begin = min(wid.z * per_split, ntiles);
   let t_end = min(t_begin + per_split, ntiles);
+  // Prefetch registers: vec4s li + NT * i (i < PF) of the next tile's K and V.
+  var kpf: array<vec4<f32>, 4>;
+  var vpf: array<vec4<f32>, 4>;
+  if (PF_ON && t_begin < t_end) {
+    let j0 = t_begin * BKV;
+    kpf[0] = load_k(kb, j0, li);
+    vpf[0] = load_v(vb, j0, li);
+    if (PF > 1u) { kpf[1] = load_k(kb, j0, min(li + NT, BKV * D4 - 1u)); vpf[1] = load_v(vb, j0, min(li + NT, BKV * D4 - 1u)); }
+    if (PF > 2u) { kpf[2] = load_k(kb, j0, min(li + 2u * NT, BKV * D4 - 1u)); vpf[2] = load_v(vb, j0, min(li + 2u * NT, BKV * D4 - 1u)); }
+    if (PF > 3u) { kpf[3] = load_k(kb, j0, min(li + 3u * NT, BKV * D4 - 1u)); vpf[3] = load_v(vb, j0, min(li + 3u * NT, BKV * D4 - 1u)); }
+  }
   for (var t = t_begin; t < t_end; t++) {
     let j0 = t * BKV;
-    for (var x = li; x < BKV * D4; x += NT) {
-      let r = x / D4;
-      let e = (x % D4) * 4u;
-      let j = j0 + r;
-      let jc = min(j, p.skv - 1u);
-      let kr = kb + jc * p.k_ss;
-      let vr = vb + jc * p.v_ss;
-      kps[r * DP4 + x % D4] = vec4<f32>(k[kr + e * p.k_sd], k[kr + (e + 1u) * p.k_sd], k[kr + (e + 2u) * p.k_sd],
-                                       k[kr + (e + 3u) * p.k_sd]);
-      var vv = vec4<f32>(v[vr + e * p.v_sd], v[vr + (e + 1u) * p.v_sd], v[vr + (e + 2u) * p.v_sd],
-                         v[vr + (e + 3u) * p.v_sd]);
-      if (j >= p.skv) { vv = vec4<f32>(0.0); }
-      vs[r * D4 + x % D4] = vv;
+    if (PF_ON) {
+      put_kv(li, kpf[0], vpf[0]);
+      if (PF > 1u) { put_kv(li + NT, kpf[1], vpf[1]); }
+      if (PF > 2u) { put_kv(li + 2u * NT, kpf[2], vpf[2]); }
+      if (PF > 3u) { put_kv(li + 3u * NT, kpf[3], vpf[3]); }
+    } else {
+      for (var x = li; x < BKV * D4; x += NT) { put_kv(x, load_k(kb, j0, x), load_v(vb, j0, x)); }
     }
     workgroupBarrier();
+    // The next tile's loads, in flight while this one is computed.
+    if (PF_ON && t + 1u < t_end) {
+      let jn = j0 + BKV;
+      kpf[0] = load_k(kb, jn, li);
+      vpf[0] = load_v(vb, jn, li);
+      if (PF > 1u) { kpf[1] = load_k(kb, jn, min(li + NT, BKV * D4 - 1u)); vpf[1] = load_v(vb, jn, min(li + NT, BKV * D4 - 1u)); }
+      if (PF > 2u) { kpf[2] = load_k(kb, jn, min(li + 2u * NT, BKV * D4 - 1u)); vpf[2] = load_v(vb, jn, min(li + 2u * NT, BKV * D4 - 1u)); }
+      if (PF > 3u) { kpf[3] = load_k(kb, jn, min(li + 3u * NT, BKV * D4 - 1u)); vpf[3] = load_v(vb, jn, min(li + 3u * NT, BKV * D4 - 1u)); }
+    }
     // 1. the 4x4 score block: s[r][c] is row ty + TYS * r, column tx + TXS * c. Zeroed by an
     // assignment: a declaration here without one was not re-zeroed per tile on SwiftShader.
     s = array<vec4<f32>, 4>();
