@@ -62,7 +62,7 @@ if [[ -n ${KERNEL_BENCH:-} && -d $W/wick/kbench ]]; then
   (for k in $KERNEL_BENCH; do
      args_var=KBENCH_ARGS_$k
      read -ra kargs <<< "${!args_var:-}"
-     WICK_KERNEL_BENCH_DIR=$W/wick/kbench timeout 60 "$W/wick/kbench/wick_kernel_bench_$k" "${kargs[@]}" > "$R/kernel_bench_$k.txt" 2>&1
+     WICK_KERNEL_BENCH_DIR=$W/wick/kbench stdbuf -oL timeout 60 "$W/wick/kbench/wick_kernel_bench_$k" "${kargs[@]}" > "$R/kernel_bench_$k.txt" 2>&1
    done) &
   KB_PID=$!
 fi

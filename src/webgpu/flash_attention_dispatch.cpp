@@ -103,6 +103,7 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   key.set("D", static_cast<uint32_t>(f.d)).set("BQ", tile->bq).set("BKV", tile->bkv);
   if (splits > 1) key.set("KVS", static_cast<uint32_t>(splits));
   if (!g.options().flash_prefetch) key.set("PREFETCH", 0u);
+  if (g.options().flash_score_chain) key.set("SCORE_CHAIN", 1u);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FlashParams), name));
   gpu::Buffer* partial = nullptr;

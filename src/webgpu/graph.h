@@ -184,6 +184,10 @@ struct GraphOptions {
   // The fused attention reads the next K and V tiles into registers while it computes this
   // one (flash_attention.wgsl's PREFETCH). Environment override: WICK_FLASH_PREFETCH=0.
   bool flash_prefetch = true;
+  // The fused attention sums its scores as one chain of FMAs per score (flash_attention.wgsl's
+  // SCORE_CHAIN: no separate add per vec4 of head dim). Off until timed on a GPU.
+  // Environment override: WICK_FLASH_SCORE_CHAIN=1.
+  bool flash_score_chain = false;
   // How many workgroups of the big kernels the GPU runs at once (its multiprocessors); 0:
   // unknown. WebGPU does not say: the backend takes it from the adapter's name for the GPUs
   // it was measured on (gpu_multiprocessors.h), or from WICK_GPU_MULTIPROCESSORS=n.

@@ -24,6 +24,7 @@ struct Shape {
   bool scores_read_elsewhere = false;
   int splits = 0;  // GraphOptions::flash_splitkv for the fused run (n >= 2: n key splits)
   bool prefetch = true;  // GraphOptions::flash_prefetch
+  bool score_chain = false;  // GraphOptions::flash_score_chain
 };
 
 struct Built {
@@ -146,6 +147,7 @@ Runs check(const Shape& s, uint32_t seed) {
     g.b.flash_attention = flash;
     g.b.flash_splitkv = flash ? s.splits : 0;
     g.b.flash_prefetch = s.prefetch;
+    g.b.flash_score_chain = s.score_chain;
     g.b.profile = flash;
     g.b.gpu_kernels = true;
     auto outs = g.b.run(g.inputs);
@@ -242,6 +244,17 @@ TEST(AttentionFusion, WithoutPrefetchMatchesReference) {
   Shape split{1, 3, 5, 200, 32, 0, false, false, 3};
   split.prefetch = false;
   EXPECT_EQ(check(split, 61).combines, 1u);
+}
+
+TEST(AttentionFusion, ScoreChainMatchesReference) {
+  // GraphOptions::flash_score_chain: each score summed as one FMA chain (a different order
+  // of the same products). A mask, a partial tile, head dims 64 and 32, and 2 key splits.
+  Shape plain{2, 2, 45, 70, 64, 2};
+  plain.score_chain = true;
+  EXPECT_EQ(check(plain, 70).fused_dispatches, 2u);
+  Shape split{1, 2, 33, 130, 32, 1, false, false, 2};
+  split.score_chain = true;
+  EXPECT_EQ(check(split, 71).combines, 1u);
 }
 
 TEST(AttentionFusion, KeySplitRuleOnRealShapes) {

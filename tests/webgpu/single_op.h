@@ -66,6 +66,7 @@ class VkGraphBuilder {
   bool flash_attention = true;  // GraphOptions::flash_attention for run()
   int flash_splitkv = 0;        // GraphOptions::flash_splitkv for run() (n >= 2: n key splits)
   bool flash_prefetch = true;   // GraphOptions::flash_prefetch for run()
+  bool flash_score_chain = false;  // GraphOptions::flash_score_chain for run()
   bool fixed_shapes = true;   // GraphOptions::fixed_shapes for run()
   // run() builds the graph again without in-place cats and fixed-shape kernels when an
   // input is below its upper bound, as WebGpuDelegate does (false: the graph's error).

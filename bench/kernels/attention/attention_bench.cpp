@@ -51,6 +51,7 @@ struct Variant {
   bool shared_kp = false;  // v18+: the P tile in the K tile's shared memory (v5-v17: P_AT puts it beside)
   uint32_t kvs = 1;  // v23+: key splits into a partial buffer, then v23_flash_combine.wgsl (timed as the pair)
   bool prefetch = true;  // v18+: the shipped kernel's PREFETCH (v29, v30: off, the kernel before it)
+  bool score_chain = false;  // v31, v32: the shipped kernel's SCORE_CHAIN (scores as one FMA chain each)
 };
 
 const Case kCases[] = {
@@ -105,6 +106,10 @@ const Variant kVariants[] = {
     // (PREFETCH, 2026-12-05 evening): each tile's loads then wait at the top of its step.
     {29, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 1, false},
     {30, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 2, false},
+    // v31, v32: v18 and v23 with SCORE_CHAIN (each score accumulated by one chain of FMAs,
+    // 16 fewer adds per 64 FMAs of the score loop; 2026-12-05 evening, not yet timed).
+    {31, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 1, true, true},
+    {32, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 2, true, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -225,6 +230,7 @@ int main(int argc, char** argv) {
       if (v.strided && !v.shared_kp) key.set("P_AT", v.bkv * (c.d / 4 + 1));  // P beside the K tile
       if (v.kvs > 1) key.set("KVS", v.kvs);
       if (v.strided && !v.prefetch) key.set("PREFETCH", 0);
+      if (v.score_chain) key.set("SCORE_CHAIN", 1);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;
@@ -273,8 +279,9 @@ int main(int argc, char** argv) {
         wall_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / 10);
       }
       const double t = has_ts ? median(gpu_us) : median(wall_us);
-      std::printf("  v%-2d %-20s BQ %2u BKV %2u RS %u KVS %u  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
-                  v.file, v.bq, v.bkv, v.strided ? v.rs : 0, v.kvs, err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
+      std::printf("  v%-2d %-20s BQ %2u BKV %2u RS %u KVS %u%s%s  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
+                  v.file, v.bq, v.bkv, v.strided ? v.rs : 0, v.kvs, v.strided && !v.prefetch ? " no-prefetch" : "",
+                  v.score_chain ? " fma-chain" : "", err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
                   has_ts ? median(gpu_us) : 0.0, median(wall_us), gflop / t * 1e3);
     }
   }

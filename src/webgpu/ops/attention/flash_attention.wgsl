@@ -54,6 +54,7 @@ override KVS: u32 = 1u;             // key splits (workgroup z)
 override PREFETCH: bool = true;     // next tile's K, V in registers (see above)
 override PF: u32 = (BKV * D4 + NT - 1u) / NT;           // vec4s of K (and of V) per invocation
 override PF_ON: bool = PREFETCH && PF <= 4u;            // kpf, vpf hold 4
+override SCORE_CHAIN: bool = false; // scores summed by fma4 (not yet timed on a GPU: bench v31, v32)
 override P_AT: u32 = 0u;                               // 0: P over the dead K tile
 override KPS: u32 = max(BKV * DP4, P_AT + BQ * TXS);  // the K tile, then the P tile
 
@@ -73,6 +74,16 @@ const LOWEST: f32 = -3.4028234e38;
 // The 4 scores of query vec4 qv against the keys k0..k3 (one vec4 of D each).
 fn dot4(qv: vec4<f32>, k0: vec4<f32>, k1: vec4<f32>, k2: vec4<f32>, k3: vec4<f32>) -> vec4<f32> {
   return vec4<f32>(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+}
+
+// acc + the 4 scores of qv against k0..k3 as one chain of FMAs from the accumulator per
+// score (SCORE_CHAIN): dot4's form adds each vec4's dot product to the sum separately, one
+// more instruction per 4 FMAs, since a compiler may not reassociate the addition into them.
+fn fma4(acc: vec4<f32>, qv: vec4<f32>, k0: vec4<f32>, k1: vec4<f32>, k2: vec4<f32>, k3: vec4<f32>) -> vec4<f32> {
+  return vec4<f32>(fma(qv.w, k0.w, fma(qv.z, k0.z, fma(qv.y, k0.y, fma(qv.x, k0.x, acc.x)))),
+                   fma(qv.w, k1.w, fma(qv.z, k1.z, fma(qv.y, k1.y, fma(qv.x, k1.x, acc.y)))),
+                   fma(qv.w, k2.w, fma(qv.z, k2.z, fma(qv.y, k2.y, fma(qv.x, k2.x, acc.z)))),
+                   fma(qv.w, k3.w, fma(qv.z, k3.z, fma(qv.y, k3.y, fma(qv.x, k3.x, acc.w)))));
 }
 
 // The additive mask of query row i0 + row at this invocation's 4 key columns (j = j0 + tx +
@@ -250,10 +261,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       let k1 = kps[(tx + TXS) * DP4 + e];
       let k2 = kps[(tx + 2u * TXS) * DP4 + e];
       let k3 = kps[(tx + 3u * TXS) * DP4 + e];
-      s[0] += dot4(qs[ty * DP4 + e], k0, k1, k2, k3);
-      s[1] += dot4(qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
-      s[2] += dot4(qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
-      s[3] += dot4(qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
+      if (SCORE_CHAIN) {
+        s[0] = fma4(s[0], qs[ty * DP4 + e], k0, k1, k2, k3);
+        s[1] = fma4(s[1], qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
+        s[2] = fma4(s[2], qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+        s[3] = fma4(s[3], qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
+      } else {
+        s[0] += dot4(qs[ty * DP4 + e], k0, k1, k2, k3);
+        s[1] += dot4(qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
+        s[2] += dot4(qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+        s[3] += dot4(qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
+      }
     }
     let jt = j0 + tx;
     let valid = vec4<bool>(jt < p.skv, jt + TXS < p.skv, jt + 2u * TXS < p.skv, jt + 3u * TXS < p.skv);
