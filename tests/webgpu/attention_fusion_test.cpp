@@ -234,27 +234,20 @@ TEST(AttentionFusion, KeySplitsMatchReference) {
   EXPECT_EQ(check(Shape{1, 1, 20, 30, 32, 0, false, false, 4}, 51).combines, 0u);
 }
 
-TEST(AttentionFusion, WithoutPrefetchMatchesReference) {
-  // GraphOptions::flash_prefetch off: each tile's K and V loaded at the top of its step (the
-  // kernel before the prefetch); with it (every other test) the next tile's are read into
-  // registers during this one. A partial last tile, a mask, and 3 key splits (one short).
-  Shape plain{1, 2, 37, 150, 64, 1};
-  plain.prefetch = false;
-  EXPECT_EQ(check(plain, 60).fused_dispatches, 2u);
-  Shape split{1, 3, 5, 200, 32, 0, false, false, 3};
-  split.prefetch = false;
-  EXPECT_EQ(check(split, 61).combines, 1u);
-}
-
-TEST(AttentionFusion, ScoreChainMatchesReference) {
-  // GraphOptions::flash_score_chain: each score summed as one FMA chain (a different order
-  // of the same products). A mask, a partial tile, head dims 64 and 32, and 2 key splits.
-  Shape plain{2, 2, 45, 70, 64, 2};
-  plain.score_chain = true;
-  EXPECT_EQ(check(plain, 70).fused_dispatches, 2u);
-  Shape split{1, 2, 33, 130, 32, 1, false, false, 2};
-  split.score_chain = true;
-  EXPECT_EQ(check(split, 71).combines, 1u);
+TEST(AttentionFusion, KernelOptionsMatchReference) {
+  // The kernel's switches against the reference: GraphOptions::flash_prefetch off (each
+  // tile's K and V loaded at the top of its step, the kernel before the prefetch; every other
+  // test runs with it) and flash_score_chain on (each score summed as one FMA chain, the same
+  // products in another order). A mask and a partial last tile at head dim 64; 3 key splits
+  // (one short) at head dim 32.
+  for (const bool prefetch : {false, true}) {
+    Shape plain{1, 2, 37, 150, 64, 1};
+    Shape split{1, 3, 5, 200, 32, 0, false, false, 3};
+    plain.prefetch = split.prefetch = prefetch;
+    plain.score_chain = split.score_chain = prefetch;  // off: the prefetch alone; on: with the chain
+    EXPECT_EQ(check(plain, 60).fused_dispatches, 2u) << "prefetch " << prefetch;
+    EXPECT_EQ(check(split, 61).combines, 1u) << "prefetch " << prefetch;
+  }
 }
 
 TEST(AttentionFusion, KeySplitRuleOnRealShapes) {
