@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Exports benchmark models on the device machine and brings them home, for debugging on this
 # machine (SwiftShader, lavapipe, the Wasm bundle) what only a real-size export shows. One
-# device call, carrying .gl and the staged toolchain (prepare.sh's et.tar.xz and vision/):
+# device call, carrying the staged toolchain (prepare.sh's et.tar.xz and vision/; the export
+# needs no GPU, so no Vulkan loader):
 #
 #   bash .dev/bench/vision/fetch_model_call.sh MODEL...
 #
@@ -14,7 +15,6 @@ VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 STAGE=$(dirname "$VISION")
 W=${W:-/tmp/vb}
 mkdir -p "$W/models"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
 tar -xJf "$STAGE/et.tar.xz" -C "$W"
 export EXPORT_THREADS=4 PYTHONUNBUFFERED=1
 for m in "$@"; do

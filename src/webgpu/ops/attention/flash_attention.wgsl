@@ -53,7 +53,7 @@ override RO: u32 = BQ / NG;         // output rows per invocation (<= 16)
 override KVS: u32 = 1u;             // key splits (workgroup z)
 override PREFETCH: bool = true;     // next tile's K, V in registers (see above)
 override PF: u32 = (BKV * D4 + NT - 1u) / NT;           // vec4s of K (and of V) per invocation
-override PF_ON: bool = PREFETCH && PF <= 4u;            // kpf, vpf hold 4
+override PF_ON: bool = PREFETCH && PF <= 4u;            // KvRegs holds 4 of each
 override SCORE_CHAIN: bool = false; // scores summed by fma4 (not yet timed on a GPU: bench v31, v32)
 override P_AT: u32 = 0u;                               // 0: P over the dead K tile
 override KPS: u32 = max(BKV * DP4, P_AT + BQ * TXS);  // the K tile, then the P tile
@@ -180,6 +180,25 @@ fn load_v(vb: u32, j0: u32, x: u32) -> vec4<f32> {
   return select(vv, vec4<f32>(0.0), j >= p.skv);
 }
 
+// The prefetch registers: vec4s li + NT * i (i < PF) of the K tile (k0..k3) and of the V
+// tile (v0..v3). Fields, not arrays: nothing here can take a run-time index.
+struct KvRegs {
+  k0: vec4<f32>, k1: vec4<f32>, k2: vec4<f32>, k3: vec4<f32>,
+  v0: vec4<f32>, v1: vec4<f32>, v2: vec4<f32>, v3: vec4<f32>,
+}
+
+// The tiles that start at key j0 into KvRegs; a vec4 past the tile repeats its last (put_kv
+// leaves it out).
+fn prefetch_kv(kb: u32, vb: u32, j0: u32, li: u32) -> KvRegs {
+  var r: KvRegs;
+  r.k0 = load_k(kb, j0, li);
+  r.v0 = load_v(vb, j0, li);
+  if (PF > 1u) { r.k1 = load_k(kb, j0, min(li + NT, BKV * D4 - 1u)); r.v1 = load_v(vb, j0, min(li + NT, BKV * D4 - 1u)); }
+  if (PF > 2u) { r.k2 = load_k(kb, j0, min(li + 2u * NT, BKV * D4 - 1u)); r.v2 = load_v(vb, j0, min(li + 2u * NT, BKV * D4 - 1u)); }
+  if (PF > 3u) { r.k3 = load_k(kb, j0, min(li + 3u * NT, BKV * D4 - 1u)); r.v3 = load_v(vb, j0, min(li + 3u * NT, BKV * D4 - 1u)); }
+  return r;
+}
+
 // Vec4 x of the K and V tiles into shared memory, if x is inside the tile.
 fn put_kv(x: u32, kv: vec4<f32>, vv: vec4<f32>) {
   if (x < BKV * D4) {
@@ -222,37 +241,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let per_split = (ntiles + KVS - 1u) / KVS;
   let t_begin = min(wid.z * per_split, ntiles);
   let t_end = min(t_begin + per_split, ntiles);
-  // Prefetch registers: vec4s li + NT * i (i < PF) of the next tile's K and V.
-  var kpf: array<vec4<f32>, 4>;
-  var vpf: array<vec4<f32>, 4>;
-  if (PF_ON && t_begin < t_end) {
-    let j0 = t_begin * BKV;
-    kpf[0] = load_k(kb, j0, li);
-    vpf[0] = load_v(vb, j0, li);
-    if (PF > 1u) { kpf[1] = load_k(kb, j0, min(li + NT, BKV * D4 - 1u)); vpf[1] = load_v(vb, j0, min(li + NT, BKV * D4 - 1u)); }
-    if (PF > 2u) { kpf[2] = load_k(kb, j0, min(li + 2u * NT, BKV * D4 - 1u)); vpf[2] = load_v(vb, j0, min(li + 2u * NT, BKV * D4 - 1u)); }
-    if (PF > 3u) { kpf[3] = load_k(kb, j0, min(li + 3u * NT, BKV * D4 - 1u)); vpf[3] = load_v(vb, j0, min(li + 3u * NT, BKV * D4 - 1u)); }
-  }
+  // The next tile's K and V (prefetch_kv).
+  var pf: KvRegs;
+  if (PF_ON && t_begin < t_end) { pf = prefetch_kv(kb, vb, t_begin * BKV, li); }
   for (var t = t_begin; t < t_end; t++) {
     let j0 = t * BKV;
     if (PF_ON) {
-      put_kv(li, kpf[0], vpf[0]);
-      if (PF > 1u) { put_kv(li + NT, kpf[1], vpf[1]); }
-      if (PF > 2u) { put_kv(li + 2u * NT, kpf[2], vpf[2]); }
-      if (PF > 3u) { put_kv(li + 3u * NT, kpf[3], vpf[3]); }
+      put_kv(li, pf.k0, pf.v0);
+      if (PF > 1u) { put_kv(li + NT, pf.k1, pf.v1); }
+      if (PF > 2u) { put_kv(li + 2u * NT, pf.k2, pf.v2); }
+      if (PF > 3u) { put_kv(li + 3u * NT, pf.k3, pf.v3); }
     } else {
       for (var x = li; x < BKV * D4; x += NT) { put_kv(x, load_k(kb, j0, x), load_v(vb, j0, x)); }
     }
     workgroupBarrier();
     // The next tile's loads, in flight while this one is computed.
-    if (PF_ON && t + 1u < t_end) {
-      let jn = j0 + BKV;
-      kpf[0] = load_k(kb, jn, li);
-      vpf[0] = load_v(vb, jn, li);
-      if (PF > 1u) { kpf[1] = load_k(kb, jn, min(li + NT, BKV * D4 - 1u)); vpf[1] = load_v(vb, jn, min(li + NT, BKV * D4 - 1u)); }
-      if (PF > 2u) { kpf[2] = load_k(kb, jn, min(li + 2u * NT, BKV * D4 - 1u)); vpf[2] = load_v(vb, jn, min(li + 2u * NT, BKV * D4 - 1u)); }
-      if (PF > 3u) { kpf[3] = load_k(kb, jn, min(li + 3u * NT, BKV * D4 - 1u)); vpf[3] = load_v(vb, jn, min(li + 3u * NT, BKV * D4 - 1u)); }
-    }
+    if (PF_ON && t + 1u < t_end) { pf = prefetch_kv(kb, vb, j0 + BKV, li); }
     // 1. the 4x4 score block: s[r][c] is row ty + TYS * r, column tx + TXS * c. Zeroed by an
     // assignment: a declaration here without one was not re-zeroed per tile on SwiftShader.
     s = array<vec4<f32>, 4>();
