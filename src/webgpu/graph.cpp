@@ -384,6 +384,17 @@ Status Graph::plan_transient_buffers(const vkgraph::Plan& plan, std::map<int, ui
       return f.d <= options_.flash_attention_max_head_dim &&
              attention_tile_fits(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup);
     });
+    // Joint q/k/v products: the dropped linears join the attention's skipped ops, and the
+    // host's output is widened to hold every part before the buffers are sized below.
+    if (options_.join_qkv && !options_.f16_weights) {
+      qkv_joins_ = plan_qkv_joins(plan, attention_fusions_, lim.max_storage_buffer_binding_size);
+      for (const auto& [host, join] : qkv_joins_.joins) {
+        GpuTensor& t = values_[static_cast<size_t>(join.out)].tensor;
+        const int64_t cols = join.n * static_cast<int64_t>(join.weights.size());
+        t.max_dims.back() = cols;
+        t.dims.back() = cols;
+      }
+    }
   }
   const size_t n = values_.size(), n_ops = plan.ops.size();
   std::vector<bool> attention_skip(n_ops, false);
@@ -552,8 +563,10 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
     const size_t first_command = commands_->size();
     auto attention = attention_fusions_.fused.find(i);
     auto chain = chains_.find(i);
+    auto join = qkv_joins_.joins.find(i);
     const bool absorbs = attention != attention_fusions_.fused.end() || replaced != llm.replaced.end();
     Status s = attention != attention_fusions_.fused.end() ? build_flash_attention(*this, attention->second)
+               : join != qkv_joins_.joins.end()            ? build_qkv_join(*this, join->second)
                : chain != chains_.end()                    ? build_elementwise_chain(*this, chain->second, call.name.c_str())
                : replaced != llm.replaced.end()            ? replaced->second(*this)
                                                            : find_op(current_op_)(*this, call.args);
@@ -591,6 +604,8 @@ std::vector<bool> Graph::ops_taken(size_t n_ops) const {
   std::vector<bool> taken = skip_op_;
   taken.resize(n_ops, false);
   for (const auto& entry : attention_fusions_.fused)
+    if (entry.first < n_ops) taken[entry.first] = true;
+  for (const auto& entry : qkv_joins_.joins)
     if (entry.first < n_ops) taken[entry.first] = true;
   return taken;
 }

@@ -37,6 +37,7 @@
 #include "webgpu/attention_fusion.h"
 #include "webgpu/llm_fusion.h"
 #include "webgpu/output_topk.h"
+#include "webgpu/qkv_fusion.h"
 
 namespace wick::webgpu {
 
@@ -188,6 +189,9 @@ struct GraphOptions {
   // SCORE_CHAIN: no separate add per vec4 of head dim). Off until timed on a GPU.
   // Environment override: WICK_FLASH_SCORE_CHAIN=1.
   bool flash_score_chain = false;
+  // With flash_attention: a fused attention's q, k and v linears of one input as one product
+  // with stacked weights (qkv_fusion.h). Environment override: WICK_JOIN_QKV=0.
+  bool join_qkv = true;
   // How many workgroups of the big kernels the GPU runs at once (its multiprocessors); 0:
   // unknown. WebGPU does not say: the backend takes it from the adapter's name for the GPUs
   // it was measured on (gpu_multiprocessors.h), or from WICK_GPU_MULTIPROCESSORS=n.
@@ -336,6 +340,13 @@ class Graph {
   Result<std::shared_ptr<const gpu::ComputePipeline>> pipeline(const gpu::PipelineKey& key);
   // A params uniform owned by the graph.
   Result<ParamsBlock*> params(size_t bytes, const std::string& label);
+  // A tensor a fusion made (a joint weight, say), owned by the graph for its lifetime.
+  GpuTensor* own_tensor(GpuTensor t) {
+    owned_tensors_.push_back(std::make_unique<GpuTensor>(std::move(t)));
+    return owned_tensors_.back().get();
+  }
+  // Linears folded into a joint q/k/v product (qkv_fusion.h): not run on their own.
+  size_t joined_linear_count() const { return qkv_joins_.dropped_linears(); }
   // A scratch storage buffer owned by the graph.
   Result<gpu::Buffer*> scratch(uint64_t bytes, const std::string& label);
   // A scratch buffer shared by every op that asks under `key`, for data that lives only
@@ -519,6 +530,8 @@ class Graph {
   std::vector<int64_t> joint_offset_;
   LlmFusions llm_fusions_;  // planned with the memory plan (plan_transient_buffers)
   AttentionFusions attention_fusions_;  // likewise
+  QkvJoins qkv_joins_;                  // planned with the attention fusions
+  std::vector<std::unique_ptr<GpuTensor>> owned_tensors_;  // made by fusions (own_tensor)
 
   std::vector<std::unique_ptr<ParamsBlock>> params_;
   std::vector<std::unique_ptr<gpu::Buffer>> scratch_;

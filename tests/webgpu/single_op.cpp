@@ -218,6 +218,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.flash_splitkv = flash_splitkv;
   go.flash_prefetch = flash_prefetch;
   go.flash_score_chain = flash_score_chain;
+  go.join_qkv = join_qkv;
   go.fixed_shapes = fixed_shapes;
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;
@@ -233,6 +234,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   cat_placed = graph->cat_placed_count();
   cat_not_copied = graph->cat_pieces_not_copied();
   f16_weight_count = graph->f16_weight_count();
+  joined_linears = graph->joined_linear_count();
 
   ValueTable table;
   std::vector<int32_t> args;

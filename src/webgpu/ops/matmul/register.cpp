@@ -25,6 +25,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/matmul/build_linear.h"
 #include "webgpu/ops/matmul/splitk.h"
 #include "webgpu/ops/matmul/tile_staging.h"
 #include "webgpu/ops/op_kit.h"
@@ -424,6 +425,10 @@ Status matmul(Graph& g, const OpArgs& a) {
 }
 
 }  // namespace
+
+Status build_linear(Graph& g, const char* name, GpuTensor* x, GpuTensor* w, GpuTensor* bias, GpuTensor* out) {
+  return build_matmul(g, name, Kind::kLinear, x, w, bias, out, 1.f, 1.f);
+}
 
 void append_matmul_ops(std::vector<OpEntry>& ops) {
   ops.insert(ops.end(), {
