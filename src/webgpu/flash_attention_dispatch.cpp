@@ -33,6 +33,16 @@ bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invoca
   return (vec4s * 4 + t.bq * t.bkv / 4 + t.bq) * 4 <= max_storage;
 }
 
+// flash_attention_sg.wgsl's conditions at a tile: the device's subgroups hold whole rows
+// (TXS = bkv / 4 consecutive invocations: a power of two no larger than the smallest
+// subgroup), and the P tile fits beside the K tile (P_AT) in the shared memory.
+bool subgroup_tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t subgroup_min) {
+  const uint32_t txs = t.bkv / 4, d4 = static_cast<uint32_t>(d / 4);
+  if (txs == 0 || (txs & (txs - 1)) != 0 || subgroup_min < txs) return false;
+  const uint32_t vec4s = t.bq * (d4 + 1) + t.bkv * (d4 + 1) + t.bq * txs + t.bkv * d4;
+  return (vec4s * 4 + t.bq * txs + t.bq) * 4 <= max_storage;
+}
+
 std::optional<Tile> pick_tile(int64_t d, uint32_t max_storage, uint32_t max_invocations) {
   for (const Tile& t : kTiles)
     if (tile_ok(t, d, max_storage, max_invocations)) return t;
@@ -99,8 +109,13 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   if (partial_bytes > kMaxPartialBytes || partial_bytes > lim.max_storage_buffer_binding_size ||
       splits > lim.max_compute_workgroups_per_dimension)
     splits = 1;
-  gpu::PipelineKey key(gpu::shaders::flash_attention);
+  // GraphOptions::flash_subgroups: the row maxima by subgroup shuffles, P beside K.
+  const bool sg = g.options().flash_subgroups && g.device().has_feature(gpu::Feature::kSubgroups) &&
+                  subgroup_tile_ok(*tile, f.d, lim.max_compute_workgroup_storage_size,
+                                   g.device().adapter_info().subgroup_min_size);
+  gpu::PipelineKey key(sg ? gpu::shaders::flash_attention_sg : gpu::shaders::flash_attention);
   key.set("D", static_cast<uint32_t>(f.d)).set("BQ", tile->bq).set("BKV", tile->bkv);
+  if (sg) key.set("P_AT", tile->bkv * static_cast<uint32_t>(f.d / 4 + 1));
   if (splits > 1) key.set("KVS", static_cast<uint32_t>(splits));
   if (!g.options().flash_prefetch) key.set("PREFETCH", 0u);
   if (g.options().flash_score_chain) key.set("SCORE_CHAIN", 1u);

@@ -189,6 +189,10 @@ struct GraphOptions {
   // SCORE_CHAIN: no separate add per vec4 of head dim). Off until timed on a GPU.
   // Environment override: WICK_FLASH_SCORE_CHAIN=1.
   bool flash_score_chain = false;
+  // The fused attention's row maxima by subgroup shuffles where the device's subgroups hold
+  // a row's invocations (flash_attention_sg.wgsl: one barrier a key tile fewer). Off until
+  // timed on a GPU. Environment override: WICK_FLASH_SUBGROUPS=1.
+  bool flash_subgroups = false;
   // With flash_attention: a fused attention's q, k and v linears of one input as one product
   // with stacked weights (qkv_fusion.h). Environment override: WICK_JOIN_QKV=0.
   bool join_qkv = true;

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <random>
 
+#include "gpu/gpu_test_util.h"
+#include "gpu/device.h"
 #include "single_op.h"
 #include "webgpu/gpu_multiprocessors.h"
 #include "webgpu/ops/attention/flash_splitkv.h"
@@ -25,6 +27,7 @@ struct Shape {
   int splits = 0;  // GraphOptions::flash_splitkv for the fused run (n >= 2: n key splits)
   bool prefetch = true;  // GraphOptions::flash_prefetch
   bool score_chain = false;  // GraphOptions::flash_score_chain
+  bool subgroups = false;    // GraphOptions::flash_subgroups
 };
 
 struct Built {
@@ -136,6 +139,7 @@ struct Runs {
   size_t fused_dispatches, unfused_dispatches;
   uint64_t fused_bytes, unfused_bytes;
   size_t combines;  // flash_attention_combine dispatches of the fused run
+  size_t subgroup_kernels;  // flash_attention_sg dispatches of the fused run
 };
 Runs check(const Shape& s, uint32_t seed) {
   Runs r{};
@@ -148,6 +152,7 @@ Runs check(const Shape& s, uint32_t seed) {
     g.b.flash_splitkv = flash ? s.splits : 0;
     g.b.flash_prefetch = s.prefetch;
     g.b.flash_score_chain = s.score_chain;
+    g.b.flash_subgroups = s.subgroups;
     g.b.profile = flash;
     g.b.gpu_kernels = true;
     auto outs = g.b.run(g.inputs);
@@ -163,6 +168,7 @@ Runs check(const Shape& s, uint32_t seed) {
     (flash ? r.fused_dispatches : r.unfused_dispatches) = g.b.dispatches;
     (flash ? r.fused_bytes : r.unfused_bytes) = g.b.planned_bytes;
     if (flash) r.combines = test::count_kernel(g.b.kernels, "flash_attention_combine");
+    if (flash) r.subgroup_kernels = test::count_kernel(g.b.kernels, "flash_attention_sg");
   }
   return r;
 }
@@ -248,6 +254,28 @@ TEST(AttentionFusion, KernelOptionsMatchReference) {
     EXPECT_EQ(check(plain, 60).fused_dispatches, 2u) << "prefetch " << prefetch;
     EXPECT_EQ(check(split, 61).combines, 1u) << "prefetch " << prefetch;
   }
+}
+
+TEST(AttentionFusion, SubgroupRowMaxMatchesReference) {
+  // GraphOptions::flash_subgroups: the row maxima by subgroup shuffles (flash_attention_sg.wgsl,
+  // P beside K) wherever the adapter's subgroups hold a row's 8 invocations (tiles of 32 keys)
+  // and the tile fits the shared memory with P beside K (at head dim 32 on every adapter: 26
+  // KiB at (64, 32); head dim 64 needs more than the CPU drivers' 32 KiB): lavapipe (8 lanes)
+  // runs it, SwiftShader (4) keeps the shared-memory kernel. A mask and a partial last tile;
+  // 3 key splits; prescaled q and k.
+  WICK_GPU_DEVICE_OR_FAIL(device);
+  const bool runs_sg = device->has_feature(gpu::Feature::kSubgroups) && device->adapter_info().subgroup_min_size >= 8;
+  std::printf("[ subgroup ] %s: the subgroup kernel %s\n", device->adapter_info().summary().c_str(),
+              runs_sg ? "runs" : "does not run (subgroups under 8 lanes)");
+  Shape plain{1, 2, 37, 150, 32, 1};
+  Shape split{1, 3, 5, 200, 32, 0, false, false, 3};
+  Shape prescaled{2, 2, 33, 97, 32, 2, true};
+  for (Shape* s : {&plain, &split, &prescaled}) s->subgroups = true;
+  const Runs a = check(plain, 70), b = check(split, 71), c = check(prescaled, 72);
+  EXPECT_EQ(a.subgroup_kernels, runs_sg ? 1u : 0u);
+  EXPECT_EQ(b.subgroup_kernels, runs_sg ? 1u : 0u);
+  EXPECT_EQ(b.combines, 1u);
+  EXPECT_EQ(c.subgroup_kernels, runs_sg ? 1u : 0u);
 }
 
 TEST(AttentionFusion, KeySplitRuleOnRealShapes) {

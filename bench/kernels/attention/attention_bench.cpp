@@ -52,6 +52,7 @@ struct Variant {
   uint32_t kvs = 1;  // v23+: key splits into a partial buffer, then v23_flash_combine.wgsl (timed as the pair)
   bool prefetch = true;  // v18+: the shipped kernel's PREFETCH (v29, v30: off, the kernel before it)
   bool score_chain = false;  // v31, v32: the shipped kernel's SCORE_CHAIN (scores as one FMA chain each)
+  bool row_max_sg = false;   // v33, v34: flash_attention_sg.wgsl (row maxima by subgroup shuffles)
 };
 
 const Case kCases[] = {
@@ -110,6 +111,11 @@ const Variant kVariants[] = {
     // 16 fewer adds per 64 FMAs of the score loop; 2026-12-05 evening, not yet timed).
     {31, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 1, true, true},
     {32, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 2, true, true},
+    // v33, v34: v18 and v23 with the row maxima by subgroup shuffles (flash_attention_sg.wgsl,
+    // a link here; GraphOptions::flash_subgroups) and P beside K: 3 barriers a key tile, not 4.
+    // Only where the adapter's subgroups hold a row's BKV / 4 invocations.
+    {33, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 1, true, false, true},
+    {34, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 2, true, false, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -220,6 +226,7 @@ int main(int argc, char** argv) {
     for (const Variant& v : kVariants) {
       if (!only.empty() && std::find(only.begin(), only.end(), v.id) == only.end()) continue;
       if ((!v.strided && !has_sg) || !fits(v, c.d, smem)) continue;
+      if (v.row_max_sg && (!has_sg || dev->adapter_info().subgroup_min_size < v.bkv / 4)) continue;
       // v5-v17 link to the shipped kernel, whose RS became a constant (4) when its register
       // arrays were indexed by literals only (bench/kernels/robustness): the RS 8 rows are history.
       if (v.strided && v.rs != 4) continue;
