@@ -71,6 +71,7 @@ const Case kCases[] = {
     {"vit fc1      [1370,384]x[1536,384]^T+b", 1, 1370, 384, 1536, true, true, true},
     {"vit fc2      [1370,1536]x[384,1536]^T+b", 1, 1370, 1536, 384, true, true, true},
     {"whisper q    [1500,512]x[512,512]^T+b", 1, 1500, 512, 512, true, true, true},
+    {"whisper qkv  [1500,512]x[1536,512]^T+b", 1, 1500, 512, 1536, true, true, true},  // joined (qkv_fusion.h)
     {"whisper fc1  [1500,512]x[2048,512]^T+b", 1, 1500, 512, 2048, true, true, true},
     {"whisper fc2  [1500,2048]x[512,2048]^T+b", 1, 1500, 2048, 512, true, true, true},
     {"vit qk^T     [6,1370,64]x[6,64,1370]", 6, 1370, 64, 1370, false, false, true},
