@@ -184,6 +184,14 @@ QkvJoins plan_qkv_joins(const vkgraph::Plan& plan, AttentionFusions& attention, 
       parts[j].view->id = out;
       std::replace(f.uses.begin(), f.uses.end(), old_id, out);
     }
+    for (const Part& p : parts)
+      for (int32_t c : {p.weight, p.bias}) {
+        if (c < 0 || is_output[static_cast<size_t>(c)]) continue;
+        bool only_parts = true;
+        for (size_t r : readers[static_cast<size_t>(c)]) only_parts = only_parts && ops.count(r);
+        if (only_parts && std::find(join.released.begin(), join.released.end(), c) == join.released.end())
+          join.released.push_back(c);
+      }
     used_ops.insert(ops.begin(), ops.end());
     attention.skipped.insert(attention.skipped.end(), join.dropped.begin(), join.dropped.end());
     result.joins.emplace(host, std::move(join));
@@ -226,7 +234,13 @@ Status build_qkv_join(Graph& g, const QkvJoin& join) {
   WICK_ASSIGN_OR_RETURN(GpuTensor * wt, constant(w, {pn, join.k}, "joint q/k/v weight"));
   GpuTensor* bt = nullptr;
   if (any_bias) { WICK_ASSIGN_OR_RETURN(bt, constant(b, {pn}, "joint q/k/v bias")); }
-  return build_linear(g, name, x, wt, bt, out);
+  WICK_RETURN_IF_ERROR(build_linear(g, name, x, wt, bt, out));
+  // The parts' own weights and biases, read by nothing else now, leave the GPU.
+  for (int32_t id : join.released) {
+    WICK_ASSIGN_OR_RETURN(GpuTensor * t, g.tensor(id, name));
+    t->buffer.reset();
+  }
+  return {};
 }
 
 }  // namespace wick::webgpu

@@ -38,6 +38,9 @@ struct QkvJoin {
   std::vector<int32_t> weights;  // per part, in column order: [n, k] constants
   std::vector<int32_t> biases;   // per part: a [n] constant, or -1 (zeros)
   std::vector<size_t> dropped;   // the other parts' linears, skipped
+  // The parts' weights and biases that no other op reads: build_qkv_join lets their GPU
+  // copies go once the stacked ones exist, so the join costs no memory.
+  std::vector<int32_t> released;
   int64_t n = 0, k = 0;
 };
 
