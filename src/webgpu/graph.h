@@ -186,13 +186,15 @@ struct GraphOptions {
   // one (flash_attention.wgsl's PREFETCH). Environment override: WICK_FLASH_PREFETCH=0.
   bool flash_prefetch = true;
   // The fused attention sums its scores as one chain of FMAs per score (flash_attention.wgsl's
-  // SCORE_CHAIN: no separate add per vec4 of head dim). Off until timed on a GPU.
-  // Environment override: WICK_FLASH_SCORE_CHAIN=1.
-  bool flash_score_chain = false;
+  // SCORE_CHAIN: no separate add per vec4 of head dim). On the H100 (2026-12-05) the kernel
+  // took 3-5% less time at ViT-S and Whisper base shapes (bench/kernels/attention v31 / v32).
+  // Environment override: WICK_FLASH_SCORE_CHAIN=0.
+  bool flash_score_chain = true;
   // The fused attention's row maxima by subgroup shuffles where the device's subgroups hold
-  // a row's invocations (flash_attention_sg.wgsl: one barrier a key tile fewer). Off until
-  // timed on a GPU. Environment override: WICK_FLASH_SUBGROUPS=1.
-  bool flash_subgroups = false;
+  // a row's invocations (flash_attention_sg.wgsl: one barrier a key tile fewer). On the H100
+  // (2026-12-05) Whisper base took 2-3% less time end to end (bench/results/vision_h200.md).
+  // Environment override: WICK_FLASH_SUBGROUPS=0.
+  bool flash_subgroups = true;
   // With flash_attention: a fused attention's q, k and v linears of one input as one product
   // with stacked weights (qkv_fusion.h). Environment override: WICK_JOIN_QKV=0.
   bool join_qkv = true;

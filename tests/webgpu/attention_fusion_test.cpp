@@ -26,8 +26,8 @@ struct Shape {
   bool scores_read_elsewhere = false;
   int splits = 0;  // GraphOptions::flash_splitkv for the fused run (n >= 2: n key splits)
   bool prefetch = true;  // GraphOptions::flash_prefetch
-  bool score_chain = false;  // GraphOptions::flash_score_chain
-  bool subgroups = false;    // GraphOptions::flash_subgroups
+  bool score_chain = true;   // GraphOptions::flash_score_chain
+  bool subgroups = true;     // GraphOptions::flash_subgroups (where the adapter's subgroups hold a row)
 };
 
 struct Built {
@@ -243,14 +243,15 @@ TEST(AttentionFusion, KeySplitsMatchReference) {
 TEST(AttentionFusion, KernelOptionsMatchReference) {
   // The kernel's switches against the reference: GraphOptions::flash_prefetch off (each
   // tile's K and V loaded at the top of its step, the kernel before the prefetch; every other
-  // test runs with it) and flash_score_chain on (each score summed as one FMA chain, the same
-  // products in another order). A mask and a partial last tile at head dim 64; 3 key splits
-  // (one short) at head dim 32.
+  // test runs with it), alone and with flash_score_chain off (each score a dot product per
+  // vec4 of head dim, then an add: the kernel before the chain; every other test runs with
+  // the chain), and both on. A mask and a partial last tile at head dim 64; 3 key splits (one
+  // short) at head dim 32.
   for (const bool prefetch : {false, true}) {
     Shape plain{1, 2, 37, 150, 64, 1};
     Shape split{1, 3, 5, 200, 32, 0, false, false, 3};
     plain.prefetch = split.prefetch = prefetch;
-    plain.score_chain = split.score_chain = prefetch;  // off: the prefetch alone; on: with the chain
+    plain.score_chain = split.score_chain = prefetch;  // both off, or both on
     EXPECT_EQ(check(plain, 60).fused_dispatches, 2u) << "prefetch " << prefetch;
     EXPECT_EQ(check(split, 61).combines, 1u) << "prefetch " << prefetch;
   }

@@ -66,9 +66,9 @@ class VkGraphBuilder {
   bool flash_attention = true;  // GraphOptions::flash_attention for run()
   int flash_splitkv = 0;        // GraphOptions::flash_splitkv for run() (n >= 2: n key splits)
   bool flash_prefetch = true;   // GraphOptions::flash_prefetch for run()
-  bool flash_score_chain = false;  // GraphOptions::flash_score_chain for run()
+  bool flash_score_chain = true;   // GraphOptions::flash_score_chain for run()
   bool join_qkv = true;           // GraphOptions::join_qkv for run()
-  bool flash_subgroups = false;   // GraphOptions::flash_subgroups for run()
+  bool flash_subgroups = true;    // GraphOptions::flash_subgroups for run()
   size_t joined_linears = 0;      // after run(): Graph::joined_linear_count
   bool fixed_shapes = true;   // GraphOptions::fixed_shapes for run()
   // run() builds the graph again without in-place cats and fixed-shape kernels when an

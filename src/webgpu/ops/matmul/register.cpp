@@ -63,7 +63,10 @@ constexpr uint32_t kGemvColsPlain = 64;
 
 // The large-shape kernels' tiles (pipeline overrides), each within WebGPU's default limits
 // (16 KiB of workgroup storage, 256 invocations). On the H200 128x128 wins from about 4
-// tiles per multiprocessor, 128x64 from 2, and 64x64 (4x4 per thread, 256 threads) below.
+// tiles per multiprocessor and 64x64 (4x4 per thread, 256 threads) below. 128x64 from 3:
+// on the H100 (2026-12-05, matmul bench v33 / v34 of the shipped kernel) 64x64 was as fast
+// or faster at 264 and 288 tiles of 128x64 (ViT-S fc1 75.6 against 78.3 us; Whisper base's
+// joint q/k/v [1500, 1536] 115 against 135 us) and equal at 384 (Whisper fc1, 135 us).
 struct LargeTile {
   uint32_t bm, bn, bk, rm, rn;
 };
@@ -78,7 +81,7 @@ constexpr uint32_t kSplitReduceWorkgroup = 256;  // matmul_splitk_reduce
 static_assert(kSplitBk == kTile64.bk);  // splitk.h counts K steps of the 64x64 tile
 constexpr uint64_t kSplitMaxPartialBytes = uint64_t{64} << 20;
 constexpr uint64_t kMinTiles128 = 512;    // 128x128 tiles for kTile128
-constexpr uint64_t kMinTiles128x64 = 256;  // 128x64 tiles for kTile128x64
+constexpr uint64_t kMinTiles128x64 = 384;  // 128x64 tiles for kTile128x64
 // Unaligned shapes: matmul_large.wgsl from this K, matmul_tiled.wgsl below it.
 constexpr int64_t kLargeScalarMinK = 128;
 
