@@ -52,6 +52,12 @@ const KERNELS = [
   // Split over keys (flash_splitkv.h): the split kernel, then the combine.
   {shader: 'attention/flash_attention', consts: {D: 64, BQ: 48, BKV: 32, KVS: 2}},
   {shader: 'attention/flash_attention_combine', consts: {D: 64, KVS: 2}},
+  // The (64, 32) tile with its prefetch (PF 2 at head dim 32: the H100's (64, 32) at head dim 64
+  // needs more than lavapipe's 32 KiB), the FMA-chain scores (default since 2026-12-05), and
+  // the subgroup row maxima's kernel with P beside K (flash_attention_dispatch.cpp's P_AT).
+  {shader: 'attention/flash_attention', consts: {D: 32, BQ: 64, BKV: 32}, clean: true},
+  {shader: 'attention/flash_attention', consts: {D: 32, BQ: 64, BKV: 32, SCORE_CHAIN: 1, KVS: 2}, clean: true},
+  {shader: 'attention/flash_attention_sg', consts: {D: 32, BQ: 64, BKV: 32, SCORE_CHAIN: 1, P_AT: 32 * 9}, clean: true},
   {shader: 'quantized/q4gsw_gemm', consts: {}},
   {shader: 'matmul/matmul_tiled', consts: {}},
   {shader: 'norm/row_norm_rows', consts: {}},
