@@ -1,7 +1,10 @@
 // Method execution: input checks, the instruction loop, output copies.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "runtime/method_impl.h"
 
@@ -121,6 +124,7 @@ Status Method::set_input(size_t index, const Value& input) {
 
 Status Method::execute() {
   Impl& m = *impl_;
+  m.output_in_storage.clear();  // this execution writes every output where it is planned
   uint64_t executed = 0;
   using Clock = std::chrono::steady_clock;
   m.profile.clear();
@@ -194,8 +198,61 @@ Result<Value> Method::output(size_t index) const {
   const Impl& m = *impl_;
   if (index >= m.outputs.size())
     return Status(ErrorCode::kInvalidArgument, m.where + ": output " + std::to_string(index) + " does not exist");
-  return copy_out(m.values.values[static_cast<size_t>(m.outputs[index])], m.where + ": output " + std::to_string(index));
+  const Value& v = m.values.values[static_cast<size_t>(m.outputs[index])];
+  if (index < m.output_in_storage.size() && m.output_in_storage[index]) {
+    // The last forward() wrote it into the storage it returned.
+    Value at = v;
+    at.tensor.data = m.output_storage[index]->data();
+    return copy_out(at, m.where + ": output " + std::to_string(index));
+  }
+  return copy_out(v, m.where + ": output " + std::to_string(index));
 }
+
+namespace {
+
+// Outputs forward() may have written straight into the storage it returns (Method::
+// last_output_copy_bytes): a planned tensor (memory the method does not own) that exactly
+// one instruction names (its producer: nothing else reads it, so nothing depends on where
+// it lives), that is no input, listed once, and not the subject of a move.
+std::vector<Method::Impl::OutputHome> find_output_homes(const Method::Impl& m) {
+  std::vector<Method::Impl::OutputHome> homes(m.outputs.size());
+  if (const char* v = std::getenv("WICK_OUTPUT_IN_PLACE"); v && std::string_view(v) == "0") return homes;
+  std::vector<int> uses(m.values.values.size(), 0);
+  auto use = [&](int32_t id, int n) {
+    if (id >= 0 && static_cast<size_t>(id) < uses.size()) uses[static_cast<size_t>(id)] += n;
+  };
+  for (const auto& chain : m.chains)
+    for (const Instruction& in : chain) {
+      // Per instruction, not per argument: an out-variant kernel names its out tensor twice
+      // (the out argument and the return value).
+      if (in.kind == Instruction::kKernel || in.kind == Instruction::kDelegate)
+        for (size_t k = 0; k < in.args.size(); ++k)
+          if (std::find(in.args.begin(), in.args.begin() + static_cast<std::ptrdiff_t>(k), in.args[k]) ==
+              in.args.begin() + static_cast<std::ptrdiff_t>(k))
+            use(in.args[k], 1);
+      if (in.kind == Instruction::kMove) use(in.a, 2), use(in.b, 2);
+      if (in.kind == Instruction::kJumpFalse || in.kind == Instruction::kFree) use(in.a, 2);
+    }
+  for (int32_t id : m.inputs) use(id, 2);
+  for (int32_t id : m.outputs) use(id, 0);
+  std::vector<int> listed(m.values.values.size(), 0);
+  for (int32_t id : m.outputs)
+    if (id >= 0 && static_cast<size_t>(id) < listed.size()) ++listed[static_cast<size_t>(id)];
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
+    const int32_t id = m.outputs[i];
+    if (id < 0 || static_cast<size_t>(id) >= uses.size() || uses[static_cast<size_t>(id)] != 1 ||
+        listed[static_cast<size_t>(id)] != 1)
+      continue;
+    const Value& v = m.values.values[static_cast<size_t>(id)];
+    if (!v.is_tensor() || v.tensor.owned || !v.tensor.data || v.tensor.capacity == 0) continue;
+    homes[i] = {v.tensor.data, v.tensor.capacity};
+  }
+  return homes;
+}
+
+}  // namespace
+
+uint64_t Method::last_output_copy_bytes() const { return impl_->output_copy_bytes; }
 
 Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
   Impl& m = *impl_;
@@ -203,9 +260,33 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
     return Status(ErrorCode::kInvalidArgument, m.where + " takes " + std::to_string(m.inputs.size()) +
                                                    " inputs, got " + std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) WICK_RETURN_IF_ERROR(set_input(i, inputs[i]));
-  WICK_RETURN_IF_ERROR(execute());
+  // In-place outputs: each goes straight into the storage this call returns when the caller
+  // has let go of the previous call's (it has no other owner), else into its planned memory
+  // (and copy_out copies it into fresh storage, as for every other output). A 3 MB output
+  // (Whisper base's encoder states) cost a memcpy per call.
+  if (!m.output_homes_found) {
+    m.output_home = find_output_homes(m);
+    m.output_homes_found = true;
+  }
+  m.output_storage.resize(m.outputs.size());
+  std::vector<bool> in_storage(m.outputs.size(), false);
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
+    const Impl::OutputHome& home = m.output_home[i];
+    const std::shared_ptr<AlignedBuffer>& st = m.output_storage[i];
+    if (!home.data || !st || st.use_count() != 1 || st->size() < home.capacity) continue;
+    m.values.values[static_cast<size_t>(m.outputs[i])].tensor.data = st->data();
+    in_storage[i] = true;
+  }
+  Status run = execute();
+  // Back to the planned memory, whatever happened: the lower-level execute() and a caller
+  // holding this call's outputs must never meet.
+  for (size_t i = 0; i < m.outputs.size(); ++i)
+    if (in_storage[i]) m.values.values[static_cast<size_t>(m.outputs[i])].tensor.data = m.output_home[i].data;
+  WICK_RETURN_IF_ERROR(run);
+  m.output_in_storage = in_storage;
   // A file may list one large tensor as many outputs: bound the copies, not just each one.
   uint64_t copied = 0;
+  m.output_copy_bytes = 0;
   std::vector<Value> outs;
   for (size_t i = 0; i < m.outputs.size(); ++i) {
     const Value& v = m.values.values[static_cast<size_t>(m.outputs[i])];
@@ -215,8 +296,23 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
                                                     std::to_string(copied) + " bytes, over the limit of " +
                                                     std::to_string(m.limits.max_io_bytes) +
                                                     " bytes (MemoryLimits::max_io_bytes)");
-    m.output_storage.resize(m.outputs.size());
-    WICK_ASSIGN_OR_RETURN(Value out, copy_out(v, m.where + ": output " + std::to_string(i), &m.output_storage[i]));
+    std::shared_ptr<AlignedBuffer>& st = m.output_storage[i];
+    if (in_storage[i]) {
+      // Written in place: hand out the storage itself.
+      Tensor t;
+      t.dtype = v.tensor.dtype;
+      t.sizes = v.tensor.sizes;
+      t.max_sizes = v.tensor.sizes;
+      t.dim_order.resize(t.sizes.size());
+      for (size_t d = 0; d < t.dim_order.size(); ++d) t.dim_order[d] = static_cast<uint8_t>(d);
+      t.owned = st;
+      t.data = st->data();
+      t.capacity = st->size();
+      outs.push_back(Value::make_tensor(std::move(t)));
+      continue;
+    }
+    WICK_ASSIGN_OR_RETURN(Value out, copy_out(v, m.where + ": output " + std::to_string(i), &st));
+    if (out.is_tensor()) m.output_copy_bytes += out.tensor.nbytes();
     outs.push_back(std::move(out));
   }
   return outs;

@@ -54,6 +54,18 @@ struct Method::Impl {
   // Per output: the storage of the copy forward() returned last, reused by the next
   // forward() once the caller has let go of it (method.cpp: copy_out).
   std::vector<std::shared_ptr<AlignedBuffer>> output_storage;
+  // Per output: where its planned memory is (null: not written in place, method.cpp's
+  // in-place outputs), found on the first forward().
+  struct OutputHome {
+    void* data = nullptr;
+    size_t capacity = 0;
+  };
+  std::vector<OutputHome> output_home;
+  bool output_homes_found = false;
+  // Per output: the last forward() wrote it into output_storage, not its planned memory
+  // (Method::output reads it there; execute() clears these).
+  std::vector<bool> output_in_storage;
+  uint64_t output_copy_bytes = 0;  // of the last forward()
 };
 
 // fuse_runs.cpp: replaces each run of one backend's delegate calls with host operators

@@ -131,6 +131,11 @@ class Method {
   // Delegate calls in the method's instructions, after runs were fused across host
   // operators (runtime/fuse_runs.cpp): what a forward() pays in delegate round trips.
   size_t delegate_calls() const;
+  // Bytes the last forward() copied into the outputs it returned. Outputs that one
+  // instruction writes and nothing else reads are written straight into the storage
+  // forward() returns, once the caller has let go of the previous call's (0 bytes then);
+  // WICK_OUTPUT_IN_PLACE=0 always copies (for A/B timings).
+  uint64_t last_output_copy_bytes() const;
 
   struct Impl;
 
