@@ -64,7 +64,17 @@ def main():
                 return "-"
             if "rel" not in c:
                 return c.get("error", "?")
-            return f"{'ok' if c['ok'] else 'FAIL'} {c['rel']:.1e}"
+            cell = f"{'ok' if c['ok'] else 'FAIL'} {c['rel']:.1e}"
+            # A failing output next to how far PyTorch's own fp32 eager is from its fp64 run
+            # (export.py's fp32_vs_fp64_max_abs): a random-weight D-FINE's box selection flips
+            # under rounding, so eager fp32 is as far from fp64 as the runtimes are from it.
+            spread = [o2.get("fp32_vs_fp64_max_abs") for o2 in ex.get("outputs", [])]
+            worst = max(range(len(c.get("outputs", []))), key=lambda i: c["outputs"][i].get("rel", 0), default=None)
+            if not c["ok"] and worst is not None and worst < len(spread) and spread[worst] is not None:
+                scale = c["outputs"][worst].get("ref_max_abs") or 0
+                if scale > 0:
+                    cell += f" (eager fp32 vs fp64: {spread[worst] / scale:.1e})"
+            return cell
 
         prov = o.get("providers")
         prov = ", ".join(f"{k.replace('ExecutionProvider', '')} {v}" for k, v in prov.items()) if prov else "-"
