@@ -37,6 +37,13 @@ class DelegateInstance {
   virtual ~DelegateInstance() = default;
   // args: value indices, the lowered module's inputs followed by its outputs.
   virtual Status execute(ValueTable& values, std::span<const int32_t> args) = 0;
+  // How many of `args` are inputs the delegate only reads (the host tensors' bytes, during
+  // execute()): Method::forward may then hand it the caller's input tensors instead of
+  // copies. 0 (the default): unknown, every input is copied.
+  virtual size_t read_only_inputs(std::span<const int32_t> args) const {
+    (void)args;
+    return 0;
+  }
   // Top-k of output `value`'s last row (see Method::request_output_topk), computed by the
   // delegate in later execute()s instead of reading the output back. `args` as for
   // execute(). kNotSupported where it cannot (the method then computes it on the host).

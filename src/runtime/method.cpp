@@ -65,7 +65,9 @@ size_t Method::delegate_calls() const {
   return n;
 }
 
-Status Method::set_input(size_t index, const Value& input) {
+Status Method::set_input(size_t index, const Value& input) { return set_input_impl(index, input, false); }
+
+Status Method::set_input_impl(size_t index, const Value& input, bool borrow) {
   Impl& m = *impl_;
   const std::string where = m.where + ": input " + std::to_string(index);
   if (index >= m.inputs.size())
@@ -106,7 +108,15 @@ Status Method::set_input(size_t index, const Value& input) {
     }
     Status s = dst.resize(src.sizes);
     if (!s.ok()) return s.with_context(where);
+    if (borrow && dst.owned == nullptr) {
+      // forward()'s borrowed input: the caller's bytes, read in place (forward() puts the
+      // planned pointer back after the call).
+      dst.data = const_cast<void*>(src.data);
+      dst.capacity = std::max(src.capacity, src.nbytes());
+      return {};
+    }
     if (src.nbytes() > 0) std::memcpy(dst.data, src.data, src.nbytes());
+    m.input_copy_bytes += src.nbytes();
     return {};
   }
   if (slot.is_scalar()) {
@@ -250,16 +260,80 @@ std::vector<Method::Impl::OutputHome> find_output_homes(const Method::Impl& m) {
   return homes;
 }
 
+// Inputs forward() may lend to their reader (Method::last_input_copy_bytes): a planned
+// tensor whose value id appears once among all instructions' arguments, in a delegate call,
+// at a position the delegate declares read-only; not an output, not moved.
+std::vector<bool> find_borrowable_inputs(const Method::Impl& m) {
+  std::vector<bool> ok(m.inputs.size(), false);
+  if (const char* v = std::getenv("WICK_INPUT_IN_PLACE"); v && std::string_view(v) == "0") return ok;
+  const size_t nv = m.values.values.size();
+  std::vector<int> count(nv, 0);
+  std::vector<bool> read_only(nv, false);
+  auto valid = [&](int32_t id) { return id >= 0 && static_cast<size_t>(id) < nv; };
+  for (const auto& chain : m.chains)
+    for (const Instruction& in : chain) {
+      if (in.kind == Instruction::kKernel || in.kind == Instruction::kDelegate) {
+        const size_t ro = in.kind == Instruction::kDelegate ? m.delegates[static_cast<size_t>(in.a)]->read_only_inputs(in.args) : 0;
+        for (size_t k = 0; k < in.args.size(); ++k) {
+          if (!valid(in.args[k])) continue;
+          ++count[static_cast<size_t>(in.args[k])];
+          if (k < ro) read_only[static_cast<size_t>(in.args[k])] = true;
+        }
+      } else if (valid(in.a)) {
+        count[static_cast<size_t>(in.a)] += 2;
+        if (in.kind == Instruction::kMove && valid(in.b)) count[static_cast<size_t>(in.b)] += 2;
+      }
+    }
+  for (int32_t id : m.outputs)
+    if (valid(id)) count[static_cast<size_t>(id)] += 2;
+  std::vector<int> listed(nv, 0);
+  for (int32_t id : m.inputs)
+    if (valid(id)) ++listed[static_cast<size_t>(id)];
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    const int32_t id = m.inputs[i];
+    if (!valid(id) || count[static_cast<size_t>(id)] != 1 || !read_only[static_cast<size_t>(id)] ||
+        listed[static_cast<size_t>(id)] != 1)
+      continue;
+    const Value& v = m.values.values[static_cast<size_t>(id)];
+    ok[i] = v.is_tensor() && v.tensor.data != nullptr && v.tensor.owned == nullptr;
+  }
+  return ok;
+}
+
 }  // namespace
 
 uint64_t Method::last_output_copy_bytes() const { return impl_->output_copy_bytes; }
+uint64_t Method::last_input_copy_bytes() const { return impl_->input_copy_bytes; }
 
 Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
   Impl& m = *impl_;
   if (inputs.size() != m.inputs.size())
     return Status(ErrorCode::kInvalidArgument, m.where + " takes " + std::to_string(m.inputs.size()) +
                                                    " inputs, got " + std::to_string(inputs.size()));
-  for (size_t i = 0; i < inputs.size(); ++i) WICK_RETURN_IF_ERROR(set_input(i, inputs[i]));
+  // Borrowed inputs: lent to the one delegate that reads them for this call, not copied.
+  if (!m.output_homes_found) m.input_borrowable = find_borrowable_inputs(m);
+  m.input_copy_bytes = 0;
+  std::vector<std::pair<void*, size_t>> planned_inputs(inputs.size(), {nullptr, 0});
+  auto give_back_inputs = [&]() {
+    for (size_t i = 0; i < planned_inputs.size(); ++i)
+      if (planned_inputs[i].first) {
+        Tensor& t = m.values.values[static_cast<size_t>(m.inputs[i])].tensor;
+        t.data = planned_inputs[i].first;
+        t.capacity = planned_inputs[i].second;
+      }
+  };
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const bool borrow = m.input_borrowable[i];
+    if (borrow) {
+      const Tensor& t = m.values.values[static_cast<size_t>(m.inputs[i])].tensor;
+      planned_inputs[i] = {t.data, t.capacity};
+    }
+    Status s = set_input_impl(i, inputs[i], borrow);
+    if (!s.ok()) {
+      give_back_inputs();
+      return s;
+    }
+  }
   // In-place outputs: each goes straight into the storage this call returns when the caller
   // has let go of the previous call's (it has no other owner), else into its planned memory
   // (and copy_out copies it into fresh storage, as for every other output). A 3 MB output
@@ -279,9 +353,10 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
   }
   Status run = execute();
   // Back to the planned memory, whatever happened: the lower-level execute() and a caller
-  // holding this call's outputs must never meet.
+  // holding this call's outputs, or its inputs, must never meet.
   for (size_t i = 0; i < m.outputs.size(); ++i)
     if (in_storage[i]) m.values.values[static_cast<size_t>(m.outputs[i])].tensor.data = m.output_home[i].data;
+  give_back_inputs();
   WICK_RETURN_IF_ERROR(run);
   m.output_in_storage = in_storage;
   // A file may list one large tensor as many outputs: bound the copies, not just each one.

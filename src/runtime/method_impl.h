@@ -66,6 +66,11 @@ struct Method::Impl {
   // (Method::output reads it there; execute() clears these).
   std::vector<bool> output_in_storage;
   uint64_t output_copy_bytes = 0;  // of the last forward()
+  // Per input: forward() hands the caller's tensor to the one delegate that reads it
+  // instead of copying it into planned memory (method.cpp's borrowed inputs); found on the
+  // first forward().
+  std::vector<bool> input_borrowable;
+  uint64_t input_copy_bytes = 0;  // of the last forward()
 };
 
 // fuse_runs.cpp: replaces each run of one backend's delegate calls with host operators

@@ -136,12 +136,19 @@ class Method {
   // forward() returns, once the caller has let go of the previous call's (0 bytes then);
   // WICK_OUTPUT_IN_PLACE=0 always copies (for A/B timings).
   uint64_t last_output_copy_bytes() const;
+  // Bytes the last forward() copied from its inputs into the method's memory. An input that
+  // one delegate call reads and nothing else names is lent to it instead (the caller's
+  // tensor, for the length of the call; the delegate only reads it): 0 bytes then.
+  // WICK_INPUT_IN_PLACE=0 always copies (for A/B timings).
+  uint64_t last_input_copy_bytes() const;
 
   struct Impl;
 
  private:
   friend class Program;
   Method();
+  // set_input, or with `borrow` (forward()'s borrowed inputs) the caller's bytes in place.
+  Status set_input_impl(size_t index, const Value& input, bool borrow);
   std::unique_ptr<Impl> impl_;
 };
 

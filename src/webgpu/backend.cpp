@@ -122,6 +122,13 @@ class WebGpuDelegate : public DelegateInstance {
     return s;
   }
 
+  // The graph's inputs are uploaded from the host tensors and never written back (only its
+  // outputs are read back): args before the last num_outputs().
+  size_t read_only_inputs(std::span<const int32_t> args) const override {
+    const size_t n = graph_->num_outputs();
+    return args.size() >= n ? args.size() - n : 0;
+  }
+
   Status request_output_topk(std::span<const int32_t> args, int32_t value, int k) override {
     WICK_ASSIGN_OR_RETURN(size_t j, output_slot(args, value));
     return graph_->request_output_topk(j, k);

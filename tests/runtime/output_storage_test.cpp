@@ -65,6 +65,9 @@ TEST(MethodOutputStorage, DroppedOutputsAreWrittenInPlace) {
   };
   { auto first = (*method)->forward({Value::make_tensor(x)}); ASSERT_TRUE(first.ok()); }
   EXPECT_EQ((*method)->last_output_copy_bytes(), bytes) << "the first call copies";
+  // A CPU kernel reads the input: it is copied in (only delegates that declare their inputs
+  // read-only get the caller's tensor, webgpu/borrowed_inputs_test.cpp).
+  EXPECT_EQ((*method)->last_input_copy_bytes(), bytes);
   auto second = (*method)->forward({Value::make_tensor(x2)});
   ASSERT_TRUE(second.ok()) << second.status().to_string();
   EXPECT_EQ((*method)->last_output_copy_bytes(), 0u) << "the first call's output was dropped: written in place";
