@@ -21,6 +21,20 @@ constexpr uint64_t kMaxInstructions = 10000000;
 // does) and the size is the same, the copy goes there instead of into fresh memory: a
 // fresh large allocation is zero-filled page by page, and for a 16 MiB output (SAM 2.1's
 // image encoder) that cost several times the copy itself on every call.
+// A contiguous tensor shaped and typed as `like` whose bytes are `storage`'s.
+Tensor tensor_in(const Tensor& like, const std::shared_ptr<AlignedBuffer>& storage) {
+  Tensor t;
+  t.dtype = like.dtype;
+  t.sizes = like.sizes;
+  t.max_sizes = like.sizes;
+  t.dim_order.resize(t.sizes.size());
+  for (size_t i = 0; i < t.dim_order.size(); ++i) t.dim_order[i] = static_cast<uint8_t>(i);
+  t.owned = storage;
+  t.data = storage->data();
+  t.capacity = storage->size();
+  return t;
+}
+
 Result<Value> copy_out(const Value& v, const std::string& where, std::shared_ptr<AlignedBuffer>* reuse = nullptr) {
   if (!v.is_tensor()) return v;
   const Tensor& src = v.tensor;
@@ -29,14 +43,7 @@ Result<Value> copy_out(const Value& v, const std::string& where, std::shared_ptr
                                                   std::to_string(src.capacity) + " bytes): nothing computed it");
   Tensor t;
   if (reuse && *reuse && reuse->use_count() == 1 && (*reuse)->size() == src.nbytes() && src.nbytes() > 0) {
-    t.dtype = src.dtype;
-    t.sizes = src.sizes;
-    t.max_sizes = src.sizes;
-    t.dim_order.resize(t.sizes.size());
-    for (size_t i = 0; i < t.dim_order.size(); ++i) t.dim_order[i] = static_cast<uint8_t>(i);
-    t.owned = *reuse;
-    t.data = t.owned->data();
-    t.capacity = t.owned->size();
+    t = tensor_in(src, *reuse);
   } else {
     WICK_ASSIGN_OR_RETURN(t, Tensor::allocate(src.dtype, src.sizes));
   }
@@ -310,8 +317,14 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
   if (inputs.size() != m.inputs.size())
     return Status(ErrorCode::kInvalidArgument, m.where + " takes " + std::to_string(m.inputs.size()) +
                                                    " inputs, got " + std::to_string(inputs.size()));
+  // Which inputs may be lent and which outputs written in place: from the instructions,
+  // once (the environment's switches are read then too).
+  if (!m.io_in_place_found) {
+    m.input_borrowable = find_borrowable_inputs(m);
+    m.output_home = find_output_homes(m);
+    m.io_in_place_found = true;
+  }
   // Borrowed inputs: lent to the one delegate that reads them for this call, not copied.
-  if (!m.output_homes_found) m.input_borrowable = find_borrowable_inputs(m);
   m.input_copy_bytes = 0;
   std::vector<std::pair<void*, size_t>> planned_inputs(inputs.size(), {nullptr, 0});
   auto give_back_inputs = [&]() {
@@ -338,10 +351,6 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
   // has let go of the previous call's (it has no other owner), else into its planned memory
   // (and copy_out copies it into fresh storage, as for every other output). A 3 MB output
   // (Whisper base's encoder states) cost a memcpy per call.
-  if (!m.output_homes_found) {
-    m.output_home = find_output_homes(m);
-    m.output_homes_found = true;
-  }
   m.output_storage.resize(m.outputs.size());
   std::vector<bool> in_storage(m.outputs.size(), false);
   for (size_t i = 0; i < m.outputs.size(); ++i) {
@@ -373,17 +382,7 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
                                                     " bytes (MemoryLimits::max_io_bytes)");
     std::shared_ptr<AlignedBuffer>& st = m.output_storage[i];
     if (in_storage[i]) {
-      // Written in place: hand out the storage itself.
-      Tensor t;
-      t.dtype = v.tensor.dtype;
-      t.sizes = v.tensor.sizes;
-      t.max_sizes = v.tensor.sizes;
-      t.dim_order.resize(t.sizes.size());
-      for (size_t d = 0; d < t.dim_order.size(); ++d) t.dim_order[d] = static_cast<uint8_t>(d);
-      t.owned = st;
-      t.data = st->data();
-      t.capacity = st->size();
-      outs.push_back(Value::make_tensor(std::move(t)));
+      outs.push_back(Value::make_tensor(tensor_in(v.tensor, st)));  // written in place: the storage itself
       continue;
     }
     WICK_ASSIGN_OR_RETURN(Value out, copy_out(v, m.where + ": output " + std::to_string(i), &st));

@@ -55,13 +55,13 @@ struct Method::Impl {
   // forward() once the caller has let go of it (method.cpp: copy_out).
   std::vector<std::shared_ptr<AlignedBuffer>> output_storage;
   // Per output: where its planned memory is (null: not written in place, method.cpp's
-  // in-place outputs), found on the first forward().
+  // in-place outputs), found on the first forward() with input_borrowable.
   struct OutputHome {
     void* data = nullptr;
     size_t capacity = 0;
   };
   std::vector<OutputHome> output_home;
-  bool output_homes_found = false;
+  bool io_in_place_found = false;
   // Per output: the last forward() wrote it into output_storage, not its planned memory
   // (Method::output reads it there; execute() clears these).
   std::vector<bool> output_in_storage;
