@@ -14,13 +14,6 @@ namespace {
 // ExecuTorch's guard against runaway jump loops.
 constexpr uint64_t kMaxInstructions = 10000000;
 
-// A copy that owns its storage. A tensor is copied only from storage that holds it: its
-// shape is the file's word, but its capacity is what Wick allocated or mapped.
-// `reuse` (forward()'s outputs): the storage this output's copy had last time. When only
-// `reuse` still holds it (the caller dropped the previous outputs, as a loop of calls
-// does) and the size is the same, the copy goes there instead of into fresh memory: a
-// fresh large allocation is zero-filled page by page, and for a 16 MiB output (SAM 2.1's
-// image encoder) that cost several times the copy itself on every call.
 // A contiguous tensor shaped and typed as `like` whose bytes are `storage`'s.
 Tensor tensor_in(const Tensor& like, const std::shared_ptr<AlignedBuffer>& storage) {
   Tensor t;
@@ -35,6 +28,13 @@ Tensor tensor_in(const Tensor& like, const std::shared_ptr<AlignedBuffer>& stora
   return t;
 }
 
+// A copy that owns its storage. A tensor is copied only from storage that holds it: its
+// shape is the file's word, but its capacity is what Wick allocated or mapped.
+// `reuse` (forward()'s outputs): the storage this output's copy had last time. When only
+// `reuse` still holds it (the caller dropped the previous outputs, as a loop of calls
+// does) and the size is the same, the copy goes there instead of into fresh memory: a
+// fresh large allocation is zero-filled page by page, and for a 16 MiB output (SAM 2.1's
+// image encoder) that cost several times the copy itself on every call.
 Result<Value> copy_out(const Value& v, const std::string& where, std::shared_ptr<AlignedBuffer>* reuse = nullptr) {
   if (!v.is_tensor()) return v;
   const Tensor& src = v.tensor;
@@ -227,82 +227,81 @@ Result<Value> Method::output(size_t index) const {
 
 namespace {
 
-// Outputs forward() may have written straight into the storage it returns (Method::
-// last_output_copy_bytes): a planned tensor (memory the method does not own) that exactly
-// one instruction names (its producer: nothing else reads it, so nothing depends on where
-// it lives), that is no input, listed once, and not the subject of a move.
-std::vector<Method::Impl::OutputHome> find_output_homes(const Method::Impl& m) {
-  std::vector<Method::Impl::OutputHome> homes(m.outputs.size());
-  if (const char* v = std::getenv("WICK_OUTPUT_IN_PLACE"); v && std::string_view(v) == "0") return homes;
-  std::vector<int> uses(m.values.values.size(), 0);
-  auto use = [&](int32_t id, int n) {
-    if (id >= 0 && static_cast<size_t>(id) < uses.size()) uses[static_cast<size_t>(id)] += n;
-  };
+// How each value is named by the method's instructions, for forward()'s in-place plan.
+struct ValueUses {
+  std::vector<int> instructions;  // kernel and delegate calls naming it (an out-variant kernel names its out twice)
+  std::vector<int> args;          // its appearances among those calls' arguments
+  std::vector<bool> read_only;    // named at a position its delegate declares read-only
+  std::vector<bool> pinned;       // moved, a jump condition, freed, or an output
+  std::vector<int> inputs_listed, outputs_listed;
+};
+
+ValueUses value_uses(const Method::Impl& m) {
+  const size_t nv = m.values.values.size();
+  ValueUses u{std::vector<int>(nv, 0), std::vector<int>(nv, 0), std::vector<bool>(nv, false),
+              std::vector<bool>(nv, false), std::vector<int>(nv, 0), std::vector<int>(nv, 0)};
+  auto valid = [&](int32_t id) { return id >= 0 && static_cast<size_t>(id) < nv; };
   for (const auto& chain : m.chains)
     for (const Instruction& in : chain) {
-      // Per instruction, not per argument: an out-variant kernel names its out tensor twice
-      // (the out argument and the return value).
-      if (in.kind == Instruction::kKernel || in.kind == Instruction::kDelegate)
-        for (size_t k = 0; k < in.args.size(); ++k)
-          if (std::find(in.args.begin(), in.args.begin() + static_cast<std::ptrdiff_t>(k), in.args[k]) ==
-              in.args.begin() + static_cast<std::ptrdiff_t>(k))
-            use(in.args[k], 1);
-      if (in.kind == Instruction::kMove) use(in.a, 2), use(in.b, 2);
-      if (in.kind == Instruction::kJumpFalse || in.kind == Instruction::kFree) use(in.a, 2);
+      if (in.kind != Instruction::kKernel && in.kind != Instruction::kDelegate) {
+        if (valid(in.a)) u.pinned[static_cast<size_t>(in.a)] = true;
+        if (in.kind == Instruction::kMove && valid(in.b)) u.pinned[static_cast<size_t>(in.b)] = true;
+        continue;
+      }
+      const size_t ro = in.kind == Instruction::kDelegate ? m.delegates[static_cast<size_t>(in.a)]->read_only_inputs(in.args) : 0;
+      for (size_t k = 0; k < in.args.size(); ++k) {
+        if (!valid(in.args[k])) continue;
+        const size_t id = static_cast<size_t>(in.args[k]);
+        ++u.args[id];
+        if (std::find(in.args.begin(), in.args.begin() + static_cast<std::ptrdiff_t>(k), in.args[k]) ==
+            in.args.begin() + static_cast<std::ptrdiff_t>(k))
+          ++u.instructions[id];
+        if (k < ro) u.read_only[id] = true;
+      }
     }
-  for (int32_t id : m.inputs) use(id, 2);
-  for (int32_t id : m.outputs) use(id, 0);
-  std::vector<int> listed(m.values.values.size(), 0);
+  for (int32_t id : m.inputs)
+    if (valid(id)) ++u.inputs_listed[static_cast<size_t>(id)];
   for (int32_t id : m.outputs)
-    if (id >= 0 && static_cast<size_t>(id) < listed.size()) ++listed[static_cast<size_t>(id)];
+    if (valid(id)) ++u.outputs_listed[static_cast<size_t>(id)];
+  return u;
+}
+
+// A tensor in memory the method planned (not storage it owns).
+bool planned_tensor(const Value& v) { return v.is_tensor() && v.tensor.data && !v.tensor.owned && v.tensor.capacity > 0; }
+
+bool switched_off(const char* name) {
+  const char* v = std::getenv(name);
+  return v && std::string_view(v) == "0";
+}
+
+// Outputs forward() may write straight into the storage it returns (Method::
+// last_output_copy_bytes): a planned tensor that exactly one instruction names (its
+// producer: nothing else reads it, so nothing depends on where it lives), that is no input,
+// listed once, and not moved, freed or tested.
+std::vector<Method::Impl::OutputHome> find_output_homes(const Method::Impl& m, const ValueUses& u) {
+  std::vector<Method::Impl::OutputHome> homes(m.outputs.size());
+  if (switched_off("WICK_OUTPUT_IN_PLACE")) return homes;
   for (size_t i = 0; i < m.outputs.size(); ++i) {
-    const int32_t id = m.outputs[i];
-    if (id < 0 || static_cast<size_t>(id) >= uses.size() || uses[static_cast<size_t>(id)] != 1 ||
-        listed[static_cast<size_t>(id)] != 1)
+    const size_t id = static_cast<size_t>(m.outputs[i]);
+    if (id >= u.args.size() || u.instructions[id] != 1 || u.pinned[id] || u.inputs_listed[id] != 0 ||
+        u.outputs_listed[id] != 1)
       continue;
-    const Value& v = m.values.values[static_cast<size_t>(id)];
-    if (!v.is_tensor() || v.tensor.owned || !v.tensor.data || v.tensor.capacity == 0) continue;
-    homes[i] = {v.tensor.data, v.tensor.capacity};
+    const Value& v = m.values.values[id];
+    if (planned_tensor(v)) homes[i] = {v.tensor.data, v.tensor.capacity};
   }
   return homes;
 }
 
 // Inputs forward() may lend to their reader (Method::last_input_copy_bytes): a planned
-// tensor whose value id appears once among all instructions' arguments, in a delegate call,
-// at a position the delegate declares read-only; not an output, not moved.
-std::vector<bool> find_borrowable_inputs(const Method::Impl& m) {
+// tensor that appears once among all instructions' arguments, in a delegate call, at a
+// position the delegate declares read-only; listed once, no output, not moved or freed.
+std::vector<bool> find_borrowable_inputs(const Method::Impl& m, const ValueUses& u) {
   std::vector<bool> ok(m.inputs.size(), false);
-  if (const char* v = std::getenv("WICK_INPUT_IN_PLACE"); v && std::string_view(v) == "0") return ok;
-  const size_t nv = m.values.values.size();
-  std::vector<int> count(nv, 0);
-  std::vector<bool> read_only(nv, false);
-  auto valid = [&](int32_t id) { return id >= 0 && static_cast<size_t>(id) < nv; };
-  for (const auto& chain : m.chains)
-    for (const Instruction& in : chain) {
-      if (in.kind == Instruction::kKernel || in.kind == Instruction::kDelegate) {
-        const size_t ro = in.kind == Instruction::kDelegate ? m.delegates[static_cast<size_t>(in.a)]->read_only_inputs(in.args) : 0;
-        for (size_t k = 0; k < in.args.size(); ++k) {
-          if (!valid(in.args[k])) continue;
-          ++count[static_cast<size_t>(in.args[k])];
-          if (k < ro) read_only[static_cast<size_t>(in.args[k])] = true;
-        }
-      } else if (valid(in.a)) {
-        count[static_cast<size_t>(in.a)] += 2;
-        if (in.kind == Instruction::kMove && valid(in.b)) count[static_cast<size_t>(in.b)] += 2;
-      }
-    }
-  for (int32_t id : m.outputs)
-    if (valid(id)) count[static_cast<size_t>(id)] += 2;
-  std::vector<int> listed(nv, 0);
-  for (int32_t id : m.inputs)
-    if (valid(id)) ++listed[static_cast<size_t>(id)];
+  if (switched_off("WICK_INPUT_IN_PLACE")) return ok;
   for (size_t i = 0; i < m.inputs.size(); ++i) {
-    const int32_t id = m.inputs[i];
-    if (!valid(id) || count[static_cast<size_t>(id)] != 1 || !read_only[static_cast<size_t>(id)] ||
-        listed[static_cast<size_t>(id)] != 1)
-      continue;
-    const Value& v = m.values.values[static_cast<size_t>(id)];
-    ok[i] = v.is_tensor() && v.tensor.data != nullptr && v.tensor.owned == nullptr;
+    const size_t id = static_cast<size_t>(m.inputs[i]);
+    ok[i] = id < u.args.size() && u.args[id] == 1 && u.read_only[id] && !u.pinned[id] && u.inputs_listed[id] == 1 &&
+            u.outputs_listed[id] == 0 && planned_tensor(m.values.values[id]);
   }
   return ok;
 }
@@ -320,8 +319,9 @@ Result<std::vector<Value>> Method::forward(const std::vector<Value>& inputs) {
   // Which inputs may be lent and which outputs written in place: from the instructions,
   // once (the environment's switches are read then too).
   if (!m.io_in_place_found) {
-    m.input_borrowable = find_borrowable_inputs(m);
-    m.output_home = find_output_homes(m);
+    const ValueUses uses = value_uses(m);
+    m.input_borrowable = find_borrowable_inputs(m, uses);
+    m.output_home = find_output_homes(m, uses);
     m.io_in_place_found = true;
   }
   // Borrowed inputs: lent to the one delegate that reads them for this call, not copied.

@@ -25,22 +25,29 @@ constexpr uint32_t kCombineWorkgroup = 256;               // flash_attention_com
 constexpr uint64_t kMaxPartialBytes = 64ull << 20;        // the splits' scratch, at most
 
 // flash_attention.wgsl's constraints for a tile (RS = 4) and head dim d, and its shared memory.
+// The kernel's workgroup storage at a tile, in bytes: q's tile (rows padded by a vec4), the
+// K tile (padded) and the P tile, either sharing one region (P over the dead K tile) or side
+// by side (P_AT, flash_attention_sg.wgsl), V's tile, then `red` and `corr_s`.
+uint32_t tile_storage_bytes(const Tile& t, uint32_t d4, bool p_beside_k) {
+  const uint32_t k_tile = t.bkv * (d4 + 1), p_tile = t.bq * t.bkv / 4;
+  const uint32_t vec4s = t.bq * (d4 + 1) + (p_beside_k ? k_tile + p_tile : std::max(k_tile, p_tile)) + t.bkv * d4;
+  return (vec4s * 4 + t.bq * t.bkv / 4 + t.bq) * 4;
+}
+
 bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invocations) {
   if (d <= 0 || d % 4 || d > 1024) return false;
   const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / 4 * (t.bkv / 4);
   if (nt > max_invocations || nt % d4 || t.bq % (nt / d4) || t.bq / (nt / d4) > kMaxRows) return false;
-  const uint32_t vec4s = t.bq * (d4 + 1) + std::max(t.bkv * (d4 + 1), t.bq * t.bkv / 4) + t.bkv * d4;
-  return (vec4s * 4 + t.bq * t.bkv / 4 + t.bq) * 4 <= max_storage;
+  return tile_storage_bytes(t, d4, false) <= max_storage;
 }
 
 // flash_attention_sg.wgsl's conditions at a tile: the device's subgroups hold whole rows
 // (TXS = bkv / 4 consecutive invocations: a power of two no larger than the smallest
 // subgroup), and the P tile fits beside the K tile (P_AT) in the shared memory.
 bool subgroup_tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t subgroup_min) {
-  const uint32_t txs = t.bkv / 4, d4 = static_cast<uint32_t>(d / 4);
+  const uint32_t txs = t.bkv / 4;
   if (txs == 0 || (txs & (txs - 1)) != 0 || subgroup_min < txs) return false;
-  const uint32_t vec4s = t.bq * (d4 + 1) + t.bkv * (d4 + 1) + t.bq * txs + t.bkv * d4;
-  return (vec4s * 4 + t.bq * txs + t.bq) * 4 <= max_storage;
+  return tile_storage_bytes(t, static_cast<uint32_t>(d / 4), true) <= max_storage;
 }
 
 std::optional<Tile> pick_tile(int64_t d, uint32_t max_storage, uint32_t max_invocations) {
