@@ -89,6 +89,12 @@ const ProfileWords& profile_words() {
   return vkcpu::profile_words();
 }
 
+void reset_backend_call_totals() {
+#ifdef WICK_HAVE_WEBGPU_DELEGATE
+  if (chosen() != "cpu") webgpu::reset_call_totals();
+#endif
+}
+
 void print_backend_summary() { print_from_chosen(vkcpu::print_last_graph_summary, kWebgpuSummary); }
 
 }  // namespace wick::cli

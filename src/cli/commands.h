@@ -35,5 +35,7 @@ const ProfileWords& profile_words();
 std::vector<webgpu::DelegateCallTimes> take_delegate_call_times();
 // Dispatch count, memory plan and host encode time of the delegates loaded so far.
 void print_backend_summary();
+// Forgets the WebGPU delegates' summed host times (after `wick bench`'s warm-up).
+void reset_backend_call_totals();
 
 }  // namespace wick::cli

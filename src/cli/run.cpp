@@ -307,7 +307,10 @@ int bench(const std::vector<std::string>& args) {
   std::chrono::steady_clock::time_point timed_start;
   for (int i = 0; i < o.warmup + o.runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    if (i == o.warmup) timed_start = t0;
+    if (i == o.warmup) {
+      timed_start = t0;
+      reset_backend_call_totals();
+    }
     auto out = (*method)->forward(inputs);
     auto t1 = std::chrono::steady_clock::now();
     if (!out.ok()) return fail(out.status().to_string());
@@ -315,10 +318,12 @@ int bench(const std::vector<std::string>& args) {
     // --max-seconds: slow programs get fewer runs instead of a harness's timeout.
     if (o.max_seconds > 0 && !ms.empty() && t1 - timed_start >= std::chrono::seconds(o.max_seconds)) break;
   }
+  double mean = 0;
+  for (double v : ms) mean += v / static_cast<double>(ms.size());
   std::sort(ms.begin(), ms.end());
-  std::printf("%s (%s, backend %s): median %.3f ms, min %.3f ms, max %.3f ms over %zu runs (%d warm-up)\n",
+  std::printf("%s (%s, backend %s): median %.3f ms, min %.3f ms, max %.3f ms over %zu runs (%d warm-up); mean %.3f ms\n",
               o.model.c_str(), o.method.c_str(), chosen_backend().c_str(), ms[ms.size() / 2], ms.front(), ms.back(),
-              ms.size(), o.warmup);
+              ms.size(), o.warmup, mean);
   print_backend_summary();
   return 0;
 }

@@ -87,6 +87,9 @@ struct RunLog {
   uint64_t f16_saved = 0;  // bytes that saved
   size_t graphs = 0;
   uint64_t encode_ns = 0, encoded = 0;  // accumulated host encode time and dispatches
+  // Every delegate call's host phases, profiled or not, summed (`wick bench` prints the
+  // means: where a call's time goes when no timestamps are taken).
+  uint64_t calls_run = 0, upload_ns = 0, prepare_ns = 0, submit_ns = 0, wait_ns = 0, download_ns = 0;
   size_t cat_placed = 0, cat_not_copied = 0;  // concatenations built in place (cat_plan.h)
   std::vector<DelegateCallTimes> calls;  // host times per delegate call when profiling, until taken
 };
@@ -117,6 +120,13 @@ class WebGpuDelegate : public DelegateInstance {
     std::lock_guard<std::mutex> lock(log_->mutex);
     log_->encode_ns += graph_->last_submit().encode_ns;
     log_->encoded += graph_->last_submit().dispatches;
+    const HostTimes& h = graph_->last_host_times();
+    log_->calls_run += 1;
+    log_->upload_ns += h.upload_ns;
+    log_->prepare_ns += h.prepare_ns;
+    log_->submit_ns += graph_->last_submit().submit_ns;
+    log_->wait_ns += graph_->last_submit().wait_ns;
+    log_->download_ns += h.download_ns;
     log_->profile.insert(log_->profile.end(), graph_->last_profile().begin(), graph_->last_profile().end());
     if (profile_) log_->calls.push_back(call_times());
     return s;
@@ -313,6 +323,13 @@ const ProfileWords& profile_words() {
 
 void print_last_profile(std::FILE* out) { print_profile_table(out, take_last_profile_rows(), profile_words()); }
 
+void reset_call_totals() {
+  with_locked_log(registered(), [](RunLog& lr) {
+    lr.encode_ns = lr.encoded = 0;
+    lr.calls_run = lr.upload_ns = lr.prepare_ns = lr.submit_ns = lr.wait_ns = lr.download_ns = 0;
+  });
+}
+
 void print_last_graph_summary(std::FILE* out) {
   with_locked_log(registered(), [&](RunLog& lr) {
     std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
@@ -326,6 +343,16 @@ void print_last_graph_summary(std::FILE* out) {
     if (lr.encoded > 0)
       std::fprintf(out, "webgpu: host encode time %.3f us per dispatch (%llu dispatches encoded)\n",
                    lr.encode_ns / 1000.0 / static_cast<double>(lr.encoded), static_cast<unsigned long long>(lr.encoded));
+    if (lr.calls_run > 0) {
+      const double n = static_cast<double>(lr.calls_run);
+      auto ms = [n](uint64_t ns) { return static_cast<double>(ns) / 1e6 / n; };
+      std::fprintf(out,
+                   "webgpu: per delegate call (mean of %llu): upload %.3f ms, prepare %.3f, encode "
+                   "%.3f, submit %.3f, wait for the GPU %.3f, readback %.3f; sum %.3f ms\n",
+                   static_cast<unsigned long long>(lr.calls_run), ms(lr.upload_ns), ms(lr.prepare_ns), ms(lr.encode_ns),
+                   ms(lr.submit_ns), ms(lr.wait_ns), ms(lr.download_ns),
+                   ms(lr.upload_ns + lr.prepare_ns + lr.encode_ns + lr.submit_ns + lr.wait_ns + lr.download_ns));
+    }
   });
 }
 

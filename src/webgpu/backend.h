@@ -52,6 +52,9 @@ struct DelegateCallTimes {
 // The registered backend's delegate calls since the last take, in call order; recorded
 // only with BackendOptions::profile.
 std::vector<DelegateCallTimes> take_delegate_call_times();
+// Forgets the registered backend's summed host times of its delegate calls (`wick bench`
+// calls it after the warm-up, so the means it prints cover the timed calls only).
+void reset_call_totals();
 // Dispatch count and memory plan of the graphs the registered backend built (`wick bench`).
 void print_last_graph_summary(std::FILE* out);
 // BackendOptions::f16_weights, or WICK_F16 set to anything but "" or "0".

@@ -107,6 +107,32 @@ TEST(WickCliProfile, FirstCallAndMediansOfLaterCalls) {
       << r.out;
 }
 
+// `wick bench` (no timestamps) prints each delegate call's host phases as means over the
+// timed runs only: with ops/sdpa's three delegates unfused, each run makes 3 calls, and the
+// phases of one run's calls fit in its mean wall time (the warm-up's first call, which
+// compiles the pipelines, would not: it is left out of the means).
+TEST(WickCliProfile, BenchPrintsHostPhasesOfTheTimedCalls) {
+  test::Fixture f;
+  ASSERT_TRUE(test::load_fixture("ops/sdpa", &f));
+  test::CommandResult r = test::run_command("WICK_FUSE_DELEGATES=0 " + std::string(WICK_CLI_PATH) + " bench " + f.pte() +
+                                            " --backend webgpu --runs 8 --warmup 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(over 8 runs \(2 warm-up\); mean ([\d.]+) ms)"))) << r.out;
+  const double wall_ms = std::stod(m[1]);
+  ASSERT_TRUE(std::regex_search(
+      r.out, m,
+      std::regex(R"(per delegate call \(mean of (\d+)\): upload ([\d.]+) ms, prepare ([\d.]+), encode ([\d.]+), )"
+                 R"(submit ([\d.]+), wait for the GPU ([\d.]+), readback ([\d.]+); sum ([\d.]+) ms)")))
+      << r.out;
+  EXPECT_EQ(std::stoi(m[1]), 3 * 8) << r.out;
+  double phases = 0;
+  for (int k = 2; k <= 7; ++k) phases += std::stod(m[k]);
+  EXPECT_NEAR(phases, std::stod(m[8]), 0.004) << r.out;
+  EXPECT_GT(std::stod(m[6]), 0.0) << r.out;  // the GPU's work is waited for
+  EXPECT_LE(3 * std::stod(m[8]), wall_ms + 0.01) << "three calls' phases exceed a run's wall time\n" << r.out;
+}
+
 // One call (--profile-runs 1) prints the rows as before, and a convolution's row has its
 // FLOPs: ops/conv2d_3x3_s1_p1 is 8 -> 16 channels, 3x3, on a 16x16 plane with padding 1:
 // 2 * 16*16*16 * 8*3*3 = 589,824 FLOPs.
