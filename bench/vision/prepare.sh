@@ -22,7 +22,7 @@ cp bench/vision/*.py bench/vision/*.mjs bench/vision/h200.sh "$STAGE/vision/"
 NODE=$(command -v node)
 if [[ ! -f $STAGE/node.xz || $(cat "$STAGE/node.sha" 2>/dev/null) != $(sha256sum "$NODE" | cut -c1-64) ]]; then
   cp "$NODE" "$T/node" && strip "$T/node"
-  nice xz -9 -T2 -c "$T/node" > "$STAGE/node.xz"
+  nice xz --x86 --lzma2=preset=9e -T2 -c "$T/node" > "$STAGE/node.xz"  # the x86 filter: 0.8 MB less, under the 64 MiB transfer
   sha256sum "$NODE" | cut -c1-64 > "$STAGE/node.sha"
 fi
 

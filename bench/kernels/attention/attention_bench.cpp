@@ -53,6 +53,7 @@ struct Variant {
   bool prefetch = true;  // v18+: the shipped kernel's PREFETCH (v29, v30: off, the kernel before it)
   bool score_chain = false;  // v31, v32: the shipped kernel's SCORE_CHAIN (scores as one FMA chain each)
   bool row_max_sg = false;   // v33, v34: flash_attention_sg.wgsl (row maxima by subgroup shuffles)
+  bool rows = false;         // v35+: flash_attention_rows.wgsl (a query row per invocation; BQ invocations)
 };
 
 const Case kCases[] = {
@@ -116,12 +117,24 @@ const Variant kVariants[] = {
     // Only where the adapter's subgroups hold a row's BKV / 4 invocations.
     {33, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 1, true, false, true},
     {34, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 2, true, false, true},
+    // v35+: flash_attention_rows.wgsl (a link here): one query row per invocation, q and the
+    // output row in registers, K and V tiles only in shared memory (read as broadcasts), no
+    // exchange between invocations: 2 barriers a tile. (BQ, BKV, KVS).
+    {35, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 1, true, false, false, true},
+    {36, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 2, true, false, false, true},
+    {37, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 3, true, false, false, true},
+    {38, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 4, true, false, false, true},
+    {39, "v35_flash_rows.wgsl", 128, 32, true, 4, false, 2, true, false, false, true},
+    {40, "v35_flash_rows.wgsl", 128, 32, true, 4, false, 4, true, false, false, true},
+    {41, "v35_flash_rows.wgsl", 64, 16, true, 4, false, 2, true, false, false, true},
+    {42, "v35_flash_rows.wgsl", 32, 32, true, 4, false, 4, true, false, false, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
 // (BQ / 4) * (BKV / 4) and leave at most 16 rows each; shared memory within the device's limit.
 bool fits(const Variant& v, uint32_t d, uint32_t limit) {
   if (!v.strided) return d % 16 == 0 && d <= 64;
+  if (v.rows) return d % 4 == 0 && d <= 64 && 2 * v.bkv * d * 4 <= limit;
   const uint32_t nt = v.bq / v.rs * (v.bkv / 4), d4 = d / 4;
   if (d % 4 || v.bq % v.rs || nt % d4 || v.bq % (nt / d4) || v.bq / (nt / d4) > 16) return false;
   const uint32_t k_tile = v.bkv * (d4 + 1), p_tile = v.bq * v.bkv / 4;
@@ -234,9 +247,9 @@ int main(int argc, char** argv) {
       if (ref.empty()) ref = cpu_attention(c, hq, hk, hv, hm, scale, v.strided);
       gpu::PipelineKey key(std::string("bench_attention_") + v.file);
       key.set("D", c.d).set("BQ", v.bq).set("BKV", v.bkv);
-      if (v.strided && !v.shared_kp) key.set("P_AT", v.bkv * (c.d / 4 + 1));  // P beside the K tile
+      if (v.strided && !v.shared_kp && !v.rows) key.set("P_AT", v.bkv * (c.d / 4 + 1));  // P beside the K tile
       if (v.kvs > 1) key.set("KVS", v.kvs);
-      if (v.strided && !v.prefetch) key.set("PREFETCH", 0);
+      if (v.strided && !v.prefetch && !v.rows) key.set("PREFETCH", 0);
       if (v.score_chain) key.set("SCORE_CHAIN", 1);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
@@ -291,7 +304,7 @@ int main(int argc, char** argv) {
       }
       const double t = has_ts ? median(gpu_us) : median(wall_us);
       std::printf("  v%-2d %-20s BQ %2u BKV %2u RS %u KVS %u%s%s  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
-                  v.file, v.bq, v.bkv, v.strided ? v.rs : 0, v.kvs, v.strided && !v.prefetch ? " no-prefetch" : "",
+                  v.file, v.bq, v.bkv, v.strided && !v.rows ? v.rs : 0, v.kvs, v.strided && !v.prefetch ? " no-prefetch" : "",
                   v.score_chain ? " fma-chain" : "", err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
                   has_ts ? median(gpu_us) : 0.0, median(wall_us), gflop / t * 1e3);
     }
