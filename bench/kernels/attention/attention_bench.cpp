@@ -54,6 +54,7 @@ struct Variant {
   bool score_chain = false;  // v31, v32: the shipped kernel's SCORE_CHAIN (scores as one FMA chain each)
   bool row_max_sg = false;   // v33, v34: flash_attention_sg.wgsl (row maxima by subgroup shuffles)
   bool rows = false;         // v35+: flash_attention_rows.wgsl (a query row per invocation; BQ invocations)
+  bool db = false;           // v43+: its DB (two K and V tiles: one barrier a tile)
 };
 
 const Case kCases[] = {
@@ -128,13 +129,18 @@ const Variant kVariants[] = {
     {40, "v35_flash_rows.wgsl", 128, 32, true, 4, false, 4, true, false, false, true},
     {41, "v35_flash_rows.wgsl", 64, 16, true, 4, false, 2, true, false, false, true},
     {42, "v35_flash_rows.wgsl", 32, 32, true, 4, false, 4, true, false, false, true},
+    // v43+: v35 with DB (the next K and V tile stored into a second pair while this one is
+    // computed: one barrier a tile).
+    {43, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 2, true, false, false, true, true},
+    {44, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 3, true, false, false, true, true},
+    {45, "v35_flash_rows.wgsl", 128, 32, true, 4, false, 2, true, false, false, true, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
 // (BQ / 4) * (BKV / 4) and leave at most 16 rows each; shared memory within the device's limit.
 bool fits(const Variant& v, uint32_t d, uint32_t limit) {
   if (!v.strided) return d % 16 == 0 && d <= 64;
-  if (v.rows) return d % 4 == 0 && d <= 64 && 2 * v.bkv * d * 4 <= limit;
+  if (v.rows) return d % 4 == 0 && d <= 64 && (v.db ? 4 : 2) * v.bkv * d * 4 <= limit;
   const uint32_t nt = v.bq / v.rs * (v.bkv / 4), d4 = d / 4;
   if (d % 4 || v.bq % v.rs || nt % d4 || v.bq % (nt / d4) || v.bq / (nt / d4) > 16) return false;
   const uint32_t k_tile = v.bkv * (d4 + 1), p_tile = v.bq * v.bkv / 4;
@@ -251,6 +257,7 @@ int main(int argc, char** argv) {
       if (v.kvs > 1) key.set("KVS", v.kvs);
       if (v.strided && !v.prefetch && !v.rows) key.set("PREFETCH", 0);
       if (v.score_chain) key.set("SCORE_CHAIN", 1);
+      if (v.db) key.set("DB", 1);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;
@@ -305,7 +312,7 @@ int main(int argc, char** argv) {
       const double t = has_ts ? median(gpu_us) : median(wall_us);
       std::printf("  v%-2d %-20s BQ %2u BKV %2u RS %u KVS %u%s%s  max|err| %.1e %s  gpu %9.1f us  wall %9.1f us  %6.2f TFLOP/s\n", v.id,
                   v.file, v.bq, v.bkv, v.strided && !v.rows ? v.rs : 0, v.kvs, v.strided && !v.prefetch ? " no-prefetch" : "",
-                  v.score_chain ? " fma-chain" : "", err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
+                  v.score_chain ? " fma-chain" : v.db ? " db" : "", err, ok ? "ok  " : (all_written ? "FAIL" : "FAIL(unwritten)"),
                   has_ts ? median(gpu_us) : 0.0, median(wall_us), gflop / t * 1e3);
     }
   }

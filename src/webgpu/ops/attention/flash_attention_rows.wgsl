@@ -31,9 +31,14 @@ override BQ: u32 = 64u;     // query rows (= invocations) per workgroup
 override BKV: u32 = 32u;    // keys per shared tile, a multiple of 4, at most 32
 override KVS: u32 = 1u;     // key splits (workgroup z)
 override D4: u32 = D / 4u;
+// Two K and V tiles (DB): the next tile is stored into the other pair while this one is
+// computed, one barrier a tile instead of two.
+override DB: bool = false;
+override TILE: u32 = BKV * D4;            // vec4s of one K (or V) tile
+override NBUF: u32 = select(1u, 2u, DB);
 
-var<workgroup> ks: array<vec4<f32>, BKV * D4>;
-var<workgroup> vs: array<vec4<f32>, BKV * D4>;
+var<workgroup> ks: array<vec4<f32>, NBUF * TILE>;
+var<workgroup> vs: array<vec4<f32>, NBUF * TILE>;
 
 const LOWEST: f32 = -3.4028234e38;
 
@@ -94,38 +99,39 @@ fn fma_keys(acc: vec4<f32>, qv: vec4<f32>, j: u32, e: u32) -> vec4<f32> {
                    fma(qv.w, k3.w, fma(qv.z, k3.z, fma(qv.y, k3.y, fma(qv.x, k3.x, acc.w)))));
 }
 
-// Every score of the tile advanced by dims 4e..4e+3: BKV independent chains.
-fn score_dims(s: Scores, qv: vec4<f32>, e: u32) -> Scores {
+// Every score of the tile advanced by dims 4e..4e+3: BKV independent chains. The tile's keys
+// are those from kb0 on in ks (kb0 = BKV x the buffer, DB).
+fn score_dims(s: Scores, qv: vec4<f32>, e: u32, kb0: u32) -> Scores {
   var r = s;
-  r.g0 = fma_keys(r.g0, qv, 0u, e);
-  if (BKV > 4u) { r.g1 = fma_keys(r.g1, qv, 4u, e); }
-  if (BKV > 8u) { r.g2 = fma_keys(r.g2, qv, 8u, e); }
-  if (BKV > 12u) { r.g3 = fma_keys(r.g3, qv, 12u, e); }
-  if (BKV > 16u) { r.g4 = fma_keys(r.g4, qv, 16u, e); }
-  if (BKV > 20u) { r.g5 = fma_keys(r.g5, qv, 20u, e); }
-  if (BKV > 24u) { r.g6 = fma_keys(r.g6, qv, 24u, e); }
-  if (BKV > 28u) { r.g7 = fma_keys(r.g7, qv, 28u, e); }
+  r.g0 = fma_keys(r.g0, qv, kb0, e);
+  if (BKV > 4u) { r.g1 = fma_keys(r.g1, qv, kb0 + 4u, e); }
+  if (BKV > 8u) { r.g2 = fma_keys(r.g2, qv, kb0 + 8u, e); }
+  if (BKV > 12u) { r.g3 = fma_keys(r.g3, qv, kb0 + 12u, e); }
+  if (BKV > 16u) { r.g4 = fma_keys(r.g4, qv, kb0 + 16u, e); }
+  if (BKV > 20u) { r.g5 = fma_keys(r.g5, qv, kb0 + 20u, e); }
+  if (BKV > 24u) { r.g6 = fma_keys(r.g6, qv, kb0 + 24u, e); }
+  if (BKV > 28u) { r.g7 = fma_keys(r.g7, qv, kb0 + 28u, e); }
   return r;
 }
 
-fn tile_scores(qr: Row) -> Scores {
+fn tile_scores(qr: Row, kb0: u32) -> Scores {
   var s = Scores();
-  s = score_dims(s, qr.r0, 0u);
-  if (D4 > 1u) { s = score_dims(s, qr.r1, 1u); }
-  if (D4 > 2u) { s = score_dims(s, qr.r2, 2u); }
-  if (D4 > 3u) { s = score_dims(s, qr.r3, 3u); }
-  if (D4 > 4u) { s = score_dims(s, qr.r4, 4u); }
-  if (D4 > 5u) { s = score_dims(s, qr.r5, 5u); }
-  if (D4 > 6u) { s = score_dims(s, qr.r6, 6u); }
-  if (D4 > 7u) { s = score_dims(s, qr.r7, 7u); }
-  if (D4 > 8u) { s = score_dims(s, qr.r8, 8u); }
-  if (D4 > 9u) { s = score_dims(s, qr.r9, 9u); }
-  if (D4 > 10u) { s = score_dims(s, qr.r10, 10u); }
-  if (D4 > 11u) { s = score_dims(s, qr.r11, 11u); }
-  if (D4 > 12u) { s = score_dims(s, qr.r12, 12u); }
-  if (D4 > 13u) { s = score_dims(s, qr.r13, 13u); }
-  if (D4 > 14u) { s = score_dims(s, qr.r14, 14u); }
-  if (D4 > 15u) { s = score_dims(s, qr.r15, 15u); }
+  s = score_dims(s, qr.r0, 0u, kb0);
+  if (D4 > 1u) { s = score_dims(s, qr.r1, 1u, kb0); }
+  if (D4 > 2u) { s = score_dims(s, qr.r2, 2u, kb0); }
+  if (D4 > 3u) { s = score_dims(s, qr.r3, 3u, kb0); }
+  if (D4 > 4u) { s = score_dims(s, qr.r4, 4u, kb0); }
+  if (D4 > 5u) { s = score_dims(s, qr.r5, 5u, kb0); }
+  if (D4 > 6u) { s = score_dims(s, qr.r6, 6u, kb0); }
+  if (D4 > 7u) { s = score_dims(s, qr.r7, 7u, kb0); }
+  if (D4 > 8u) { s = score_dims(s, qr.r8, 8u, kb0); }
+  if (D4 > 9u) { s = score_dims(s, qr.r9, 9u, kb0); }
+  if (D4 > 10u) { s = score_dims(s, qr.r10, 10u, kb0); }
+  if (D4 > 11u) { s = score_dims(s, qr.r11, 11u, kb0); }
+  if (D4 > 12u) { s = score_dims(s, qr.r12, 12u, kb0); }
+  if (D4 > 13u) { s = score_dims(s, qr.r13, 13u, kb0); }
+  if (D4 > 14u) { s = score_dims(s, qr.r14, 14u, kb0); }
+  if (D4 > 15u) { s = score_dims(s, qr.r15, 15u, kb0); }
   return s;
 }
 
@@ -203,6 +209,14 @@ fn load_v(vb: u32, j0: u32, x: u32) -> vec4<f32> {
   return select(vv, vec4<f32>(0.0), j >= p.skv);
 }
 
+// The K and V tiles that start at key j0 into ks / vs from vec4 `at` on.
+fn store_tile(kb: u32, vb: u32, j0: u32, at: u32, li: u32) {
+  for (var x = li; x < TILE; x += BQ) {
+    ks[at + x] = load_k(kb, j0, x);
+    vs[at + x] = load_v(vb, j0, x);
+  }
+}
+
 // Vec4 e of the finished row: into the output view (dims 4e..4e+3 at `at`, stride sd), or
 // (split mode) as it is into the partial row at `at` (contiguous).
 fn put4(at: u32, e: u32, sd: u32, x: vec4<f32>) {
@@ -253,15 +267,24 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let per_split = (ntiles + KVS - 1u) / KVS;
   let t_begin = min(wid.z * per_split, ntiles);
   let t_end = min(t_begin + per_split, ntiles);
+  if (DB && t_begin < t_end) {
+    store_tile(kb, vb, t_begin * BKV, 0u, li);
+    workgroupBarrier();
+  }
   for (var t = t_begin; t < t_end; t++) {
     let j0 = t * BKV;
-    workgroupBarrier();  // every read of the last tile done
-    for (var x = li; x < BKV * D4; x += BQ) {
-      ks[x] = load_k(kb, j0, x);
-      vs[x] = load_v(vb, j0, x);
+    var kb0 = 0u;  // the tile's first key in ks / vs
+    if (DB) {
+      kb0 = ((t - t_begin) % 2u) * BKV;
+      // The next tile into the other buffer (its last readers passed the barrier that ended
+      // the previous step).
+      if (t + 1u < t_end) { store_tile(kb, vb, j0 + BKV, (BKV - kb0) * D4, li); }
+    } else {
+      workgroupBarrier();  // every read of the last tile done
+      store_tile(kb, vb, j0, 0u, li);
+      workgroupBarrier();
     }
-    workgroupBarrier();
-    var s = tile_scores(qr);
+    var s = tile_scores(qr, kb0);
     s.g0 = masked(s.g0, j0, mrow);
     var mt = max4(s.g0);
     if (BKV > 4u) { s.g1 = masked(s.g1, j0 + 4u, mrow); mt = max(mt, max4(s.g1)); }
@@ -277,15 +300,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     o = scale_row(o, corr);
     var w = weights(s.g0, j0, m_new);
     var lt = w.x + w.y + w.z + w.w;
-    o = pv_keys(o, w, 0u);
-    if (BKV > 4u) { w = weights(s.g1, j0 + 4u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, 4u); }
-    if (BKV > 8u) { w = weights(s.g2, j0 + 8u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, 8u); }
-    if (BKV > 12u) { w = weights(s.g3, j0 + 12u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, 12u); }
-    if (BKV > 16u) { w = weights(s.g4, j0 + 16u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, 16u); }
-    if (BKV > 20u) { w = weights(s.g5, j0 + 20u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, 20u); }
-    if (BKV > 24u) { w = weights(s.g6, j0 + 24u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, 24u); }
-    if (BKV > 28u) { w = weights(s.g7, j0 + 28u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, 28u); }
+    o = pv_keys(o, w, kb0);
+    if (BKV > 4u) { w = weights(s.g1, j0 + 4u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, kb0 + 4u); }
+    if (BKV > 8u) { w = weights(s.g2, j0 + 8u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, kb0 + 8u); }
+    if (BKV > 12u) { w = weights(s.g3, j0 + 12u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, kb0 + 12u); }
+    if (BKV > 16u) { w = weights(s.g4, j0 + 16u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, kb0 + 16u); }
+    if (BKV > 20u) { w = weights(s.g5, j0 + 20u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, kb0 + 20u); }
+    if (BKV > 24u) { w = weights(s.g6, j0 + 24u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, kb0 + 24u); }
+    if (BKV > 28u) { w = weights(s.g7, j0 + 28u, m_new); lt += w.x + w.y + w.z + w.w; o = pv_keys(o, w, kb0 + 28u); }
     l = l * corr + lt;
+    if (DB) { workgroupBarrier(); }  // the next tile stored, this one's reads done
   }
   if (i >= p.sq) { return; }
   if (KVS == 1u) {
