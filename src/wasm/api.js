@@ -591,7 +591,7 @@ var WickApi = (function() {
   // refuse any other order), whatever dim order the program declares for it. A program
   // exported from a permuted example tensor declares a permuted order (SAM 2.1's decoder:
   // [2, 0, 3, 1]) and still reads the values contiguous, as ExecuTorch's runtime does.
-  function setInput(h, i, value, where) {
+  function setInput(h, i, value, where, held) {
     var ok;
     if (value === undefined) throw error(where, 'input ' + i + ' is undefined', 'InvalidArgument', TypeError);
     if (value instanceof Tensor) {
@@ -602,13 +602,17 @@ var WickApi = (function() {
       if (!Half.sameOrder(t._dimOrder, want)) data = Half.permute(data, t._sizes, t._dimOrder, want);
       var bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       var sizes = new Int32Array(t._sizes);
+      // The heap copy stays until the run is over (held): the method reads it there, lent to
+      // a delegate or copied in, instead of taking a second copy now.
+      var ptr = _malloc(Math.max(bytes.length, 1));
+      if (!ptr) throw error('wasm', 'out of memory for ' + bytes.length + ' bytes', 'MemoryAllocationFailed');
+      held.push(ptr);
+      HEAPU8.set(bytes, ptr);
       var sizesPtr = _malloc(Math.max(sizes.byteLength, 4));
       try {
         HEAP32.set(sizes, sizesPtr >> 2);
-        ok = withHeapCopy(bytes, function(ptr) {
-          return Calls.callNow(where, 'wick_method_set_tensor',
-                               [h, i, t._dtype.value, sizesPtr, sizes.length, ptr, bytes.length]);
-        });
+        ok = Calls.callNow(where, 'wick_method_set_tensor',
+                           [h, i, t._dtype.value, sizesPtr, sizes.length, ptr, bytes.length]);
       } finally {
         _free(sizesPtr);
       }
@@ -651,16 +655,32 @@ var WickApi = (function() {
   }
 
   // Sets the inputs, runs and reads the outputs, inside a job: the outputs, or a Promise
-  // of them when the run suspended.
+  // of them when the run suspended. The inputs' heap copies are freed when the run is over.
   function runInJob(module, h, list, where) {
     module._live(where);
-    for (var i = 0; i < list.length; i++) setInput(h, i, list[i], where);
-    return andThen(Calls.callInJob(where, 'wick_method_execute', [h]), function(count) {
-      if (count < 0) throw Calls.runtimeError(where);
-      var outputs = [];
-      for (var k = 0; k < count; k++) outputs.push(readOutput(h, k, where));
-      return outputs;
-    });
+    var held = [];
+    function release() {
+      for (var j = 0; j < held.length; j++) _free(held[j]);
+      held.length = 0;
+    }
+    var result;
+    try {
+      for (var i = 0; i < list.length; i++) setInput(h, i, list[i], where, held);
+      result = andThen(Calls.callInJob(where, 'wick_method_execute', [h]), function(count) {
+        if (count < 0) throw Calls.runtimeError(where);
+        var outputs = [];
+        for (var k = 0; k < count; k++) outputs.push(readOutput(h, k, where));
+        return outputs;
+      });
+    } catch (e) {
+      release();
+      throw e;
+    }
+    if (result && typeof result.then === 'function') {
+      return result.then(function(v) { release(); return v; }, function(e) { release(); throw e; });
+    }
+    release();
+    return result;
   }
 
   // A method that needs no GPU runs synchronously when the runtime is idle, as in

@@ -57,6 +57,10 @@ using nlohmann::json;
 struct MethodSlot {
   std::shared_ptr<wick::Program> program;  // keeps the program alive while the method is
   std::unique_ptr<wick::Method> method;
+  // The inputs set since the last execute: tensors as views of the caller's bytes (the JS
+  // API keeps them on the heap until execute returns), which forward() lends to a delegate
+  // that only reads them or copies in; execute drops them.
+  std::vector<wick::Value> inputs;
   std::vector<wick::Value> outputs;  // of the last execute, until the next one
 };
 
@@ -309,14 +313,27 @@ EMSCRIPTEN_KEEPALIVE int wick_method_load(int program_handle, const char* name) 
   auto method = program->load_method(name, limits);
   if (!method.ok()) return fail(method.status());
   const int handle = next_handle++;
-  methods()[handle] = MethodSlot{program, std::move(*method), {}};
+  methods()[handle] = MethodSlot{program, std::move(*method), {}, {}};
   return handle;
 }
 
 EMSCRIPTEN_KEEPALIVE void wick_method_free(int handle) { methods().erase(handle); }
 
+// Keeps input `index` (a view or a scalar) for the next execute, which checks it against
+// the method. An index past the method's inputs fails here, with set_input's error.
+int keep_input(MethodSlot* slot, int index, wick::Value v) {
+  const size_t count = slot->method->meta().inputs.size();
+  if (static_cast<size_t>(index) >= count) {
+    wick::Status status = slot->method->set_input(static_cast<size_t>(index), v);
+    return fail(status.ok() ? wick::Status(wick::ErrorCode::kInternal, "input index check") : status);
+  }
+  slot->inputs.resize(count);
+  slot->inputs[static_cast<size_t>(index)] = std::move(v);
+  return 1;
+}
+
 // Input `index` as a tensor: dtype (ScalarType number), shape (rank int32s), and
-// nbytes of contiguous data (copied).
+// nbytes of contiguous data, read by the next execute (the caller keeps them until then).
 EMSCRIPTEN_KEEPALIVE int wick_method_set_tensor(int handle, int index, int dtype,
                                                 const int32_t* sizes, int rank,
                                                 const void* data, size_t nbytes) {
@@ -351,9 +368,9 @@ EMSCRIPTEN_KEEPALIVE int wick_method_set_tensor(int handle, int index, int dtype
                 where + ": shape " + wick::shape_to_string(shape) + " of " + wick::dtype_name(type) +
                     " needs " + std::to_string(*need) + " bytes, given " + std::to_string(nbytes));
   }
-  // A view of the caller's bytes, not a copy: set_input checks index, dtype and shape
-  // against the method before it copies them in (allocating only an unplanned input's
-  // storage, at its declared size, after those checks).
+  // A view of the caller's bytes, not a copy: execute's forward() checks dtype and shape
+  // against the method before it copies them in or lends them to a delegate (allocating only
+  // an unplanned input's storage, at its declared size, after those checks).
   wick::Tensor view;
   view.dtype = type;
   view.sizes = shape;
@@ -361,10 +378,7 @@ EMSCRIPTEN_KEEPALIVE int wick_method_set_tensor(int handle, int index, int dtype
   for (int d = 0; d < rank; ++d) view.dim_order.push_back(static_cast<uint8_t>(d));
   view.data = const_cast<void*>(data);
   view.capacity = nbytes;
-  wick::Status status = slot->method->set_input(static_cast<size_t>(index),
-                                                wick::Value::make_tensor(std::move(view)));
-  if (!status.ok()) return fail(status);
-  return 1;
+  return keep_input(slot, index, wick::Value::make_tensor(std::move(view)));
 }
 
 // Input `index` as a scalar or None. kind: 0 None, 1 Int (lo, hi halves), 2 Double,
@@ -389,33 +403,26 @@ EMSCRIPTEN_KEEPALIVE int wick_method_set_scalar(int handle, int index, int kind,
                                                          ": unknown scalar kind " +
                                                          std::to_string(kind));
   }
-  wick::Status status = slot->method->set_input(static_cast<size_t>(index), v);
-  if (!status.ok()) return fail(status);
-  return 1;
+  return keep_input(slot, index, std::move(v));
 }
 
-// Runs the method on the inputs set so far and keeps copies of its outputs. The number
-// of outputs, or -1.
+// Runs the method on the inputs set since the last execute (Method::forward: an input one
+// delegate only reads is lent to it, an output one instruction writes lands straight in the
+// storage kept here, since the last call's were dropped first) and keeps its outputs. The
+// number of outputs, or -1. The inputs' views are dropped either way.
 EMSCRIPTEN_KEEPALIVE int wick_method_execute(int handle) {
   MethodSlot* slot = find_method(handle);
   if (!slot) return -1;
   slot->outputs.clear();
-  wick::Status status = slot->method->execute();
-  if (!status.ok()) {
-    fail(status);
+  slot->inputs.resize(slot->method->meta().inputs.size());
+  auto outs = slot->method->forward(slot->inputs);
+  slot->inputs.clear();
+  if (!outs.ok()) {
+    fail(outs.status());
     return -1;
   }
-  const size_t count = slot->method->meta().outputs.size();
-  for (size_t i = 0; i < count; ++i) {
-    auto value = slot->method->output(i);
-    if (!value.ok()) {
-      slot->outputs.clear();
-      fail(value.status());
-      return -1;
-    }
-    slot->outputs.push_back(std::move(*value));
-  }
-  return static_cast<int>(count);
+  slot->outputs = std::move(*outs);
+  return static_cast<int>(slot->outputs.size());
 }
 
 // Output `index` of the last execute: {tag, dtype, sizes, nbytes} for a tensor (data at
