@@ -4,8 +4,9 @@
 #include <cstring>
 #include <string>
 
-#include "gpu/strings.h"
+#include "gpu/host_copy.h"
 #include "gpu/object_counts.h"
+#include "gpu/strings.h"
 
 namespace wick::gpu {
 
@@ -88,7 +89,7 @@ Status UploadStaging::write(Buffer& dst, const void* data, uint64_t bytes, uint6
     direct_bytes_ += bytes;
     return dst.write(data, bytes, dst_offset);
   }
-  std::memcpy(mapped_ + cursor_, data, bytes);
+  host_copy(mapped_ + cursor_, data, bytes);
   if (padded != bytes) std::memset(mapped_ + cursor_ + bytes, 0, padded - bytes);
   copies_.push_back(Copy{dst.handle(), dst.offset() + dst_offset, cursor_, padded});
   cursor_ += padded;

@@ -56,7 +56,6 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_FLASH_SCORE_CHAIN")) go.flash_score_chain = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_JOIN_QKV")) go.join_qkv = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_FLASH_SUBGROUPS")) go.flash_subgroups = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_FLASH_ROWS")) go.flash_rows = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_GPU_MULTIPROCESSORS")) {
     const long n = std::strtol(v, nullptr, 10);
     if (n >= 0 && n <= 4096) go.gpu_multiprocessors = static_cast<uint32_t>(n);

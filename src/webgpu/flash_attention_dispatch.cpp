@@ -56,16 +56,6 @@ std::optional<Tile> pick_tile(int64_t d, uint32_t max_storage, uint32_t max_invo
   return std::nullopt;
 }
 
-// flash_attention_rows.wgsl (GraphOptions::flash_rows): BQ query rows, one per invocation,
-// and BKV keys per shared tile; its head dim at most 64 (q and the output row are 16 vec4
-// registers each), its shared memory only the K and V tiles.
-constexpr uint32_t kRowsBq = 64, kRowsBkv = 32, kRowsMaxHeadDim = 64;
-
-bool rows_ok(int64_t d, uint32_t max_storage, uint32_t max_invocations) {
-  return d > 0 && d % 4 == 0 && d <= kRowsMaxHeadDim && kRowsBq <= max_invocations &&
-         2 * kRowsBkv * static_cast<uint32_t>(d) * 4 <= max_storage;
-}
-
 struct FlashParams {
   uint32_t heads, sq, skv, mask_mode;
   float scale;
@@ -113,17 +103,13 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   p.skv = static_cast<uint32_t>(f.skv);
   p.mask_mode = mask ? 1u : 0u;
   p.scale = static_cast<float>(f.scale);
-  const bool rows = g.options().flash_rows &&
-                    rows_ok(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup);
-  const uint32_t bq = rows ? kRowsBq : tile->bq, bkv = rows ? kRowsBkv : tile->bkv;
-  const uint32_t gx = static_cast<uint32_t>((f.sq + bq - 1) / bq);
+  const uint32_t gx = static_cast<uint32_t>((f.sq + tile->bq - 1) / tile->bq);
   const uint32_t gy = static_cast<uint32_t>(f.batch * f.heads);
   // Key splits: the option's (or the rule's) count, if the partial rows fit the scratch bound.
   const uint32_t mps = g.options().gpu_multiprocessors ? g.options().gpu_multiprocessors
                                                        : known_multiprocessors(g.device().adapter_info());
-  const uint64_t key_tiles = static_cast<uint64_t>((f.skv + bkv - 1) / bkv);
-  uint64_t splits = rows ? flash_rows_splits(g.options().flash_splitkv, mps, static_cast<uint64_t>(gx) * gy, key_tiles)
-                         : flash_splits(g.options().flash_splitkv, mps, static_cast<uint64_t>(gx) * gy, key_tiles);
+  uint64_t splits = flash_splits(g.options().flash_splitkv, mps, static_cast<uint64_t>(gx) * gy,
+                                 static_cast<uint64_t>((f.skv + tile->bkv - 1) / tile->bkv));
   // Rounded up to whole vec4s: the combine reads the (max, sum) pairs as vec4s, and a pair in
   // a partial last vec4 would be out of the array (robustness clamps it: wrong values).
   const uint64_t partial_bytes = (splits * gy * static_cast<uint64_t>(f.sq) * static_cast<uint64_t>(f.d + 2) * 4 + 15) / 16 * 16;
@@ -131,16 +117,15 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
       splits > lim.max_compute_workgroups_per_dimension)
     splits = 1;
   // GraphOptions::flash_subgroups: the row maxima by subgroup shuffles, P beside K.
-  const bool sg = !rows && g.options().flash_subgroups && g.device().has_feature(gpu::Feature::kSubgroups) &&
+  const bool sg = g.options().flash_subgroups && g.device().has_feature(gpu::Feature::kSubgroups) &&
                   subgroup_tile_ok(*tile, f.d, lim.max_compute_workgroup_storage_size,
                                    g.device().adapter_info().subgroup_min_size);
-  gpu::PipelineKey key(rows ? gpu::shaders::flash_attention_rows
-                            : sg ? gpu::shaders::flash_attention_sg : gpu::shaders::flash_attention);
-  key.set("D", static_cast<uint32_t>(f.d)).set("BQ", bq).set("BKV", bkv);
+  gpu::PipelineKey key(sg ? gpu::shaders::flash_attention_sg : gpu::shaders::flash_attention);
+  key.set("D", static_cast<uint32_t>(f.d)).set("BQ", tile->bq).set("BKV", tile->bkv);
   if (sg) key.set("P_AT", tile->bkv * static_cast<uint32_t>(f.d / 4 + 1));
   if (splits > 1) key.set("KVS", static_cast<uint32_t>(splits));
-  if (!rows && !g.options().flash_prefetch) key.set("PREFETCH", 0u);
-  if (!rows && g.options().flash_score_chain) key.set("SCORE_CHAIN", 1u);
+  if (!g.options().flash_prefetch) key.set("PREFETCH", 0u);
+  if (g.options().flash_score_chain) key.set("SCORE_CHAIN", 1u);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FlashParams), name));
   gpu::Buffer* partial = nullptr;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "webgpu/chain_fusion.h"
+#include "gpu/host_copy.h"
 #include "gpu/strings.h"
 #include "webgpu/flop_count.h"
 #include "webgpu/f16_weights.h"
@@ -937,7 +938,7 @@ Status Graph::download_output(size_t j, const uint8_t* mapped, Tensor& host, con
   // From the mapped shared buffer (the view's offset in it), else one map of its own.
   auto read = [&](void* dst) -> Status {
     if (mapped == nullptr) return staging.read(dst, bytes);
-    std::memcpy(dst, mapped + (staging.offset() - readback_->offset()), bytes);
+    gpu::host_copy(dst, mapped + (staging.offset() - readback_->offset()), bytes);
     return {};
   };
   if (same_words(host.dtype, t.elem)) return read(host.data);

@@ -195,10 +195,6 @@ struct GraphOptions {
   // (2026-12-05) Whisper base took 2-3% less time end to end (bench/results/vision_h200.md).
   // Environment override: WICK_FLASH_SUBGROUPS=0.
   bool flash_subgroups = true;
-  // The fused attention with one query row per invocation (flash_attention_rows.wgsl: q and
-  // the output row in registers, only K and V tiles in shared memory, no exchange between
-  // invocations) where the head dim is at most 64. Environment override: WICK_FLASH_ROWS=0|1.
-  bool flash_rows = false;
   // With flash_attention: a fused attention's q, k and v linears of one input as one product
   // with stacked weights (qkv_fusion.h). Environment override: WICK_JOIN_QKV=0.
   bool join_qkv = true;

@@ -28,7 +28,6 @@ struct Shape {
   bool prefetch = true;  // GraphOptions::flash_prefetch
   bool score_chain = true;   // GraphOptions::flash_score_chain
   bool subgroups = true;     // GraphOptions::flash_subgroups (where the adapter's subgroups hold a row)
-  bool rows = false;         // GraphOptions::flash_rows (flash_attention_rows.wgsl, head dims up to 64)
 };
 
 struct Built {
@@ -141,7 +140,6 @@ struct Runs {
   uint64_t fused_bytes, unfused_bytes;
   size_t combines;  // flash_attention_combine dispatches of the fused run
   size_t subgroup_kernels;  // flash_attention_sg dispatches of the fused run
-  size_t row_kernels;       // flash_attention_rows dispatches of the fused run
 };
 Runs check(const Shape& s, uint32_t seed) {
   Runs r{};
@@ -155,7 +153,6 @@ Runs check(const Shape& s, uint32_t seed) {
     g.b.flash_prefetch = s.prefetch;
     g.b.flash_score_chain = s.score_chain;
     g.b.flash_subgroups = s.subgroups;
-    g.b.flash_rows = s.rows;
     g.b.profile = flash;
     g.b.gpu_kernels = true;
     auto outs = g.b.run(g.inputs);
@@ -172,7 +169,6 @@ Runs check(const Shape& s, uint32_t seed) {
     (flash ? r.fused_bytes : r.unfused_bytes) = g.b.planned_bytes;
     if (flash) r.combines = test::count_kernel(g.b.kernels, "flash_attention_combine");
     if (flash) r.subgroup_kernels = test::count_kernel(g.b.kernels, "flash_attention_sg");
-    if (flash) r.row_kernels = test::count_kernel(g.b.kernels, "flash_attention_rows");
   }
   return r;
 }
@@ -281,23 +277,6 @@ TEST(AttentionFusion, SubgroupRowMaxMatchesReference) {
   EXPECT_EQ(b.subgroup_kernels, runs_sg ? 1u : 0u);
   EXPECT_EQ(b.combines, 1u);
   EXPECT_EQ(c.subgroup_kernels, runs_sg ? 1u : 0u);
-}
-
-TEST(AttentionFusion, RowPerInvocationKernelMatchesReference) {
-  // GraphOptions::flash_rows: flash_attention_rows.wgsl (a query row per invocation) at head
-  // dims 64 and 32 (16 and 8 of its 16 vec4 registers a row), a mask of each layout, partial
-  // query and key tiles, Sq != Skv, 3 key splits (one short), prescaled q and k.
-  Shape plain{1, 2, 37, 150, 64, 1};
-  Shape split{1, 3, 5, 200, 32, 0, false, false, 3};
-  Shape batched{2, 2, 70, 45, 64, 2};
-  Shape prescaled{2, 2, 33, 97, 32, 2, true};
-  for (Shape* s : {&plain, &split, &batched, &prescaled}) s->rows = true;
-  EXPECT_EQ(check(plain, 80).row_kernels, 1u);
-  const Runs b = check(split, 81);
-  EXPECT_EQ(b.row_kernels, 1u);
-  EXPECT_EQ(b.combines, 1u);
-  EXPECT_EQ(check(batched, 82).row_kernels, 1u);
-  EXPECT_EQ(check(prescaled, 83).row_kernels, 1u);
 }
 
 TEST(AttentionFusion, KeySplitRuleOnRealShapes) {

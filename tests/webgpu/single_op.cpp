@@ -220,7 +220,6 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.flash_score_chain = flash_score_chain;
   go.join_qkv = join_qkv;
   go.flash_subgroups = flash_subgroups;
-  go.flash_rows = flash_rows;
   go.fixed_shapes = fixed_shapes;
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;

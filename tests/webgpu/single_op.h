@@ -69,7 +69,6 @@ class VkGraphBuilder {
   bool flash_score_chain = true;   // GraphOptions::flash_score_chain for run()
   bool join_qkv = true;           // GraphOptions::join_qkv for run()
   bool flash_subgroups = true;    // GraphOptions::flash_subgroups for run()
-  bool flash_rows = false;        // GraphOptions::flash_rows for run()
   size_t joined_linears = 0;      // after run(): Graph::joined_linear_count
   bool fixed_shapes = true;   // GraphOptions::fixed_shapes for run()
   // run() builds the graph again without in-place cats and fixed-shape kernels when an

@@ -33,20 +33,4 @@ constexpr uint64_t flash_splits(int option, uint64_t multiprocessors, uint64_t w
   return best;
 }
 
-// flash_attention_rows.wgsl's splits. Its workgroups are 64 invocations of ~170 registers,
-// several resident per multiprocessor, so the wave model above does not fit: the rule (-1)
-// splits while the grid has fewer than kFlashRowsFill workgroups per multiprocessor, each
-// split keeping kFlashSplitMinTiles key tiles. Other options as flash_splits.
-constexpr uint64_t kFlashRowsFill = 3;
-
-constexpr uint64_t flash_rows_splits(int option, uint64_t multiprocessors, uint64_t workgroups, uint64_t key_tiles) {
-  if (option != -1) return flash_splits(option, multiprocessors, workgroups, key_tiles);
-  if (multiprocessors == 0 || workgroups == 0) return 1;
-  uint64_t s = 1;
-  while (s < kFlashSplitMax && workgroups * s < kFlashRowsFill * multiprocessors &&
-         key_tiles >= kFlashSplitMinTiles * (s + 1))
-    ++s;
-  return s;
-}
-
 }  // namespace wick::webgpu

@@ -1,0 +1,1 @@
+../../../src/webgpu/ops/attention/flash_params.inc.wgsl
