@@ -41,7 +41,8 @@ struct Steer {
   }
 };
 
-void set_inputs(int method, const nlohmann::json& inputs, const Steer& s) {
+// `kept`: the inputs' bytes, which the caller keeps until execute returns (c_api.h).
+void set_inputs(int method, const nlohmann::json& inputs, const Steer& s, std::vector<std::vector<uint8_t>>& kept) {
   for (size_t i = 0; i < inputs.size() && i < 16; ++i) {
     nlohmann::json in = inputs[i];  // copies: operator[] on a const json is unchecked
     int index = static_cast<int>(i);
@@ -73,7 +74,7 @@ void set_inputs(int method, const nlohmann::json& inputs, const Steer& s) {
       if (need && *need <= (16u << 20)) nbytes = *need;
     }
     if (s.b[0] & 0x40) nbytes ^= 4;
-    std::vector<uint8_t> data(nbytes, s.b[5]);
+    std::vector<uint8_t>& data = kept.emplace_back(nbytes, s.b[5]);
     check_failed(wick_method_set_tensor(method, index, dtype, sizes.data(), rank,
                                         data.empty() ? nullptr : data.data(), data.size()));
   }
@@ -86,8 +87,10 @@ void run_method(int program, const std::string& name, const Steer& s) {
   check_failed(method);
   if (method == 0) return;
   for (int round = 0; round < 2; ++round) {  // a second execute reuses the method
-    if (meta.contains("inputs") && meta["inputs"].is_array()) set_inputs(method, meta["inputs"], s);
+    std::vector<std::vector<uint8_t>> kept;
+    if (meta.contains("inputs") && meta["inputs"].is_array()) set_inputs(method, meta["inputs"], s, kept);
     const int outputs = wick_method_execute(method);
+    kept.clear();  // execute dropped its views of them
     if (outputs < 0 && wick_last_error()[0] == '\0') __builtin_trap();
     for (int i = -1; i <= outputs; ++i) {  // one before and one past the end too
       nlohmann::json out = checked_json(wick_method_output(method, i));

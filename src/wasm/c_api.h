@@ -21,6 +21,8 @@ const char* wick_program_method_names(int handle);
 const char* wick_method_meta(int handle, const char* method);
 int wick_method_load(int program_handle, const char* name);
 void wick_method_free(int handle);
+// Keeps a view of `data` (not a copy) for the next wick_method_execute, which reads it in
+// place or copies it in: the caller keeps the bytes unchanged until that execute returns.
 int wick_method_set_tensor(int handle, int index, int dtype, const int32_t* sizes, int rank, const void* data,
                            size_t nbytes);
 int wick_method_set_scalar(int handle, int index, int kind, double value, uint32_t lo, int32_t hi);
