@@ -46,7 +46,7 @@ class CopyPool {
       for (size_t w = 0; w < workers; ++w) {
         const size_t begin = std::min(bytes, part * (w + 1));
         const size_t end = w + 1 == workers ? bytes : std::min(bytes, begin + part);  // the last takes the rest
-        jobs_[w] = Job{dst + begin, src + begin, end - begin, true};
+        jobs_[w] = Job{dst + begin, src + begin, end - begin};
       }
       pending_ = workers;
       ++generation_;
@@ -72,7 +72,6 @@ class CopyPool {
     char* dst = nullptr;
     const char* src = nullptr;
     size_t bytes = 0;
-    bool set = false;
   };
 
   CopyPool() {
@@ -88,11 +87,11 @@ class CopyPool {
       Job job;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || (generation_ != seen && jobs_[w].set); });
+        // Each copy gives every worker a job (maybe empty) and a new generation.
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
         if (stop_) return;
         seen = generation_;
         job = jobs_[w];
-        jobs_[w].set = false;
       }
       if (job.bytes > 0) std::memcpy(job.dst, job.src, job.bytes);
       {

@@ -86,13 +86,29 @@ struct RunLog {
   size_t f16_weights = 0;  // constants stored as f16 (GraphOptions::f16_weights)
   uint64_t f16_saved = 0;  // bytes that saved
   size_t graphs = 0;
-  uint64_t encode_ns = 0, encoded = 0;  // accumulated host encode time and dispatches
-  // Every delegate call's host phases, profiled or not, summed (`wick bench` prints the
-  // means: where a call's time goes when no timestamps are taken).
-  uint64_t calls_run = 0, upload_ns = 0, prepare_ns = 0, submit_ns = 0, wait_ns = 0, download_ns = 0;
+  // Every delegate call's host phases and dispatches, profiled or not, summed (`wick bench`
+  // prints the encode time per dispatch and each phase's mean per call: where a call's time
+  // goes when no timestamps are taken).
+  DelegateCallTimes call_totals;
+  uint64_t calls_run = 0;
   size_t cat_placed = 0, cat_not_copied = 0;  // concatenations built in place (cat_plan.h)
   std::vector<DelegateCallTimes> calls;  // host times per delegate call when profiling, until taken
 };
+
+// sum += c, figure by figure.
+void add_call_times(DelegateCallTimes& sum, const DelegateCallTimes& c) {
+  sum.dispatches += c.dispatches;
+  sum.upload_ms += c.upload_ms;
+  sum.prepare_ms += c.prepare_ms;
+  sum.encode_ms += c.encode_ms;
+  sum.submit_ms += c.submit_ms;
+  sum.submits += c.submits;
+  sum.wait_ms += c.wait_ms;
+  sum.download_ms += c.download_ms;
+  sum.gpu_ms += c.gpu_ms;
+  sum.upload_bytes += c.upload_bytes;
+  sum.download_bytes += c.download_bytes;
+}
 
 // Builds the delegate's graph again with other options (from the blob or merged plan, which
 // live as long as the method).
@@ -118,17 +134,11 @@ class WebGpuDelegate : public DelegateInstance {
     }
     Status s = graph_->execute(values, args);
     std::lock_guard<std::mutex> lock(log_->mutex);
-    log_->encode_ns += graph_->last_submit().encode_ns;
-    log_->encoded += graph_->last_submit().dispatches;
-    const HostTimes& h = graph_->last_host_times();
+    const DelegateCallTimes c = call_times();
+    add_call_times(log_->call_totals, c);
     log_->calls_run += 1;
-    log_->upload_ns += h.upload_ns;
-    log_->prepare_ns += h.prepare_ns;
-    log_->submit_ns += graph_->last_submit().submit_ns;
-    log_->wait_ns += graph_->last_submit().wait_ns;
-    log_->download_ns += h.download_ns;
     log_->profile.insert(log_->profile.end(), graph_->last_profile().begin(), graph_->last_profile().end());
-    if (profile_) log_->calls.push_back(call_times());
+    if (profile_) log_->calls.push_back(c);
     return s;
   }
 
@@ -325,8 +335,8 @@ void print_last_profile(std::FILE* out) { print_profile_table(out, take_last_pro
 
 void reset_call_totals() {
   with_locked_log(registered(), [](RunLog& lr) {
-    lr.encode_ns = lr.encoded = 0;
-    lr.calls_run = lr.upload_ns = lr.prepare_ns = lr.submit_ns = lr.wait_ns = lr.download_ns = 0;
+    lr.call_totals = DelegateCallTimes{};
+    lr.calls_run = 0;
   });
 }
 
@@ -340,18 +350,18 @@ void print_last_graph_summary(std::FILE* out) {
     if (lr.f16_weights > 0)
       std::fprintf(out, "webgpu: f16 weights: %zu linear weight(s) stored as f16, %.1f KiB saved\n", lr.f16_weights,
                    lr.f16_saved / 1024.0);
-    if (lr.encoded > 0)
+    const DelegateCallTimes& t = lr.call_totals;
+    if (t.dispatches > 0)
       std::fprintf(out, "webgpu: host encode time %.3f us per dispatch (%llu dispatches encoded)\n",
-                   lr.encode_ns / 1000.0 / static_cast<double>(lr.encoded), static_cast<unsigned long long>(lr.encoded));
+                   t.encode_ms * 1000.0 / static_cast<double>(t.dispatches), static_cast<unsigned long long>(t.dispatches));
     if (lr.calls_run > 0) {
       const double n = static_cast<double>(lr.calls_run);
-      auto ms = [n](uint64_t ns) { return static_cast<double>(ns) / 1e6 / n; };
       std::fprintf(out,
                    "webgpu: per delegate call (mean of %llu): upload %.3f ms, prepare %.3f, encode "
                    "%.3f, submit %.3f, wait for the GPU %.3f, readback %.3f; sum %.3f ms\n",
-                   static_cast<unsigned long long>(lr.calls_run), ms(lr.upload_ns), ms(lr.prepare_ns), ms(lr.encode_ns),
-                   ms(lr.submit_ns), ms(lr.wait_ns), ms(lr.download_ns),
-                   ms(lr.upload_ns + lr.prepare_ns + lr.encode_ns + lr.submit_ns + lr.wait_ns + lr.download_ns));
+                   static_cast<unsigned long long>(lr.calls_run), t.upload_ms / n, t.prepare_ms / n, t.encode_ms / n,
+                   t.submit_ms / n, t.wait_ms / n, t.download_ms / n,
+                   (t.upload_ms + t.prepare_ms + t.encode_ms + t.submit_ms + t.wait_ms + t.download_ms) / n);
     }
   });
 }
