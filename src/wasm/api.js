@@ -413,11 +413,17 @@ var WickApi = (function() {
     return {bytes: bytes.slice(), name: name || '<bytes: ' + bytes.length + ' B>'};
   }
 
-  function withHeapCopy(bytes, fn) {
+  // A copy of bytes on the wasm heap (the caller frees it).
+  function heapCopy(bytes) {
     var ptr = _malloc(Math.max(bytes.length, 1));
     if (!ptr) throw error('wasm', 'out of memory for ' + bytes.length + ' bytes', 'MemoryAllocationFailed');
+    HEAPU8.set(bytes, ptr);
+    return ptr;
+  }
+
+  function withHeapCopy(bytes, fn) {
+    var ptr = heapCopy(bytes);
     try {
-      HEAPU8.set(bytes, ptr);
       return fn(ptr);
     } finally {
       _free(ptr);
@@ -604,10 +610,8 @@ var WickApi = (function() {
       var sizes = new Int32Array(t._sizes);
       // The heap copy stays until the run is over (held): the method reads it there, lent to
       // a delegate or copied in, instead of taking a second copy now.
-      var ptr = _malloc(Math.max(bytes.length, 1));
-      if (!ptr) throw error('wasm', 'out of memory for ' + bytes.length + ' bytes', 'MemoryAllocationFailed');
+      var ptr = heapCopy(bytes);
       held.push(ptr);
-      HEAPU8.set(bytes, ptr);
       var sizesPtr = _malloc(Math.max(sizes.byteLength, 4));
       try {
         HEAP32.set(sizes, sizesPtr >> 2);
