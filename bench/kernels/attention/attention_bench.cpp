@@ -7,7 +7,7 @@
 // contiguous tensors; v5+ (strided views) read q, k, v and write out in the [B, S, H, D]
 // layout the exports' linear layers produce (the permutes they would need are left out).
 //
-//   . scripts/env.sh; build/wick_kernel_bench_attention [--reps N] [--quick] [variant...]
+//   . scripts/env.sh; build/wick_kernel_bench_attention [--reps N] [--quick] [--case NAME]... [variant...]
 #include <cstring>
 #include <optional>
 
@@ -65,6 +65,13 @@ const Case kCases[] = {
     {"vit-s    [6,1370,64]", 6, 1370, 1370, 64, false, true, 6},
     {"whisper  [8,1500,64]", 8, 1500, 1500, 64, false, true, 8},
     {"whisper  [8,1500,64] + mask", 8, 1500, 1500, 64, true, true, 8},
+    // Whisper base's shape with fewer and more heads: 24 query tiles of 64 a head, so 5 / 6 /
+    // 11 heads are 120 / 144 / 264 workgroups on the H100's 132 multiprocessors. The time's
+    // step between 5 and 6 heads tells how many workgroups a multiprocessor runs at once
+    // (one: 144 take two rounds; bench/kernels/occupancy/).
+    {"whisper5 [5,1500,64]", 5, 1500, 1500, 64, false, true, 5},
+    {"whisper6 [6,1500,64]", 6, 1500, 1500, 64, false, true, 6},
+    {"whisper11 [11,1500,64]", 11, 1500, 1500, 64, false, true, 11},
     {"sam-glob [4,4096,96]", 4, 4096, 4096, 96, false, true, 4},
     {"sam-win  [256x2,64,96] (8x8 windows)", 512, 64, 64, 96, false, true, 2},
     {"sam-pool [64x1,49,96] x 196 keys", 64, 49, 196, 96, false, true, 1},
@@ -201,8 +208,10 @@ int main(int argc, char** argv) {
   int reps = 5;
   bool quick = false;
   std::vector<int> only;
+  std::vector<std::string> cases;  // --case NAME: only the cases whose name contains NAME
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) cases.push_back(argv[++i]);
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
     else only.push_back(std::atoi(argv[i]));
   }
@@ -216,6 +225,10 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const Case& c : kCases) {
     if (quick && c.large) continue;
+    if (!cases.empty() && std::none_of(cases.begin(), cases.end(), [&](const std::string& n) {
+          return std::string(c.name).find(n) != std::string::npos;
+        }))
+      continue;
     const size_t qn = size_t{c.bh} * c.sq * c.d, kn = size_t{c.bh} * c.skv * c.d;
     const auto hq = random_floats(qn, 1), hk = random_floats(kn, 2), hv = random_floats(kn, 3);
     const auto hm = random_floats(size_t{c.sq} * c.skv, 4, -3.f, 0.f);
