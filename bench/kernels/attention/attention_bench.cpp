@@ -141,6 +141,15 @@ const Variant kVariants[] = {
     {43, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 2, true, false, false, true, true},
     {44, "v35_flash_rows.wgsl", 64, 32, true, 4, false, 3, true, false, false, true, true},
     {45, "v35_flash_rows.wgsl", 128, 32, true, 4, false, 2, true, false, false, true, true},
+    // v46+: v31 (the shipped kernel, chain on, no key split) at smaller tiles, which take less
+    // workgroup memory (36 KiB at (64, 32)) and so may run more workgroups per multiprocessor
+    // (bench/kernels/occupancy/). (BQ, BKV): (48, 32) 31.7 KiB, 96 invocations; (32, 32) 26.8
+    // KiB, 64; (64, 16) 27.1 KiB, 64; (32, 16) 17.7 KiB, 32; v50: (48, 32) with 2 key splits.
+    {46, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 1, true, true},
+    {47, "v18_flash_shipped.wgsl", 32, 32, true, 4, true, 1, true, true},
+    {48, "v18_flash_shipped.wgsl", 64, 16, true, 4, true, 1, true, true},
+    {49, "v18_flash_shipped.wgsl", 32, 16, true, 4, true, 1, true, true},
+    {50, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 2, true, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
