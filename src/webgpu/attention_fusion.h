@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -60,5 +61,11 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f);
 
 // Whether a tile of flash_attention.wgsl fits head dim `d` within `max_workgroup_storage` bytes.
 bool attention_tile_fits(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations);
+
+// The tile build_flash_attention takes at head dim d: (BQ, BKV) = (asked_bq, asked_bkv)
+// (GraphOptions::flash_tile_*) where that is one of the kernel's tiles and fits, else the
+// first that fits; (0, 0) when none does.
+std::pair<uint32_t, uint32_t> flash_attention_tile(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations,
+                                                   uint32_t asked_bq = 0, uint32_t asked_bkv = 0);
 
 }  // namespace wick::webgpu

@@ -19,7 +19,7 @@ namespace {
 struct Tile {
   uint32_t bq, bkv;
 };
-constexpr Tile kTiles[] = {{64, 32}, {64, 24}, {48, 32}, {32, 32}, {32, 24}, {32, 16}, {16, 16}, {16, 24}, {16, 32}};
+constexpr Tile kTiles[] = {{64, 32}, {64, 24}, {48, 32}, {32, 32}, {32, 24}, {32, 16}, {16, 16}, {16, 24}, {16, 32}, {64, 16}};
 constexpr uint32_t kMaxRows = 16;
 constexpr uint32_t kCombineWorkgroup = 256;               // flash_attention_combine
 constexpr uint64_t kMaxPartialBytes = 64ull << 20;        // the splits' scratch, at most
@@ -50,7 +50,11 @@ bool subgroup_tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t s
   return tile_storage_bytes(t, static_cast<uint32_t>(d / 4), true) <= max_storage;
 }
 
-std::optional<Tile> pick_tile(int64_t d, uint32_t max_storage, uint32_t max_invocations) {
+// The asked-for tile (GraphOptions::flash_tile_*) where it is one of kTiles and fits, else
+// the first of kTiles that fits.
+std::optional<Tile> pick_tile(int64_t d, uint32_t max_storage, uint32_t max_invocations, Tile asked = {0, 0}) {
+  for (const Tile& t : kTiles)
+    if (t.bq == asked.bq && t.bkv == asked.bkv && tile_ok(t, d, max_storage, max_invocations)) return t;
   for (const Tile& t : kTiles)
     if (tile_ok(t, d, max_storage, max_invocations)) return t;
   return std::nullopt;
@@ -72,10 +76,17 @@ bool attention_tile_fits(int64_t d, uint32_t max_workgroup_storage, uint32_t max
   return pick_tile(d, max_workgroup_storage, max_invocations).has_value();
 }
 
+std::pair<uint32_t, uint32_t> flash_attention_tile(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations,
+                                                   uint32_t asked_bq, uint32_t asked_bkv) {
+  const auto t = pick_tile(d, max_workgroup_storage, max_invocations, {asked_bq, asked_bkv});
+  return t ? std::pair{t->bq, t->bkv} : std::pair{0u, 0u};
+}
+
 Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   const char* name = "flash_attention (fused bmm, softmax, bmm)";
   const auto& lim = g.device().limits();
-  auto tile = pick_tile(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup);
+  auto tile = pick_tile(f.d, lim.max_compute_workgroup_storage_size, lim.max_compute_invocations_per_workgroup,
+                        {g.options().flash_tile_bq, g.options().flash_tile_bkv});
   if (!tile) return Status(ErrorCode::kNotSupported, std::string(name) + ": no tile fits head dim " + std::to_string(f.d));
   std::vector<GpuTensor*> ts;
   for (int32_t id : f.uses) {

@@ -195,6 +195,11 @@ struct GraphOptions {
   // (2026-12-05) Whisper base took 2-3% less time end to end (bench/results/vision_h200.md).
   // Environment override: WICK_FLASH_SUBGROUPS=0.
   bool flash_subgroups = true;
+  // The fused attention's tile (query rows, keys) when it fits the head dim and the device;
+  // {0, 0}: the first of the kernel's tiles that fits ((64, 32) at head dim 64). Smaller tiles
+  // take less workgroup memory (bench/kernels/attention v46-v50, bench/kernels/occupancy).
+  // Environment override: WICK_FLASH_TILE=BQxBKV (48x32, say).
+  uint32_t flash_tile_bq = 0, flash_tile_bkv = 0;
   // With flash_attention: a fused attention's q, k and v linears of one input as one product
   // with stacked weights (qkv_fusion.h). Environment override: WICK_JOIN_QKV=0.
   bool join_qkv = true;

@@ -13,6 +13,7 @@
 #include "gpu/gpu_test_util.h"
 #include "gpu/device.h"
 #include "single_op.h"
+#include "webgpu/attention_fusion.h"
 #include "webgpu/gpu_multiprocessors.h"
 #include "webgpu/ops/attention/flash_splitkv.h"
 
@@ -28,6 +29,7 @@ struct Shape {
   bool prefetch = true;  // GraphOptions::flash_prefetch
   bool score_chain = true;   // GraphOptions::flash_score_chain
   bool subgroups = true;     // GraphOptions::flash_subgroups (where the adapter's subgroups hold a row)
+  uint32_t tile_bq = 0, tile_bkv = 0;  // GraphOptions::flash_tile_* (0: the kernel's first tile that fits)
 };
 
 struct Built {
@@ -153,6 +155,7 @@ Runs check(const Shape& s, uint32_t seed) {
     g.b.flash_prefetch = s.prefetch;
     g.b.flash_score_chain = s.score_chain;
     g.b.flash_subgroups = s.subgroups;
+    g.b.flash_tile_bq = s.tile_bq, g.b.flash_tile_bkv = s.tile_bkv;
     g.b.profile = flash;
     g.b.gpu_kernels = true;
     auto outs = g.b.run(g.inputs);
@@ -254,6 +257,27 @@ TEST(AttentionFusion, KernelOptionsMatchReference) {
     plain.score_chain = split.score_chain = prefetch;  // both off, or both on
     EXPECT_EQ(check(plain, 60).fused_dispatches, 2u) << "prefetch " << prefetch;
     EXPECT_EQ(check(split, 61).combines, 1u) << "prefetch " << prefetch;
+  }
+}
+
+TEST(AttentionFusion, AskedTilesMatchReference) {
+  // GraphOptions::flash_tile_* (WICK_FLASH_TILE): the smaller tiles the occupancy question
+  // asks about (bench/kernels/attention v46, v48). The asked tile is taken where it fits
+  // (both fit 32 KiB at head dim 64: SwiftShader and lavapipe run them), a tile the
+  // kernel does not have or that does not fit is not, and each run with it matches the
+  // reference (a mask, partial last query and key tiles, 2 key splits).
+  WICK_GPU_DEVICE_OR_FAIL(device);
+  const auto& lim = device->limits();
+  const uint32_t smem = lim.max_compute_workgroup_storage_size, inv = lim.max_compute_invocations_per_workgroup;
+  const auto first = webgpu::flash_attention_tile(64, smem, inv);
+  EXPECT_EQ(webgpu::flash_attention_tile(64, smem, inv, 40, 32), first) << "not one of the kernel's tiles";
+  EXPECT_EQ(webgpu::flash_attention_tile(64, 16384, inv, 64, 32), webgpu::flash_attention_tile(64, 16384, inv))
+      << "(64, 32) needs 36 KiB";
+  for (const auto& [bq, bkv] : {std::pair{48u, 32u}, {64u, 16u}}) {
+    EXPECT_EQ(webgpu::flash_attention_tile(64, smem, inv, bq, bkv), std::pair(bq, bkv));
+    Shape s{1, 2, 101, 150, 64, 1, false, false, 2};
+    s.tile_bq = bq, s.tile_bkv = bkv;
+    EXPECT_EQ(check(s, 80 + bq + bkv).combines, 1u) << bq << "x" << bkv;
   }
 }
 
