@@ -34,7 +34,8 @@ if [[ ! -f $STAGE/ort.tar.xz ]]; then
   cp -rL "$ORT/package.json" "$ORT/dist" "$ORT/lib" "$T/ort/node_modules/onnxruntime-node/"
   cp -rL "$ORT/bin/napi-v6/linux/x64" "$T/ort/node_modules/onnxruntime-node/bin/napi-v6/linux/"
   cp -rL node_modules/onnxruntime-common "$T/ort/node_modules/"
-  tar -C "$T/ort" -cf - node_modules | nice xz -9 -T2 > "$STAGE/ort.tar.xz"
+  strip "$T/ort/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1"
+  tar -C "$T/ort" -cf - node_modules | nice xz --x86 --lzma2=preset=9e -T2 > "$STAGE/ort.tar.xz"
 fi
 
 # ExecuTorch's export toolchain (PROVENANCE.txt there).
@@ -67,6 +68,8 @@ for k in ${KBENCH:-}; do
 done
 git log -1 --format='%H %s' > "$T/wick/COMMIT"
 git status --porcelain --untracked-files=no >> "$T/wick/COMMIT"
-tar -C "$T" -cf - wick | nice xz -6 -T2 > "$STAGE/wick.tar.xz"
+# The x86 filter and preset 9e: 1.8 MB less with ORT's above, which the 64 MiB a call sends
+# (counted in 4 KiB blocks per tracked file) needed by 2026-12-06.
+tar -C "$T" -cf - wick | nice xz --x86 --lzma2=preset=9e -T2 > "$STAGE/wick.tar.xz"
 du -ch "$STAGE"/*.xz | tail -1
 ls -la "$STAGE"
