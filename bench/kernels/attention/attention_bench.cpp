@@ -150,6 +150,14 @@ const Variant kVariants[] = {
     {48, "v18_flash_shipped.wgsl", 64, 16, true, 4, true, 1, true, true},
     {49, "v18_flash_shipped.wgsl", 32, 16, true, 4, true, 1, true, true},
     {50, "v18_flash_shipped.wgsl", 48, 32, true, 4, true, 2, true, true},
+    // v51+: the shipped kernel with RS 2 (2 score rows per invocation: 256 invocations at
+    // (64, 32)). The occupancy probe found that a multiprocessor holds 48 KiB of workgroup
+    // memory, so one (64, 32) workgroup at a time: RS 2 doubles its warps (8) in the same
+    // memory. v51 / v52: 1 / 2 key splits; v53 / v54: the same with subgroup row maxima.
+    {51, "v18_flash_shipped.wgsl", 64, 32, true, 2, true, 1, true, true},
+    {52, "v18_flash_shipped.wgsl", 64, 32, true, 2, true, 2, true, true},
+    {53, "v33_flash_sg.wgsl", 64, 32, true, 2, false, 1, true, true, true},
+    {54, "v33_flash_sg.wgsl", 64, 32, true, 2, false, 2, true, true, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -270,7 +278,7 @@ int main(int argc, char** argv) {
       if (v.row_max_sg && (!has_sg || dev->adapter_info().subgroup_min_size < v.bkv / 4)) continue;
       // v5-v17 link to the shipped kernel, whose RS became a constant (4) when its register
       // arrays were indexed by literals only (bench/kernels/robustness): the RS 8 rows are history.
-      if (v.strided && v.rs != 4) continue;
+      if (v.strided && v.rs != 4 && v.rs != 2) continue;
       std::vector<float>& ref = v.strided ? ref_bshd : ref_plain;
       if (ref.empty()) ref = cpu_attention(c, hq, hk, hv, hm, scale, v.strided);
       gpu::PipelineKey key(std::string("bench_attention_") + v.file);
@@ -279,6 +287,7 @@ int main(int argc, char** argv) {
       if (v.kvs > 1) key.set("KVS", v.kvs);
       if (v.strided && !v.prefetch && !v.rows) key.set("PREFETCH", 0);
       if (v.score_chain) key.set("SCORE_CHAIN", 1);
+      if (v.strided && !v.rows && v.rs == 2) key.set("RS", 2);
       if (v.db) key.set("DB", 1);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);

@@ -49,8 +49,11 @@ fn red_row_max(r: u32) -> f32 {
 fn tile_row_max(ty: u32, tx: u32, m: vec4<f32>) -> vec4<f32> {
   red[ty * TXS + tx] = m.x;
   red[(ty + TYS) * TXS + tx] = m.y;
-  red[(ty + 2u * TYS) * TXS + tx] = m.z;
-  red[(ty + 3u * TYS) * TXS + tx] = m.w;
+  if (RS > 2u) {
+    red[(ty + 2u * TYS) * TXS + tx] = m.z;
+    red[(ty + 3u * TYS) * TXS + tx] = m.w;
+  }
   workgroupBarrier();
+  if (RS == 2u) { return vec4<f32>(red_row_max(ty), red_row_max(ty + TYS), LOWEST, LOWEST); }
   return vec4<f32>(red_row_max(ty), red_row_max(ty + TYS), red_row_max(ty + 2u * TYS), red_row_max(ty + 3u * TYS));
 }

@@ -13,7 +13,11 @@
 override D: u32 = 64u;     // head dim, a multiple of 4
 override BQ: u32 = 64u;    // query rows per workgroup, a multiple of 4
 override BKV: u32 = 32u;   // keys per shared tile, a multiple of 4
-const RS: u32 = 4u;        // score rows per invocation (s[0] .. s[3] below)
+// Score rows per invocation: 4 (s[0] .. s[3] below) or 2 (s[0], s[1]; twice the invocations
+// for a tile, so twice the warps on a multiprocessor that holds one workgroup: on NVIDIA's
+// Vulkan driver a multiprocessor holds 48 KiB of workgroup memory, one (64, 32) tile;
+// bench/kernels/occupancy).
+override RS: u32 = 4u;
 override TXS: u32 = BKV / 4u;       // score-phase invocations per row group
 override TYS: u32 = BQ / RS;        // score-phase row groups
 override NT: u32 = TYS * TXS;       // invocations
@@ -237,21 +241,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       if (SCORE_CHAIN) {
         s[0] = fma4(s[0], qs[ty * DP4 + e], k0, k1, k2, k3);
         s[1] = fma4(s[1], qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
-        s[2] = fma4(s[2], qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
-        s[3] = fma4(s[3], qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
+        if (RS > 2u) {
+          s[2] = fma4(s[2], qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+          s[3] = fma4(s[3], qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
+        }
       } else {
         s[0] += dot4(qs[ty * DP4 + e], k0, k1, k2, k3);
         s[1] += dot4(qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
-        s[2] += dot4(qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
-        s[3] += dot4(qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
+        if (RS > 2u) {
+          s[2] += dot4(qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+          s[3] += dot4(qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
+        }
       }
     }
     let jt = j0 + tx;
     let valid = vec4<bool>(jt < p.skv, jt + TXS < p.skv, jt + 2u * TXS < p.skv, jt + 3u * TXS < p.skv);
     s[0] = select(vec4<f32>(LOWEST), s[0] + mask4(b, h, i0, ty, j0, tx), valid);
     s[1] = select(vec4<f32>(LOWEST), s[1] + mask4(b, h, i0, ty + TYS, j0, tx), valid);
-    s[2] = select(vec4<f32>(LOWEST), s[2] + mask4(b, h, i0, ty + 2u * TYS, j0, tx), valid);
-    s[3] = select(vec4<f32>(LOWEST), s[3] + mask4(b, h, i0, ty + 3u * TYS, j0, tx), valid);
+    if (RS > 2u) {
+      s[2] = select(vec4<f32>(LOWEST), s[2] + mask4(b, h, i0, ty + 2u * TYS, j0, tx), valid);
+      s[3] = select(vec4<f32>(LOWEST), s[3] + mask4(b, h, i0, ty + 3u * TYS, j0, tx), valid);
+    }
     // 2. the tile's row maxima across the TXS invocations of each row (the includer's
     // tile_row_max), then weights and partial sums.
     let mt = tile_row_max(ty, tx, vec4<f32>(max(max(s[0].x, s[0].y), max(s[0].z, s[0].w)),
@@ -263,8 +273,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (!ROW_MAX_SYNCS && P_AT < BKV * DP4) { workgroupBarrier(); }
     let u0 = softmax_row(ty, tx, s[0], valid, m_run.x, l_part.x, mt.x);
     let u1 = softmax_row(ty + TYS, tx, s[1], valid, m_run.y, l_part.y, mt.y);
-    let u2 = softmax_row(ty + 2u * TYS, tx, s[2], valid, m_run.z, l_part.z, mt.z);
-    let u3 = softmax_row(ty + 3u * TYS, tx, s[3], valid, m_run.w, l_part.w, mt.w);
+    var u2 = vec2<f32>(m_run.z, l_part.z);
+    var u3 = vec2<f32>(m_run.w, l_part.w);
+    if (RS > 2u) {
+      u2 = softmax_row(ty + 2u * TYS, tx, s[2], valid, m_run.z, l_part.z, mt.z);
+      u3 = softmax_row(ty + 3u * TYS, tx, s[3], valid, m_run.w, l_part.w, mt.w);
+    }
     m_run = vec4<f32>(u0.x, u1.x, u2.x, u3.x);
     l_part = vec4<f32>(u0.y, u1.y, u2.y, u3.y);
     workgroupBarrier();
@@ -312,16 +326,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   // Row sums: the partials of a row's TXS invocations.
   red[ty * TXS + tx] = l_part.x;
   red[(ty + TYS) * TXS + tx] = l_part.y;
-  red[(ty + 2u * TYS) * TXS + tx] = l_part.z;
-  red[(ty + 3u * TYS) * TXS + tx] = l_part.w;
+  if (RS > 2u) {
+    red[(ty + 2u * TYS) * TXS + tx] = l_part.z;
+    red[(ty + 3u * TYS) * TXS + tx] = l_part.w;
+  }
   workgroupBarrier();
   // Split mode: also each score row's (maximum, sum), from the tx == 0 invocations.
   let part = (wid.z * nwg.y + bh) * p.sq;
   if (KVS > 1u && tx == 0u) {
     store_ml(part, i0, ty, m_run.x, nwg.y);
     store_ml(part, i0, ty + TYS, m_run.y, nwg.y);
-    store_ml(part, i0, ty + 2u * TYS, m_run.z, nwg.y);
-    store_ml(part, i0, ty + 3u * TYS, m_run.w, nwg.y);
+    if (RS > 2u) {
+      store_ml(part, i0, ty + 2u * TYS, m_run.z, nwg.y);
+      store_ml(part, i0, ty + 3u * TYS, m_run.w, nwg.y);
+    }
   }
   store_out(b, h, i0, part, og, oc, o[0]);
   if (RO > 1u) { store_out(b, h, i0, part, og + NG, oc, o[1]); }
