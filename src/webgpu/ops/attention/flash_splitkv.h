@@ -1,8 +1,9 @@
 // When the fused attention (flash_attention.wgsl) splits its keys over workgroups
 // (GraphOptions::flash_splitkv; flash_attention_dispatch.cpp). Its grid is one workgroup of
-// 128 invocations per BQ query rows of each (batch, head), and on the H100 it runs one such
-// workgroup per multiprocessor at a time, so a grid takes ceil(workgroups / multiprocessors)
-// waves. Whisper base's 24 query tiles x 8 heads = 192 workgroups take 2 waves on 132
+// 128 invocations per BQ query rows of each (batch, head), and on the H100 and H200 it runs
+// one such workgroup per multiprocessor at a time (measured: a multiprocessor holds 48 KiB of
+// workgroup memory there, the tile takes 36; bench/kernels/occupancy), so a grid takes
+// ceil(workgroups / multiprocessors) waves. Whisper base's 24 query tiles x 8 heads = 192 workgroups take 2 waves on 132
 // multiprocessors, the second 45% full; split in two, its 384 half-workgroups take 3 half
 // waves (1.5 of the unsplit kind), and the fused attention measured 7-9% faster end to end.
 // ViT-S's 22 x 6 = 132 fill one wave already: split, it measured slower (the combine and the
