@@ -68,4 +68,9 @@ bool attention_tile_fits(int64_t d, uint32_t max_workgroup_storage, uint32_t max
 std::pair<uint32_t, uint32_t> flash_attention_tile(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations,
                                                    uint32_t asked_bq = 0, uint32_t asked_bkv = 0);
 
+// The score rows per invocation build_flash_attention gives the kernel (RS) at head dim d on
+// the default tile: 2 where asked (GraphOptions::flash_score_rows) and the tile allows it, else 4.
+uint32_t flash_attention_score_rows(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations,
+                                    uint32_t asked_rows);
+
 }  // namespace wick::webgpu

@@ -26,7 +26,7 @@ namespace {
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
 // WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH,
-// WICK_FLASH_SCORE_CHAIN, WICK_FLASH_TILE, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
+// WICK_FLASH_SCORE_CHAIN, WICK_FLASH_TILE, WICK_FLASH_RS, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
 // WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS, WICK_F16_ARITH), and
 // turn on f16 weights (WICK_F16=1).
 GraphOptions graph_options(const BackendOptions& options) {
@@ -57,6 +57,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_FLASH_SCORE_CHAIN")) go.flash_score_chain = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_JOIN_QKV")) go.join_qkv = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_FLASH_SUBGROUPS")) go.flash_subgroups = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_FLASH_RS")) go.flash_score_rows = std::string_view(v) == "2" ? 2 : 4;
   if (const char* v = std::getenv("WICK_FLASH_TILE")) {
     unsigned bq = 0, bkv = 0;
     char tail = 0;

@@ -41,6 +41,14 @@ bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invoca
   return tile_storage_bytes(t, d4, false) <= max_storage;
 }
 
+// Whether the kernel's RS = 2 (two score rows per invocation, twice the invocations) holds
+// the tile at head dim d: the output phase's columns still divide the invocations, at most
+// kMaxRows output rows each.
+bool two_score_rows_ok(const Tile& t, int64_t d, uint32_t max_invocations) {
+  const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / 2 * (t.bkv / 4);
+  return t.bq % 2 == 0 && nt <= max_invocations && nt % d4 == 0 && t.bq % (nt / d4) == 0 && t.bq / (nt / d4) <= kMaxRows;
+}
+
 // flash_attention_sg.wgsl's conditions at a tile: the device's subgroups hold whole rows
 // (TXS = bkv / 4 consecutive invocations: a power of two no larger than the smallest
 // subgroup), and the P tile fits beside the K tile (P_AT) in the shared memory.
@@ -80,6 +88,12 @@ std::pair<uint32_t, uint32_t> flash_attention_tile(int64_t d, uint32_t max_workg
                                                    uint32_t asked_bq, uint32_t asked_bkv) {
   const auto t = pick_tile(d, max_workgroup_storage, max_invocations, {asked_bq, asked_bkv});
   return t ? std::pair{t->bq, t->bkv} : std::pair{0u, 0u};
+}
+
+uint32_t flash_attention_score_rows(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations,
+                                    uint32_t asked_rows) {
+  const auto t = pick_tile(d, max_workgroup_storage, max_invocations);
+  return t && asked_rows == 2 && two_score_rows_ok(*t, d, max_invocations) ? 2 : 4;
 }
 
 Status build_flash_attention(Graph& g, const AttentionFusion& f) {
@@ -137,6 +151,8 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   if (splits > 1) key.set("KVS", static_cast<uint32_t>(splits));
   if (!g.options().flash_prefetch) key.set("PREFETCH", 0u);
   if (g.options().flash_score_chain) key.set("SCORE_CHAIN", 1u);
+  if (g.options().flash_score_rows == 2 && two_score_rows_ok(*tile, f.d, lim.max_compute_invocations_per_workgroup))
+    key.set("RS", 2u);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FlashParams), name));
   gpu::Buffer* partial = nullptr;

@@ -200,6 +200,11 @@ struct GraphOptions {
   // take less workgroup memory (bench/kernels/attention v46-v50, bench/kernels/occupancy).
   // Environment override: WICK_FLASH_TILE=BQxBKV (48x32, say).
   uint32_t flash_tile_bq = 0, flash_tile_bkv = 0;
+  // The fused attention's score rows per invocation (flash_attention.wgsl's RS): 4, or 2
+  // (twice the invocations for a tile: more warps where a multiprocessor holds one
+  // workgroup; not yet timed on a GPU, bench/kernels/attention v51-v54) where the tile allows.
+  // Environment override: WICK_FLASH_RS=2.
+  uint32_t flash_score_rows = 4;
   // With flash_attention: a fused attention's q, k and v linears of one input as one product
   // with stacked weights (qkv_fusion.h). Environment override: WICK_JOIN_QKV=0.
   bool join_qkv = true;

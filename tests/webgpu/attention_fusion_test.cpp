@@ -30,6 +30,7 @@ struct Shape {
   bool score_chain = true;   // GraphOptions::flash_score_chain
   bool subgroups = true;     // GraphOptions::flash_subgroups (where the adapter's subgroups hold a row)
   uint32_t tile_bq = 0, tile_bkv = 0;  // GraphOptions::flash_tile_* (0: the kernel's first tile that fits)
+  uint32_t score_rows = 4;             // GraphOptions::flash_score_rows
 };
 
 struct Built {
@@ -156,6 +157,7 @@ Runs check(const Shape& s, uint32_t seed) {
     g.b.flash_score_chain = s.score_chain;
     g.b.flash_subgroups = s.subgroups;
     g.b.flash_tile_bq = s.tile_bq, g.b.flash_tile_bkv = s.tile_bkv;
+    g.b.flash_score_rows = s.score_rows;
     g.b.profile = flash;
     g.b.gpu_kernels = true;
     auto outs = g.b.run(g.inputs);
@@ -263,7 +265,8 @@ TEST(AttentionFusion, KernelOptionsMatchReference) {
 TEST(AttentionFusion, AskedTilesMatchReference) {
   // GraphOptions::flash_tile_* (WICK_FLASH_TILE): the smaller tiles the occupancy question
   // asks about (bench/kernels/attention v46, v48). The asked tile is taken where it fits
-  // (both fit 32 KiB at head dim 64: SwiftShader and lavapipe run them), a tile the
+  // (both fit 32 KiB, SwiftShader's and lavapipe's limit; run at head dim 32, whose
+  // pipelines compile faster there), a tile the
   // kernel does not have or that does not fit is not, and each run with it matches the
   // reference (a mask, partial last query and key tiles, 2 key splits).
   WICK_GPU_DEVICE_OR_FAIL(device);
@@ -275,10 +278,28 @@ TEST(AttentionFusion, AskedTilesMatchReference) {
       << "(64, 32) needs 36 KiB";
   for (const auto& [bq, bkv] : {std::pair{48u, 32u}, {64u, 16u}}) {
     EXPECT_EQ(webgpu::flash_attention_tile(64, smem, inv, bq, bkv), std::pair(bq, bkv));
-    Shape s{1, 2, 101, 150, 64, 1, false, false, 2};
+    EXPECT_EQ(webgpu::flash_attention_tile(32, smem, inv, bq, bkv), std::pair(bq, bkv));
+    Shape s{1, 2, 101, 150, 32, 1, false, false, 2};
     s.tile_bq = bq, s.tile_bkv = bkv;
     EXPECT_EQ(check(s, 80 + bq + bkv).combines, 1u) << bq << "x" << bkv;
   }
+}
+
+TEST(AttentionFusion, TwoScoreRowsMatchReference) {
+  // GraphOptions::flash_score_rows = 2 (WICK_FLASH_RS=2; the kernel's RS): at head dim 32
+  // the default tile takes it on every adapter (64, 32): 256 invocations), and the fused run
+  // matches the reference with a mask, partial tiles and 3 key splits (one short). Where RS 2's invocations would pass the device's limit (256 at (64, 32), given a
+  // limit of 128) it stays at 4.
+  WICK_GPU_DEVICE_OR_FAIL(device);
+  const auto& lim = device->limits();
+  const uint32_t smem = lim.max_compute_workgroup_storage_size, inv = lim.max_compute_invocations_per_workgroup;
+  EXPECT_EQ(webgpu::flash_attention_score_rows(32, smem, inv, 2), 2u);
+  EXPECT_EQ(webgpu::flash_attention_score_rows(32, smem, inv, 4), 4u);
+  EXPECT_EQ(webgpu::flash_attention_tile(32, smem, 128), std::pair(64u, 32u));
+  EXPECT_EQ(webgpu::flash_attention_score_rows(32, smem, 128, 2), 4u);
+  Shape split{1, 3, 37, 200, 32, 1, false, false, 3};
+  split.score_rows = 2;
+  EXPECT_EQ(check(split, 91).combines, 1u);
 }
 
 TEST(AttentionFusion, SubgroupRowMaxMatchesReference) {

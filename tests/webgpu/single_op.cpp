@@ -218,6 +218,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.flash_splitkv = flash_splitkv;
   go.flash_prefetch = flash_prefetch;
   go.flash_tile_bq = flash_tile_bq, go.flash_tile_bkv = flash_tile_bkv;
+  go.flash_score_rows = flash_score_rows;
   go.flash_score_chain = flash_score_chain;
   go.join_qkv = join_qkv;
   go.flash_subgroups = flash_subgroups;

@@ -67,6 +67,7 @@ class VkGraphBuilder {
   int flash_splitkv = 0;        // GraphOptions::flash_splitkv for run() (n >= 2: n key splits)
   bool flash_prefetch = true;   // GraphOptions::flash_prefetch for run()
   uint32_t flash_tile_bq = 0, flash_tile_bkv = 0;  // GraphOptions::flash_tile_* for run()
+  uint32_t flash_score_rows = 4;                   // GraphOptions::flash_score_rows for run()
   bool flash_score_chain = true;   // GraphOptions::flash_score_chain for run()
   bool join_qkv = true;           // GraphOptions::join_qkv for run()
   bool flash_subgroups = true;    // GraphOptions::flash_subgroups for run()
