@@ -34,19 +34,23 @@ uint32_t tile_storage_bytes(const Tile& t, uint32_t d4, bool p_beside_k) {
   return (vec4s * 4 + t.bq * t.bkv / 4 + t.bq) * 4;
 }
 
-bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invocations) {
-  if (d <= 0 || d % 4 || d > 1024) return false;
-  const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / 4 * (t.bkv / 4);
-  if (nt > max_invocations || nt % d4 || t.bq % (nt / d4) || t.bq / (nt / d4) > kMaxRows) return false;
-  return tile_storage_bytes(t, d4, false) <= max_storage;
+// Whether the kernel's invocations hold the tile at head dim d (a multiple of 4) with rs
+// score rows each (its RS): (bq / rs) * (bkv / 4) invocations within the device's limit,
+// which the output phase's d / 4 columns divide, leaving at most kMaxRows output rows each.
+bool invocations_ok(const Tile& t, int64_t d, uint32_t rs, uint32_t max_invocations) {
+  const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / rs * (t.bkv / 4);
+  return t.bq % rs == 0 && nt <= max_invocations && nt % d4 == 0 && t.bq % (nt / d4) == 0 && t.bq / (nt / d4) <= kMaxRows;
 }
 
-// Whether the kernel's RS = 2 (two score rows per invocation, twice the invocations) holds
-// the tile at head dim d: the output phase's columns still divide the invocations, at most
-// kMaxRows output rows each.
-bool two_score_rows_ok(const Tile& t, int64_t d, uint32_t max_invocations) {
-  const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / 2 * (t.bkv / 4);
-  return t.bq % 2 == 0 && nt <= max_invocations && nt % d4 == 0 && t.bq % (nt / d4) == 0 && t.bq / (nt / d4) <= kMaxRows;
+bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invocations) {
+  if (d <= 0 || d % 4 || d > 1024) return false;
+  return invocations_ok(t, d, 4, max_invocations) && tile_storage_bytes(t, static_cast<uint32_t>(d / 4), false) <= max_storage;
+}
+
+// The kernel's RS at a tile that fits: 2 where asked (GraphOptions::flash_score_rows) and the
+// invocations hold the tile with two rows each, else 4.
+uint32_t score_rows(const Tile& t, int64_t d, uint32_t asked, uint32_t max_invocations) {
+  return asked == 2 && invocations_ok(t, d, 2, max_invocations) ? 2 : 4;
 }
 
 // flash_attention_sg.wgsl's conditions at a tile: the device's subgroups hold whole rows
@@ -93,7 +97,7 @@ std::pair<uint32_t, uint32_t> flash_attention_tile(int64_t d, uint32_t max_workg
 uint32_t flash_attention_score_rows(int64_t d, uint32_t max_workgroup_storage, uint32_t max_invocations,
                                     uint32_t asked_rows) {
   const auto t = pick_tile(d, max_workgroup_storage, max_invocations);
-  return t && asked_rows == 2 && two_score_rows_ok(*t, d, max_invocations) ? 2 : 4;
+  return t ? score_rows(*t, d, asked_rows, max_invocations) : 4;
 }
 
 Status build_flash_attention(Graph& g, const AttentionFusion& f) {
@@ -151,8 +155,8 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   if (splits > 1) key.set("KVS", static_cast<uint32_t>(splits));
   if (!g.options().flash_prefetch) key.set("PREFETCH", 0u);
   if (g.options().flash_score_chain) key.set("SCORE_CHAIN", 1u);
-  if (g.options().flash_score_rows == 2 && two_score_rows_ok(*tile, f.d, lim.max_compute_invocations_per_workgroup))
-    key.set("RS", 2u);
+  const uint32_t rs = score_rows(*tile, f.d, g.options().flash_score_rows, lim.max_compute_invocations_per_workgroup);
+  if (rs != 4) key.set("RS", rs);
   WICK_ASSIGN_OR_RETURN(auto pipeline, g.pipeline(key));
   WICK_ASSIGN_OR_RETURN(ParamsBlock * params, g.params(sizeof(FlashParams), name));
   gpu::Buffer* partial = nullptr;

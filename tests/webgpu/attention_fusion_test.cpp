@@ -265,10 +265,10 @@ TEST(AttentionFusion, KernelOptionsMatchReference) {
 TEST(AttentionFusion, AskedTilesMatchReference) {
   // GraphOptions::flash_tile_* (WICK_FLASH_TILE): the smaller tiles the occupancy question
   // asks about (bench/kernels/attention v46, v48). The asked tile is taken where it fits
-  // (both fit 32 KiB, SwiftShader's and lavapipe's limit; run at head dim 32, whose
-  // pipelines compile faster there), a tile the
-  // kernel does not have or that does not fit is not, and each run with it matches the
-  // reference (a mask, partial last query and key tiles, 2 key splits).
+  // (both fit 32 KiB, SwiftShader's and lavapipe's limit), a tile the kernel does not have or
+  // that does not fit is not, and each run with it matches the reference (a mask, partial
+  // last query and key tiles, 2 key splits; head dim 32, whose pipelines SwiftShader
+  // compiles faster).
   WICK_GPU_DEVICE_OR_FAIL(device);
   const auto& lim = device->limits();
   const uint32_t smem = lim.max_compute_workgroup_storage_size, inv = lim.max_compute_invocations_per_workgroup;
@@ -288,8 +288,9 @@ TEST(AttentionFusion, AskedTilesMatchReference) {
 TEST(AttentionFusion, TwoScoreRowsMatchReference) {
   // GraphOptions::flash_score_rows = 2 (WICK_FLASH_RS=2; the kernel's RS): at head dim 32
   // the default tile takes it on every adapter (64, 32): 256 invocations), and the fused run
-  // matches the reference with a mask, partial tiles and 3 key splits (one short). Where RS 2's invocations would pass the device's limit (256 at (64, 32), given a
-  // limit of 128) it stays at 4.
+  // matches the reference with a mask, partial tiles and 3 key splits (one short). Where RS
+  // 2's invocations would pass the device's limit (256 at (64, 32), given a limit of 128) it
+  // stays at 4.
   WICK_GPU_DEVICE_OR_FAIL(device);
   const auto& lim = device->limits();
   const uint32_t smem = lim.max_compute_workgroup_storage_size, inv = lim.max_compute_invocations_per_workgroup;
