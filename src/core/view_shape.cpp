@@ -14,8 +14,9 @@ Result<std::vector<int64_t>> resolve_view_shape(const std::string& op, std::vect
       infer = static_cast<int>(i);
     } else if (sizes[i] < 0) {
       return bad("invalid size " + shape_to_string(sizes));
-    } else {
-      prod *= sizes[i];
+    } else if (__builtin_mul_overflow(prod, sizes[i], &prod)) {
+      // A hostile size list (a fuzzed file) whose product leaves int64: no tensor has it.
+      return bad("size " + shape_to_string(sizes) + " has more elements than int64 holds");
     }
   }
   const std::string does_not_fit = "size " + shape_to_string(sizes) + " does not fit " + std::to_string(numel) + " elements";

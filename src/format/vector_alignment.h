@@ -6,8 +6,8 @@
 // does), but a corrupt or hostile offset can leave them at 4 mod 8, and Vector<T>::Get
 // reads them through a T*: a misaligned load, undefined behaviour (UBSan stops there). The
 // .pte reader checks each such vector once, after verification, and rejects the file.
-// (Real VK00 blobs of ExecuTorch's Vulkan delegate do hold [long] vectors at 4 mod 8: a
-// reader of those must copy the bytes out instead.)
+// (Real VK00 blobs of ExecuTorch's Vulkan delegate do hold [long] vectors at 4 mod 8, so
+// their reader, vkgraph/vk_plan.cpp, copies the elements out bytewise instead.)
 #pragma once
 
 #include <flatbuffers/flatbuffers.h>

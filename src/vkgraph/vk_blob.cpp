@@ -25,10 +25,14 @@ Result<VkBlob> parse_vk_blob(std::span<const uint8_t> blob) {
       bytes_size > n - bytes_offset)
     return bad("constant region [" + std::to_string(bytes_offset) + ", +" + std::to_string(bytes_size) +
                ") is inconsistent with the blob");
-  // The flatbuffer verifier needs 4-byte alignment of the region start; segments are
-  // 16-byte aligned in the file image, and fb_offset is 32 in every exporter's output.
+  // The verifier checks each field's alignment relative to the region start, so the start
+  // itself must be 8-byte aligned for the int64 and double lists to be (a start 4 bytes off,
+  // which a hostile fb_offset gives, passes verification and then reads them misaligned).
+  // Segments are 16-byte aligned in the file image, and fb_offset is 32 in every exporter's
+  // output.
   const uint8_t* fb = blob.data() + fb_offset;
-  if (reinterpret_cast<uintptr_t>(fb) % 4 != 0) return bad("flatbuffer is not 4-byte aligned");
+  if (reinterpret_cast<uintptr_t>(fb) % 8 != 0)
+    return bad("flatbuffer at offset " + std::to_string(fb_offset) + " is not 8-byte aligned");
   flatbuffers::Verifier::Options options;
   options.max_depth = 64;
   options.max_tables = 10000000;

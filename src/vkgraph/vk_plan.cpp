@@ -1,5 +1,7 @@
 #include "vkgraph/vk_plan.h"
 
+#include <cstring>
+
 namespace wick::vkgraph {
 
 size_t vk_elem_size(vk::VkDataType t) {
@@ -19,6 +21,16 @@ bool vk_is_float(vk::VkDataType t) {
 namespace {
 
 Status bad(const std::string& what) { return Status(ErrorCode::kInvalidProgram, "VK00 graph: " + what); }
+
+// An [long] or [double] list's elements, copied bytewise: the verifier checks only that the
+// length word is 4-byte aligned, so the elements may sit at 4 mod 8, where reading them
+// through a T* (the vector's iterators) is a misaligned load. Flatbuffers and every host
+// Wick runs on (x86-64, Arm64, Wasm) are little-endian.
+template <class T>
+void copy_elements(const flatbuffers::Vector<T>& items, std::vector<T>& out) {
+  out.resize(items.size());
+  if (!out.empty()) std::memcpy(out.data(), items.Data(), out.size() * sizeof(T));
+}
 
 Status read_tensor(const vk::VkGraph& graph, const VkBlob& blob, const NamedDataMap* named_data, size_t id,
                    const vk::VkTensor* t, TensorDecl& out) {
@@ -56,6 +68,13 @@ Status read_tensor(const vk::VkGraph& graph, const VkBlob& blob, const NamedData
   if (src.size() < need)
     return bad(where + ": constant holds " + std::to_string(src.size()) + " bytes, the tensor needs " +
                std::to_string(need));
+  // The CPU executor's kernels read a constant in place through typed pointers, so it must
+  // be aligned for its dtype. Exporters align constants to 16 (segments and the blob's raw
+  // region alike); a corrupt offset may not.
+  const size_t align = vk_elem_size(out.dtype);
+  if (need > 0 && reinterpret_cast<uintptr_t>(src.data()) % align != 0)
+    return bad(where + ": constant data is not aligned to the " + std::to_string(align) + " bytes of its dtype" +
+               (cb->offset() == UINT64_MAX ? std::string() : " (offset " + std::to_string(cb->offset()) + ")"));
   out.constant = src.first(static_cast<size_t>(need));
   return {};
 }
@@ -87,11 +106,11 @@ Status read_value(const vk::VkGraph& graph, const VkBlob& blob, const NamedDataM
       break;
     case vk::GraphTypes::IntList:
       v.kind = ValueKind::kIntList;
-      if (auto* items = vv->value_as_IntList()->items()) v.ints.assign(items->begin(), items->end());
+      if (auto* items = vv->value_as_IntList()->items()) copy_elements(*items, v.ints);
       break;
     case vk::GraphTypes::DoubleList:
       v.kind = ValueKind::kDoubleList;
-      if (auto* items = vv->value_as_DoubleList()->items()) v.doubles.assign(items->begin(), items->end());
+      if (auto* items = vv->value_as_DoubleList()->items()) copy_elements(*items, v.doubles);
       break;
     case vk::GraphTypes::BoolList:
       v.kind = ValueKind::kBoolList;

@@ -4,9 +4,12 @@
 // finding it pins down.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
+#include "core/tensor.h"
 #include "pte_patch.h"
+#include "vkgraph/vk_plan.h"
 
 namespace wick {
 namespace {
@@ -88,6 +91,121 @@ TEST(HostileFiles, MisalignedPlannedTensorIsAnError) {
   pte.put<uint32_t>(pte.field(alloc, fb::AllocationDetails::VT_MEMORY_OFFSET_LOW), 17);
   EXPECT_TRUE(fails_naming(load_and_run(pte.bytes), ErrorCode::kInvalidProgram,
                            {"value 1", "offset 17 in planned buffer 1", "not aligned", "float32"}));
+}
+
+// The VH00 blob of a fixture, copied into `storage` (8-byte aligned) with `extra` zero
+// bytes appended to its flatbuffer region and then, 16-byte aligned, a raw constant region
+// of `raw` zero bytes (the header's offsets and sizes say so).
+struct VulkanBlob {
+  uint32_t fb_offset = 0, fb_size = 0, bytes_offset = 0;
+  AlignedBuffer storage;
+  uint8_t* data() { return storage.data(); }
+};
+VulkanBlob copy_vulkan_blob(const std::string& fixture, uint32_t extra, uint64_t raw = 0) {
+  Pte pte(fixture);
+  const std::string magic = "VH00";
+  auto at = std::search(pte.bytes.begin(), pte.bytes.end(), magic.begin(), magic.end());
+  EXPECT_NE(at, pte.bytes.end()) << fixture << " has no VH00 blob";
+  const uint8_t* blob = &*at - 4;
+  VulkanBlob out;
+  std::memcpy(&out.fb_offset, blob + 10, 4);
+  std::memcpy(&out.fb_size, blob + 14, 4);
+  std::memcpy(&out.bytes_offset, blob + 18, 4);
+  uint64_t bytes_size;
+  std::memcpy(&bytes_size, blob + 22, 8);
+  EXPECT_EQ(bytes_size, 0u) << fixture << ": these fixtures keep their constants in named data";
+  // Exporters pad the flatbuffer to 16 bytes; the padding stays part of the copy.
+  const uint32_t fb_end = out.bytes_offset;
+  out.fb_size = fb_end - out.fb_offset;
+  out.fb_size += extra;
+  out.bytes_offset = (fb_end + extra + 15) / 16 * 16;
+  out.storage = std::move(*AlignedBuffer::allocate(out.bytes_offset + raw));
+  std::memcpy(out.data(), blob, fb_end);
+  std::memcpy(out.data() + 14, &out.fb_size, 4);
+  std::memcpy(out.data() + 18, &out.bytes_offset, 4);
+  std::memcpy(out.data() + 22, &raw, 8);
+  return out;
+}
+
+// Fuzzer (c_api_fuzzer): an IntList whose items offset was changed so that its int64
+// elements sat at 4 mod 8. The verifier checks only the length word's alignment, and the
+// reader then loaded the elements through an int64_t*. The reader now copies them out
+// bytewise: here ops/permute's dims list, moved to 4 mod 8, reads as it did in place (the
+// ASan/UBSan run of this test is where a misaligned load would stop it).
+TEST(HostileFiles, MisalignedVulkanIntListReadsTheSame) {
+  auto original = vkgraph::read_plan(copy_vulkan_blob("ops/permute/model.pte", 0).storage.bytes(), nullptr);
+  ASSERT_TRUE(original.ok()) << original.status().to_string();
+  size_t list = 0;
+  while (list < original->values.size() && original->values[list].kind != vkgraph::ValueKind::kIntList) ++list;
+  ASSERT_LT(list, original->values.size()) << "ops/permute has no IntList";
+  const std::vector<int64_t>& dims = original->values[list].ints;
+  ASSERT_GE(dims.size(), 2u);
+
+  const uint32_t extra = 8 + 4 + 8 * static_cast<uint32_t>(dims.size());
+  VulkanBlob moved = copy_vulkan_blob("ops/permute/model.pte", extra);
+  auto parsed = vkgraph::parse_vk_blob(moved.storage.bytes());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().to_string();
+  const vk::IntList* ints = parsed->graph->values()->Get(static_cast<flatbuffers::uoffset_t>(list))->value_as_IntList();
+  const uint8_t* field = reinterpret_cast<const flatbuffers::Table*>(ints)->GetAddressOf(vk::IntList::VT_ITEMS);
+  ASSERT_NE(field, nullptr);
+  // The new vector: its length word at 8k, so its elements at 8k + 4, past the old end.
+  const size_t length_at = (moved.fb_offset + moved.fb_size - extra + 7) / 8 * 8;
+  const size_t field_at = static_cast<size_t>(field - moved.data());
+  const uint32_t n = static_cast<uint32_t>(dims.size()), rel = static_cast<uint32_t>(length_at - field_at);
+  std::memcpy(moved.data() + length_at, &n, 4);
+  std::memcpy(moved.data() + length_at + 4, dims.data(), 8 * dims.size());
+  std::memcpy(moved.data() + field_at, &rel, 4);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(moved.data() + length_at + 4) % 8, 4u);
+
+  auto reread = vkgraph::read_plan(moved.storage.bytes(), nullptr);
+  ASSERT_TRUE(reread.ok()) << reread.status().to_string();
+  EXPECT_EQ(reread->values[list].ints, dims);
+}
+
+// A VH00 header whose flatbuffer offset is 4 bytes off: the verifier checks each scalar
+// field's alignment relative to the flatbuffer's start, so a start at 4 mod 8 would verify
+// and then load its int64 and double fields misaligned. The start must be 8-byte aligned
+// (exporters write 32, in 16-byte aligned segments).
+TEST(HostileFiles, MisalignedVulkanFlatbufferIsAnError) {
+  for (uint32_t shift : {0u, 4u, 8u}) {
+    VulkanBlob b = copy_vulkan_blob("ops/add/model.pte", shift);
+    // The flatbuffer moves `shift` bytes later within the grown region.
+    const uint32_t fb_size = b.fb_size - shift, fb_offset = b.fb_offset + shift;
+    std::memmove(b.data() + fb_offset, b.data() + b.fb_offset, fb_size);
+    std::memcpy(b.data() + 10, &fb_offset, 4);
+    std::memcpy(b.data() + 14, &fb_size, 4);
+    auto parsed = vkgraph::parse_vk_blob(b.storage.bytes());
+    if (shift % 8 == 0) {
+      EXPECT_TRUE(parsed.ok()) << "moved by " << shift << ": " << parsed.status().to_string();
+    } else {
+      EXPECT_TRUE(fails_naming(parsed.status(), ErrorCode::kInvalidProgram, {"VH00 blob", "offset 36", "not 8-byte aligned"}));
+    }
+  }
+}
+
+// Fuzzer (c_api_fuzzer): a Vulkan constant whose offset left its floats at an odd address;
+// the CPU executor's conv kernels then loaded the bias through a misaligned float*. Every
+// constant of ops/conv2d_1x1 is pointed at the blob's raw region (zeros), at offset 0, 16,
+// or 2: only 2 must fail, naming the value.
+TEST(HostileFiles, MisalignedVulkanConstantIsAnError) {
+  for (uint64_t offset : {0u, 16u, 2u}) {
+    VulkanBlob b = copy_vulkan_blob("ops/conv2d_1x1/model.pte", 0, 1 << 16);
+    auto parsed = vkgraph::parse_vk_blob(b.storage.bytes());
+    ASSERT_TRUE(parsed.ok()) << parsed.status().to_string();
+    ASSERT_NE(parsed->graph->constants(), nullptr);
+    for (const vk::VkBytes* c : *parsed->graph->constants()) {
+      const uint8_t* field = reinterpret_cast<const flatbuffers::Table*>(c)->GetAddressOf(vk::VkBytes::VT_OFFSET);
+      ASSERT_NE(field, nullptr) << "a named constant stores offset 2^64-1";
+      std::memcpy(b.data() + (field - b.data()), &offset, 8);
+    }
+    auto plan = vkgraph::read_plan(b.storage.bytes(), nullptr);
+    if (offset % 4 == 0) {
+      EXPECT_TRUE(plan.ok()) << "offset " << offset << ": " << plan.status().to_string();
+    } else {
+      EXPECT_TRUE(fails_naming(plan.status(), ErrorCode::kInvalidProgram,
+                               {"VK00 graph: value", "not aligned to the 4 bytes", "(offset 2)"}));
+    }
+  }
 }
 
 }  // namespace
