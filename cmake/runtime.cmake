@@ -24,6 +24,7 @@ target_link_libraries(wick_format PUBLIC wick_core)
 file(GLOB WICK_RUNTIME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/runtime/*.cpp)
 add_library(wick_runtime STATIC ${WICK_RUNTIME_SOURCES})
 target_link_libraries(wick_runtime PUBLIC wick_format)
+wick_precompile_headers(wick_runtime <flatbuffers/flatbuffers.h>)
 
 file(GLOB WICK_KERNELS_CPU_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kernels/cpu/*.cpp)
 add_library(wick_kernels_cpu STATIC ${WICK_KERNELS_CPU_SOURCES})

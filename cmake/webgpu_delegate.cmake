@@ -13,6 +13,7 @@ if(WICK_HAVE_WEBGPU)
   add_dependencies(wick_webgpu wick_schemas)
   target_link_libraries(wick_webgpu PUBLIC wick_gpu wick_vkgraph)
   target_compile_definitions(wick_webgpu PUBLIC WICK_HAVE_WEBGPU_DELEGATE=1)
+  wick_precompile_headers(wick_webgpu <flatbuffers/flatbuffers.h>)
   wick_embed_wgsl(wick_webgpu "${CMAKE_SOURCE_DIR}/src/webgpu"
                   NAMESPACE wick::webgpu NAMES_NAMESPACE wick::gpu HEADER_PREFIX wick_gpu)
 endif()

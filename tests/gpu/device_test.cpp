@@ -84,8 +84,9 @@ TEST(GpuDevice, SubgroupMatrixOnlyWhenAskedFor) {
   real.request_subgroup_matrix = true;
   auto device = Device::create(real);
   ASSERT_TRUE(device.ok()) << device.status().to_string();
-  if (!device.value()->has_feature(Feature::kSubgroupMatrix))
+  if (!device.value()->has_feature(Feature::kSubgroupMatrix)) {
     EXPECT_TRUE(device.value()->adapter_info().subgroup_matrix_configs.empty());
+  }
 }
 
 TEST(GpuDevice, UncapturedErrorIsReportedOnceByTheNextCheck) {

@@ -88,7 +88,7 @@ TEST(Tiling, WeightsOfNeighboursSumToOne) {
     const float b = tile_weight(u, tile, kScale, overlap, margin, true, false);       // right tile, from its left edge
     const float a = tile_weight(n - overlap * kScale + u, tile, kScale, overlap, margin, false, true);  // left tile
     EXPECT_NEAR(a + b, 1.f, 1e-6f) << u;
-    if (u < margin * kScale) EXPECT_EQ(b, 0.f) << u;
+    if (u < margin * kScale) { EXPECT_EQ(b, 0.f) << u; }
   }
   EXPECT_EQ(tile_weight(0, tile, kScale, overlap, margin, false, false), 1.f);
   EXPECT_EQ(tile_weight(n - 1, tile, kScale, overlap, margin, false, false), 1.f);

@@ -69,8 +69,9 @@ TEST_P(CliCpuDelegate, RunMatchesReference) {
       EXPECT_EQ(outs[o]["shape"].get<std::vector<int64_t>>(), ref.sizes);
       auto got = read_raw_tensor(step_dir + "/" + outs[o]["file"].get<std::string>(), ref.dtype, ref.sizes);
       ASSERT_TRUE(got.ok()) << got.status().to_string();
-      if (!ill_conditioned)  // demos/dfine_tiny: shapes only, as its notes say
+      if (!ill_conditioned) {  // demos/dfine_tiny: shapes only, as its notes say
         EXPECT_TRUE(test::values_close(*got, f.cases[c].outputs[o], f.atol, f.rtol)) << GetParam() << " case " << c;
+      }
     }
   }
   std::filesystem::remove_all(dir);

@@ -168,7 +168,7 @@ void check_linear(const LinearCase& c, Tail tail, const Options& o, uint32_t see
                      {Value::make_tensor(x), Value::make_tensor(res)}, opts);
   expect_matches(r, what);
   EXPECT_EQ(r.epilogues, 1u) << what;
-  if (o.splitk > 1) EXPECT_EQ(test::count_kernel(r.fused_kernels, "matmul_splitk_reduce"), 1u) << what << ": split-K did not run";
+  if (o.splitk > 1) { EXPECT_EQ(test::count_kernel(r.fused_kernels, "matmul_splitk_reduce"), 1u) << what << ": split-K did not run"; }
   // Everything but the GELU after four steps runs in the product's store.
   EXPECT_EQ(non_matmul_kernels(r.fused_kernels), tail == Tail::kFiveOps ? 1u : 0u) << what;
   // Unfused, the chain fusion makes the tail one dispatch: the five-op tail keeps as many.
@@ -345,7 +345,7 @@ TEST(WebGpuMatmulEpilogue, IntermediateWithOtherReadersIsNotFused) {
     const std::string what = "variant " + std::to_string(variant);
     expect_matches(r, what);
     EXPECT_EQ(r.epilogues, variant == 2 ? 1u : 0u) << what;
-    if (variant != 2) EXPECT_EQ(r.fused_dispatches, r.unfused_dispatches) << what;
+    if (variant != 2) { EXPECT_EQ(r.fused_dispatches, r.unfused_dispatches) << what; }
   }
 }
 
@@ -384,7 +384,7 @@ TEST(WebGpuMatmulEpilogue, BufferConflictsAndResidualInPlace) {
       const std::string what = std::string(gpu ? "gpu" : "cpu") + " variant " + std::to_string(variant);
       expect_matches(r, what);
       EXPECT_EQ(r.epilogues, 1u) << what;
-      if (variant == 0) EXPECT_EQ(r.fused_bytes, r.unfused_bytes + static_cast<uint64_t>(m * n * 4)) << what;
+      if (variant == 0) { EXPECT_EQ(r.fused_bytes, r.unfused_bytes + static_cast<uint64_t>(m * n * 4)) << what; }
     }
   }
 }

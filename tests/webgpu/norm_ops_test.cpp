@@ -188,9 +188,10 @@ TEST(WebGpuNormOp, SplitRowsFewLongRows) {
     const bool rms = std::string(c.op) == "rms";
     RowRef ref = row_norm_ref(x, rows, inner, rms ? 1e-6 : 1e-5, !rms, &w, rms ? nullptr : &bias, widx);
     expect_close((*r)[0].tensor, ref.out, what);
-    if (rstd >= 0)
+    if (rstd >= 0) {
       for (size_t i = 0; i < ref.rstd.size(); ++i)
         ASSERT_NEAR((*r)[1].tensor.data_as<float>()[i], ref.rstd[i], 1e-3 * ref.rstd[i]) << what << " rstd";
+    }
   }
 }
 

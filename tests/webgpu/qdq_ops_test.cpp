@@ -205,7 +205,7 @@ TEST(WebGpuQdqOps, ChooseQParamsTakesNullDtypesAsTheSerializerWritesThem) {
       ASSERT_NEAR((*r)[0].tensor.data_as<float>()[k], ws, 1e-6 * ws) << "row " << k;
       const int32_t got = c.zp_type == ScalarType::kByte ? (*r)[1].tensor.data_as<uint8_t>()[k]
                                                          : (*r)[1].tensor.data_as<int8_t>()[k];
-      if (boundary > 1e-4) ASSERT_EQ(got, wz) << "row " << k;
+      if (boundary > 1e-4) { ASSERT_EQ(got, wz) << "row " << k; }
     }
   }
 }
