@@ -47,7 +47,7 @@ APT_PINS=(
   chromium=156.0.8078.114-1~deb12u1       # SwiftShader: the Vulkan driver used without a GPU
   emscripten=3.1.6~dfsg-5
   # Mesa's lavapipe, a second CPU Vulkan driver: it has shader-f16 (SwiftShader does not), so
-  # the f16 GPU tests run on it (tests/CMakeLists.txt: wick_gpu_tests_lavapipe). Debian
+  # the f16 GPU tests run on it (tests/CMakeLists.txt: wick_gpu_tests_lavapipe_f16). Debian
   # 12's own Mesa 22.3.6 lavapipe is refused by Dawn; bookworm-backports' 25.0.7 works. Only
   # what its Vulkan driver needs comes from backports (libdrm2 and libdrm-amdgpu1 >= 2.4.121,
   # libdrm-common with them); the GL parts of Mesa stay at Debian 12's.
