@@ -65,8 +65,13 @@ stage() {
 deps() { ./setup.sh --deps-only; }
 
 build_main() {
-  # The GPU tests as 4 ctest shards, not one process per test (tests/CMakeLists.txt).
-  wick_configure_main -DWICK_GPU_TEST_SHARDS=4
+  # The GPU tests as one ctest test, one process, not one process per test
+  # (tests/CMakeLists.txt): the tests of a process share one device and its pipeline cache,
+  # and compiling pipelines is most of their time on SwiftShader. Measured on 2 idle cores
+  # (bench/results/ci_time.md): one process 285 s wall, 335 CPU s; two shards side by side
+  # 225 s, 436 CPU s; four (as before) ~860 s of shard time in CI's ctest. One process uses
+  # about one core; ctest runs the lavapipe tests and the CPU tests on the other.
+  wick_configure_main -DWICK_GPU_TEST_SHARDS=1
   cmake --build build -j "$WICK_JOBS"
 }
 
