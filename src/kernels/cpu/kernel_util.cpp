@@ -1,6 +1,7 @@
 #include "kernels/cpu/kernel_util.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace wick::cpu {
 
@@ -38,9 +39,17 @@ void convert_elements(const void* src, ScalarType src_type, void* dst, ScalarTyp
     using S = typename decltype(src_tag)::type;
     visit_dtype(dst_type, [&](auto dst_tag) {
       using D = typename decltype(dst_tag)::type;
-      const S* s = static_cast<const S*>(src);
       D* d = static_cast<D*>(dst);
-      for (int64_t i = 0; i < n; ++i) d[i] = convert<D>(s[i]);
+      if constexpr (std::is_same_v<S, bool>) {
+        // A bool tensor's bytes may come from a file (a constant) and hold 2..255: loading
+        // such a byte as a bool is undefined behaviour (UBSan, c_api_fuzzer). Any nonzero
+        // byte is true.
+        const uint8_t* s = static_cast<const uint8_t*>(src);
+        for (int64_t i = 0; i < n; ++i) d[i] = convert<D>(s[i] != 0);
+      } else {
+        const S* s = static_cast<const S*>(src);
+        for (int64_t i = 0; i < n; ++i) d[i] = convert<D>(s[i]);
+      }
     });
   });
 }

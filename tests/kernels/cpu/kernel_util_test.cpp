@@ -102,5 +102,20 @@ TEST(CpuKernelUtil, NormalizeDim) {
   EXPECT_FALSE(normalize_dim("op", 1, 0).ok());
 }
 
+// c_api_fuzzer: a bool constant from a file held the byte 2, and converting it loaded
+// that byte as a bool (undefined behaviour; UBSan stops there in the ASan run). Every
+// nonzero byte now reads as true.
+TEST(CpuKernelUtil, BoolBytesAboveOneConvertAsTrue) {
+  const uint8_t bytes[4] = {0, 1, 2, 255};
+  int64_t as_long[4] = {};
+  float as_float[4] = {};
+  convert_elements(bytes, ScalarType::kBool, as_long, ScalarType::kLong, 4);
+  convert_elements(bytes, ScalarType::kBool, as_float, ScalarType::kFloat, 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(as_long[i], i == 0 ? 0 : 1) << "byte " << int(bytes[i]);
+    EXPECT_EQ(as_float[i], i == 0 ? 0.f : 1.f) << "byte " << int(bytes[i]);
+  }
+}
+
 }  // namespace
 }  // namespace wick::cpu
