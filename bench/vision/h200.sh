@@ -58,11 +58,13 @@ RES=$R/results.jsonl
 # Kernel benches (prepare.sh's KBENCH=...): on the GPU while the exports below keep the CPU busy.
 KB_PID=
 if [[ -n ${KERNEL_BENCH:-} && -d $W/wick/kbench ]]; then
-  # KBENCH_ARGS_<name>: that bench's arguments (its variant numbers, say).
+  # KBENCH_ARGS_<name>: that bench's arguments (its variant numbers, say); KBENCH_TIMEOUT_<name>:
+  # its time limit in seconds (60).
   (for k in $KERNEL_BENCH; do
      args_var=KBENCH_ARGS_$k
+     tmo_var=KBENCH_TIMEOUT_$k
      read -ra kargs <<< "${!args_var:-}"
-     WICK_KERNEL_BENCH_DIR=$W/wick/kbench stdbuf -oL timeout 60 "$W/wick/kbench/wick_kernel_bench_$k" "${kargs[@]}" > "$R/kernel_bench_$k.txt" 2>&1
+     WICK_KERNEL_BENCH_DIR=$W/wick/kbench stdbuf -oL timeout "${!tmo_var:-60}" "$W/wick/kbench/wick_kernel_bench_$k" "${kargs[@]}" > "$R/kernel_bench_$k.txt" 2>&1
    done) &
   KB_PID=$!
 fi

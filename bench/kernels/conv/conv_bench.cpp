@@ -91,6 +91,8 @@ struct Variant {
   uint32_t ocb;  // kOc4/kBlock: output channels per invocation
   uint32_t bm = 0, bn = 0;  // kGemm: output tile (pixels x channels); weights as wT [Kpad][Npad]
   bool tile_overrides = false;  // kGemm: the tile is set through the BM/BN override constants
+  bool cin_inner = false;       // kGemm: K in the order (ky, kx, c), each tap's channels padded to 16
+  bool bn_only = false;         // kGemm: only BN is an override (the shipped shader's BM is 64)
 };
 constexpr uint32_t kBk = 16;  // the K step of every implicit-GEMM variant
 const Variant kVariants[] = {
@@ -106,9 +108,30 @@ const Variant kVariants[] = {
     {10, "v9_igemm_tiles.wgsl", Kind::kGemm, false, 0, 128, 32, true},
     {11, "v9_igemm_tiles.wgsl", Kind::kGemm, false, 0, 64, 64, true},
     {12, "v9_igemm_tiles.wgsl", Kind::kGemm, false, 0, 64, 32, true},
+    {15, "v15_igemm_cin_inner.wgsl", Kind::kGemm, false, 0, 64, 64, true, true},
+    {16, "v15_igemm_cin_inner.wgsl", Kind::kGemm, false, 0, 64, 32, true, true},
+    {17, "v16_igemm_tiles_cin_inner.wgsl", Kind::kGemm, false, 0, 128, 64, true, true},
+    {18, "v16_igemm_tiles_cin_inner.wgsl", Kind::kGemm, false, 0, 128, 32, true, true},
+    {19, "v16_igemm_tiles_cin_inner.wgsl", Kind::kGemm, false, 0, 64, 64, true, true},
+    {20, "v16_igemm_tiles_cin_inner.wgsl", Kind::kGemm, false, 0, 64, 32, true, true},
+    // What ships (src/webgpu/ops/conv/conv2d_igemm.wgsl: v5/v6 with the accumulators stored by
+    // literal index), at BN 64 and 32.
+    {21, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true},
+    {22, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true},
 };
 
 uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
+
+// w [oc, c, kh, kw] -> wT [kh * kw * round_up(c, 16)][round_up(oc, bn)]: K in the order
+// (ky, kx, c), zeros past c and oc (v15, v16).
+std::vector<float> pack_gemm_cin_inner(const std::vector<float>& w, uint32_t oc, uint32_t c, uint32_t taps, uint32_t bn) {
+  const uint32_t cp = round_up(c, 16), np = round_up(oc, bn);
+  std::vector<float> out(size_t{taps} * cp * np, 0.f);
+  for (uint32_t o = 0; o < oc; ++o)
+    for (uint32_t ci = 0; ci < c; ++ci)
+      for (uint32_t t = 0; t < taps; ++t) out[(size_t{t} * cp + ci) * np + o] = w[(size_t{o} * c + ci) * taps + t];
+  return out;
+}
 
 // w [oc, K] -> wT [round_up(K, 16)][round_up(oc, bn)], zeros in the padding.
 std::vector<float> pack_gemm(const std::vector<float>& w, uint32_t oc, uint32_t k, uint32_t bn) {
@@ -211,9 +234,11 @@ int main(int argc, char** argv) {
       gpu::Buffer dwg, dpart;
       uint64_t tiles = 0;
       if (v.kind == Kind::kGemm) {
-        dwg = storage(dev, pack_gemm(hw, k.oc, kdim, v.bn), "wT");
+        const uint32_t taps = k.k * k.k;
+        dwg = storage(dev, v.cin_inner ? pack_gemm_cin_inner(hw, k.oc, k.c, taps, v.bn) : pack_gemm(hw, k.oc, kdim, v.bn), "wT");
         tiles = uint64_t{(static_cast<uint32_t>(n / k.oc) + v.bm - 1) / v.bm} * ((k.oc + v.bn - 1) / v.bn);
-        const uint32_t ks = split_for(tiles, round_up(kdim, kBk) / kBk, sms);
+        const uint32_t steps = v.cin_inner ? taps * round_up(k.c, kBk) / kBk : round_up(kdim, kBk) / kBk;
+        const uint32_t ks = split_for(tiles, steps, sms);
         if (ks > 1) {
           splits.push_back(ks);
           dpart = storage(dev, std::vector<float>(n * ks), "partial");
@@ -226,7 +251,8 @@ int main(int argc, char** argv) {
         if (v.kind != Kind::kGemm) key.set("wg_size", wg);
         if (v.kind != Kind::kOc4) key.set("KH", k.k).set("KW", k.k).set("SH", k.s).set("SW", k.s).set("DH", k.dil).set("DW", k.dil);
         if (v.kind == Kind::kGemm) key.set("ks", ks);
-        if (v.tile_overrides) key.set("BM", v.bm).set("BN", v.bn);
+        if (v.tile_overrides && !v.bn_only) key.set("BM", v.bm);
+        if (v.tile_overrides) key.set("BN", v.bn);
         auto pl = take(cache.get(key, read_variant("conv", v.file)), v.file);
         gpu::Dispatch d;
         d.pipeline = pl;
