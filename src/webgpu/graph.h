@@ -160,6 +160,9 @@ struct GraphOptions {
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;
+  // conv2d_igemm's K in the order (ky, kx, c) where in_c is a multiple of 16 (its CIN_INNER;
+  // ops/conv/register.cpp). Environment override: WICK_CONV_CIN_INNER=0.
+  bool conv_cin_inner = true;
   // Split-K of the 64x64 vec4 matmul where its grid is small (ops/matmul/register.cpp): -1
   // by the tile count on GPU adapters, 0 never, n >= 2 always n splits (tests). On the H100
   // it took 0.5-1 ms off Whisper base, Depth Anything and D-FINE (bench/results/vision_h200.md).

@@ -129,11 +129,22 @@ Result<gpu::Buffer*> pack_block_weights(Graph& g, std::span<const uint8_t> bytes
 }
 
 // conv2d_igemm's weights: [O, K = C*KH*KW] -> wT [round_up(K, 16)][round_up(O, bn)], zeros
-// in the padding, so the shader's B-tile loads need no bounds checks.
-Result<gpu::Buffer*> pack_igemm_weights(Graph& g, std::span<const uint8_t> bytes, const GpuTensor* w, uint32_t bn, const char* name) {
+// in the padding, so the shader's B-tile loads need no bounds checks. cin_inner (the
+// shader's CIN_INNER): K in the order (tap, c) with each tap's channels padded to 16, wT
+// [taps * round_up(C, 16)][round_up(O, bn)].
+Result<gpu::Buffer*> pack_igemm_weights(Graph& g, std::span<const uint8_t> bytes, const GpuTensor* w, uint32_t bn,
+                                        uint64_t taps, bool cin_inner, const char* name) {
   if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);
-  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), k = bytes.size() / 4 / oc;
-  const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK, np = (oc + bn - 1) / bn * bn;
+  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), k = bytes.size() / 4 / oc, np = (oc + bn - 1) / bn * bn;
+  if (cin_inner) {
+    const uint64_t c = k / taps, cp = (c + kIgemmK - 1) / kIgemmK * kIgemmK;
+    std::vector<float> out(taps * cp * np, 0.f);
+    for (uint64_t o = 0; o < oc; ++o)
+      for (uint64_t ci = 0; ci < c; ++ci)
+        for (uint64_t t = 0; t < taps; ++t) copy_word(out, (t * cp + ci) * np + o, bytes, (o * c + ci) * taps + t);
+    return upload_packed(g, out, std::string(name) + " igemm weights (channel-inner)");
+  }
+  const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK;
   std::vector<float> out(kp * np, 0.f);
   for (uint64_t o = 0; o < oc; ++o)
     for (uint64_t t = 0; t < k; ++t) copy_word(out, t * np + o, bytes, o * k + t);
@@ -267,6 +278,9 @@ Status conv(Graph& g, const OpArgs& a) {
   const bool dense_const = oc4 && !pointwise && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32;
   const uint64_t max_m = out_channels > 0 ? static_cast<uint64_t>(y->max_numel() / out_channels) : 0;
   const uint64_t k_dim = static_cast<uint64_t>(x->max_dims[1]) * base.k_h * base.k_w;
+  // conv2d_igemm's K order (its CIN_INNER): channel-inner where the input channels fill whole
+  // K steps, so no step is padding (bench/kernels/conv v15/v16; GraphOptions::conv_cin_inner).
+  const bool cin_inner = g.options().conv_cin_inner && x->max_dims[1] % kIgemmK == 0;
   const uint32_t bn = out_channels <= 32 ? 32 : 64;
   const uint64_t m_tiles = (max_m + kIgemmM - 1) / kIgemmM, n_tiles = (static_cast<uint64_t>(out_channels) + bn - 1) / bn;
   const gpu::Limits& lim = g.device().limits();
@@ -310,7 +324,7 @@ Status conv(Graph& g, const OpArgs& a) {
   }
   gpu::Buffer* packed = nullptr;
   if (igemm) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_bytes, w, bn, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_bytes, w, bn, uint64_t{base.k_h} * base.k_w, cin_inner, name));
     igemm = packed != nullptr;  // no host copy of the weights: conv2d_oc4
   } else if (dense_const) {
     WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, w_bytes, w, name));
@@ -401,6 +415,7 @@ Status conv(Graph& g, const OpArgs& a) {
   } else if (igemm) {
     key.set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h).set("SW", base.stride_w);
     key.set("DH", base.dil_h).set("DW", base.dil_w).set("ks", splits).set("BN", bn);
+    if (cin_inner) key.set("CIN_INNER", 1u);
   } else if (block) {
     key.set("wg_size", kWorkgroup).set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h);
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
