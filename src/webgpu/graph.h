@@ -160,7 +160,7 @@ struct GraphOptions {
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;
-  // conv2d_igemm's K in the order (ky, kx, c) where in_c is a multiple of 16 (its CIN_INNER;
+  // conv2d_igemm's K in the order (ky, kx, c) where in_c >= 16 (its CIN_INNER;
   // ops/conv/register.cpp). Environment override: WICK_CONV_CIN_INNER=0.
   bool conv_cin_inner = true;
   // Split-K of the 64x64 vec4 matmul where its grid is small (ops/matmul/register.cpp): -1

@@ -205,7 +205,7 @@ double hardswish(double v) {
 // 64, tiles across the batch boundary) and channels (out_c 5..70 with 32- and 64-channel
 // tiles), K not a multiple of 16, strides, dilation, padding, non-square kernels, no
 // bias, and the split-K path (small planes with long K: 2, 4 or 8 splits, then
-// conv2d_splitk_reduce), channel-inner K (in_c a multiple of 16), against the float64 reference; the first two also with a clamp
+// conv2d_splitk_reduce), channel-inner K (in_c >= 16), against the float64 reference; the first two also with a clamp
 // (applied by conv2d_igemm itself, then by the reduce pass).
 // Also where conv2d_block stays (out_c < 8 on a plane of more than 8192 pixels).
 TEST(WebGpuConvOp, ImplicitGemm) {
@@ -222,8 +222,9 @@ TEST(WebGpuConvOp, ImplicitGemm) {
       {{1, 24, 9, 10, 20, 3, 3, 1, 1, 1, 1, true}, "conv2d_igemm", 2},
       {{1, 64, 6, 6, 16, 3, 3, 1, 1, 1, 1, false}, "conv2d_igemm", 2},
       {{1, 6, 10, 10, 5, 3, 3, 1, 1, 3, 1, true}, "conv2d_igemm", 1},
-      // in_c a multiple of 16: K in the order (ky, kx, c) (CIN_INNER), each K step one tap
-      // (the in_c 64 case above too): batch 2, a 3x5 kernel at stride 2, dilation 3.
+      // in_c >= 16: K in the order (ky, kx, c) (CIN_INNER; the in_c 24 and 64 cases above
+      // too, in_c 24 with K steps across two taps): batch 2, a 3x5 kernel at stride 2,
+      // dilation 3; out_c <= 16 (here and above) in the 16-channel tile.
       {{2, 16, 11, 13, 40, 3, 3, 1, 1, 1, 1, true}, "conv2d_igemm", 2},
       {{1, 32, 15, 17, 24, 3, 5, 2, 2, 1, 1, false}, "conv2d_igemm", 2},
       {{1, 16, 9, 10, 7, 3, 3, 1, 3, 3, 1, true}, "conv2d_igemm", 2},

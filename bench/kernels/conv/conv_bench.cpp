@@ -93,6 +93,7 @@ struct Variant {
   bool tile_overrides = false;  // kGemm: the tile is set through the BM/BN override constants
   bool cin_inner = false;       // kGemm: K in the order (ky, kx, c), each tap's channels padded to 16
   bool bn_only = false;         // kGemm: only BN is an override (the shipped shader's BM is 64)
+  bool shipped_cin_inner = false;  // the shipped shader's CIN_INNER: K in the order (ky, kx, c), unpadded
 };
 constexpr uint32_t kBk = 16;  // the K step of every implicit-GEMM variant
 const Variant kVariants[] = {
@@ -118,9 +119,26 @@ const Variant kVariants[] = {
     // literal index), at BN 64 and 32.
     {21, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true},
     {22, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true},
+    // The shipped shader with CIN_INNER (K in the order (ky, kx, c) without padding: a K step
+    // spans at most two taps; in_c >= 16) at BN 64, 32 and 16, and BN 16 without it.
+    {23, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true, true},
+    {24, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
+    {25, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 16, true, false, true, true},
+    {26, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 16, true, false, true},
 };
 
 uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
+
+// w [oc, c, kh, kw] -> wT [round_up(kh * kw * c, 16)][round_up(oc, bn)]: K in the order (ky,
+// kx, c), zeros past K and oc (the shipped shader's CIN_INNER).
+std::vector<float> pack_gemm_tap_major(const std::vector<float>& w, uint32_t oc, uint32_t c, uint32_t taps, uint32_t bn) {
+  const uint32_t kp = round_up(taps * c, 16), np = round_up(oc, bn);
+  std::vector<float> out(size_t{kp} * np, 0.f);
+  for (uint32_t o = 0; o < oc; ++o)
+    for (uint32_t ci = 0; ci < c; ++ci)
+      for (uint32_t t = 0; t < taps; ++t) out[(size_t{t} * c + ci) * np + o] = w[(size_t{o} * c + ci) * taps + t];
+  return out;
+}
 
 // w [oc, c, kh, kw] -> wT [kh * kw * round_up(c, 16)][round_up(oc, bn)]: K in the order
 // (ky, kx, c), zeros past c and oc (v15, v16).
@@ -233,9 +251,13 @@ int main(int argc, char** argv) {
       std::vector<uint32_t> splits = {1};
       gpu::Buffer dwg, dpart;
       uint64_t tiles = 0;
+      if (v.shipped_cin_inner && k.c < 16) continue;  // CIN_INNER needs in_c >= 16
       if (v.kind == Kind::kGemm) {
         const uint32_t taps = k.k * k.k;
-        dwg = storage(dev, v.cin_inner ? pack_gemm_cin_inner(hw, k.oc, k.c, taps, v.bn) : pack_gemm(hw, k.oc, kdim, v.bn), "wT");
+        dwg = storage(dev, v.cin_inner           ? pack_gemm_cin_inner(hw, k.oc, k.c, taps, v.bn)
+                           : v.shipped_cin_inner ? pack_gemm_tap_major(hw, k.oc, k.c, taps, v.bn)
+                                                 : pack_gemm(hw, k.oc, kdim, v.bn),
+                      "wT");
         tiles = uint64_t{(static_cast<uint32_t>(n / k.oc) + v.bm - 1) / v.bm} * ((k.oc + v.bn - 1) / v.bn);
         const uint32_t steps = v.cin_inner ? taps * round_up(k.c, kBk) / kBk : round_up(kdim, kBk) / kBk;
         const uint32_t ks = split_for(tiles, steps, sms);
@@ -253,6 +275,7 @@ int main(int argc, char** argv) {
         if (v.kind == Kind::kGemm) key.set("ks", ks);
         if (v.tile_overrides && !v.bn_only) key.set("BM", v.bm);
         if (v.tile_overrides) key.set("BN", v.bn);
+        if (v.shipped_cin_inner) key.set("CIN_INNER", 1u);
         auto pl = take(cache.get(key, read_variant("conv", v.file)), v.file);
         gpu::Dispatch d;
         d.pipeline = pl;

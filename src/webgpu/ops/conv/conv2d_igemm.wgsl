@@ -4,11 +4,11 @@
 // BN-channel tile of conv2d_igemm_tile.inc.wgsl. The A tile is the im2col of the input
 // gathered on the fly (padding/stride/dilation checks), the B tile comes from weights
 // repacked at graph build (ops/conv/register.cpp) as wT[Kpad][Npad].
-// CIN_INNER (where in_c is a multiple of 16): K in the order (ky, kx, c) instead, so a K
-// step lies within one tap, whose input position and bounds check are worked out once per
-// step (at_step) instead of per element; the weights are repacked in that order. On the H100
-// that took the 3x3 layers with in_c 32 / 64 from 19.7-20.9 to 22.9-24.4 TFLOP/s
-// (bench/kernels/conv v16 against v22); with in_c padded (3, 35, 67) the zeros lost more.
+// CIN_INNER (where in_c >= 16): K in the order (ky, kx, c) instead, so a K step lies within
+// at most two taps, whose input positions and bounds checks are worked out once per step
+// (at_step) instead of per element; the weights are repacked in that order. On the H100 that
+// took the 3x3 layers with in_c 32 / 64 from 19.7-20.9 to 22.9-24.4 TFLOP/s
+// (bench/kernels/conv v16 against v22, with each tap's channels padded to 16 there).
 // Split-K (ks > 1, for layers with too few tiles to fill the GPU): workgroup z sums its
 // share of the K steps and writes the raw partial sums to y[z * total + i] (y is then a
 // scratch buffer); conv2d_splitk_reduce.wgsl adds them up with bias, clamp and epilogue.
@@ -20,27 +20,34 @@ override ks: u32 = 1;   // K splits (workgroups along z)
 override CIN_INNER: bool = false;
 
 // The loader row: one output pixel (fixed over K), its window's top-left input position;
-// under CIN_INNER also the current K step's tap (at_step).
+// under CIN_INNER also the current K step's two taps (at_step).
 struct ALoader { ok: bool, iy0: i32, ix0: i32, xb: u32, hw: u32, k_total: u32,
-                 k0: u32, c0: u32, tap_ok: bool, tap_base: u32 }
+                 k0: u32, c0: u32, ok0: bool, base0: u32, ok1: bool, base1: u32 }
 
-// Each tap's channels padded to a whole K step (CIN_INNER).
-fn cin_pad() -> u32 { return (p.in_c + BK - 1u) / BK * BK; }
+// Whether tap t (ky, kx) of the loader row's window lies in the input, and its offset.
+fn tap_at(a: ALoader, t: u32) -> vec2<u32> {
+  let ky = t / KW;
+  let kx = t - ky * KW;
+  let iy = a.iy0 + i32(ky * DH);
+  let ix = a.ix0 + i32(kx * DW);
+  let ok = a.ok && t < KH * KW && iy >= 0 && iy < i32(p.in_h) && ix >= 0 && ix < i32(p.in_w);
+  return vec2<u32>(select(0u, 1u, ok), a.xb + select(0u, u32(iy) * p.in_w + u32(ix), ok));
+}
 
-// CIN_INNER: the tap of the K step starting at k0 and its input position, once per step.
+// CIN_INNER (in_c >= BK): the K step starting at k0 covers channels c0 .. of one tap and
+// at most the first channels of the next; both taps' positions, once per step.
 fn at_step(a: ALoader, k0: u32) -> ALoader {
   var s = a;
   if (CIN_INNER) {
-    let cpad = cin_pad();
-    let tap = k0 / cpad;
-    let ky = tap / KW;
-    let kx = tap - ky * KW;
-    let iy = a.iy0 + i32(ky * DH);
-    let ix = a.ix0 + i32(kx * DW);
+    let tap = k0 / p.in_c;
+    let t0 = tap_at(a, tap);
+    let t1 = tap_at(a, tap + 1u);
     s.k0 = k0;
-    s.c0 = k0 - tap * cpad;
-    s.tap_ok = a.ok && iy >= 0 && iy < i32(p.in_h) && ix >= 0 && ix < i32(p.in_w);
-    s.tap_base = a.xb + select(0u, u32(iy) * p.in_w + u32(ix), s.tap_ok);
+    s.c0 = k0 - tap * p.in_c;
+    s.ok0 = t0.x != 0u;
+    s.base0 = t0.y;
+    s.ok1 = t1.x != 0u;
+    s.base1 = t1.y;
   }
   return s;
 }
@@ -50,7 +57,8 @@ fn at_step(a: ALoader, k0: u32) -> ALoader {
 fn a_value(a: ALoader, k: u32) -> f32 {
   if (CIN_INNER) {
     let c = a.c0 + (k - a.k0);
-    if (a.tap_ok && c < p.in_c) { return x[a.tap_base + c * a.hw]; }
+    let next = c >= p.in_c;
+    if (select(a.ok0, a.ok1, next)) { return x[select(a.base0, a.base1, next) + (c - select(0u, p.in_c, next)) * a.hw]; }
     return 0.0;
   }
   let kk_n = KH * KW;
@@ -83,7 +91,7 @@ fn store_result(o: TileOut, m: u32, n: u32, v: f32) {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let plane = p.out_h * p.out_w;
   let m_total = p.n * plane;
-  let k_total = select(p.in_c, cin_pad(), CIN_INNER) * KH * KW;
+  let k_total = p.in_c * KH * KW;
   let npad4 = ((p.out_c + BN - 1u) / BN) * (BN / 4u);
   let m0 = wid.x * BM;
   let n0 = wid.y * BN;
@@ -92,7 +100,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let pix = gm % plane;
   let hw = p.in_h * p.in_w;
   let a = ALoader(gm < m_total, i32((pix / p.out_w) * SH) - i32(p.pad_h), i32((pix % p.out_w) * SW) - i32(p.pad_w),
-                  (gm / plane) * p.in_c * hw, hw, k_total, 0u, 0u, false, 0u);
+                  (gm / plane) * p.in_c * hw, hw, k_total, 0u, 0u, false, 0u, false, 0u);
 
   var acc: array<vec4<f32>, 4>;
   let steps = (k_total + BK - 1u) / BK;

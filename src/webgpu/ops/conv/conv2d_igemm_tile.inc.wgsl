@@ -1,6 +1,6 @@
 // The shared-memory tile of the implicit-GEMM convs (conv2d_igemm, conv2d_transposed_gemm,
 // conv2d_transposed_phase; bench/kernels/conv v5/v6 and conv_transposed v2/v3): a workgroup
-// computes BM = 64 rows (pixels) x BN columns (BN = 64: 16x16 invocations; BN = 32: 16x8),
+// computes BM = 64 rows (pixels) x BN columns (BN = 64: 16x16 invocations; 32: 16x8; 16: 16x4),
 // each invocation 4 consecutive rows x 4 consecutive columns as 4 vec4 accumulators over
 // rows (acc[j]: column 4 ty + j, rows 4 tx .. 4 tx + 3). K advances BK = 16 at a time through
 // shared memory: the A tile gathered by the includer (consecutive invocations load
@@ -14,13 +14,13 @@
 //     column n (m, n below the totals tile_store is given).
 //#include "conv2d_repacked.inc.wgsl"
 
-override BN: u32 = 64;           // columns per tile: 64 or 32
+override BN: u32 = 64;           // columns per tile: 64, 32 or 16
 const BM: u32 = 64u;             // rows per tile
 const BK: u32 = 16u;             // K per shared-memory step
-override TY: u32 = BN / 4u;      // invocations along columns (16 or 8)
-override T: u32 = 16u * TY;      // workgroup size (256 or 128) = BK * BN / 4: one B vec4 each
-override LK: u32 = T / BM;       // A-tile rows one pass of the workgroup loads (4 or 2)
-override RA: u32 = BK / LK;      // A values per invocation per step (4 or 8)
+override TY: u32 = BN / 4u;      // invocations along columns (16, 8 or 4)
+override T: u32 = 16u * TY;      // workgroup size (256, 128 or 64) = BK * BN / 4: one B vec4 each
+override LK: u32 = T / BM;       // A-tile rows one pass of the workgroup loads (4, 2 or 1)
+override RA: u32 = BK / LK;      // A values per invocation per step (4, 8 or 16)
 
 var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]: 4 consecutive rows per vec4
 var<workgroup> tb: array<vec4<f32>, 256>;  // [BK][BN / 4]: 4 consecutive columns per vec4

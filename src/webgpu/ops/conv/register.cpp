@@ -129,26 +129,21 @@ Result<gpu::Buffer*> pack_block_weights(Graph& g, std::span<const uint8_t> bytes
 }
 
 // conv2d_igemm's weights: [O, K = C*KH*KW] -> wT [round_up(K, 16)][round_up(O, bn)], zeros
-// in the padding, so the shader's B-tile loads need no bounds checks. cin_inner (the
-// shader's CIN_INNER): K in the order (tap, c) with each tap's channels padded to 16, wT
-// [taps * round_up(C, 16)][round_up(O, bn)].
+// in the padding, so the shader's B-tile loads need no bounds checks; cin_inner (the
+// shader's CIN_INNER): K in the order (tap, c).
 Result<gpu::Buffer*> pack_igemm_weights(Graph& g, std::span<const uint8_t> bytes, const GpuTensor* w, uint32_t bn,
                                         uint64_t taps, bool cin_inner, const char* name) {
   if (bytes.empty()) return static_cast<gpu::Buffer*>(nullptr);
-  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), k = bytes.size() / 4 / oc, np = (oc + bn - 1) / bn * bn;
-  if (cin_inner) {
-    const uint64_t c = k / taps, cp = (c + kIgemmK - 1) / kIgemmK * kIgemmK;
-    std::vector<float> out(taps * cp * np, 0.f);
-    for (uint64_t o = 0; o < oc; ++o)
-      for (uint64_t ci = 0; ci < c; ++ci)
-        for (uint64_t t = 0; t < taps; ++t) copy_word(out, (t * cp + ci) * np + o, bytes, (o * c + ci) * taps + t);
-    return upload_packed(g, out, std::string(name) + " igemm weights (channel-inner)");
-  }
-  const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK;
+  const uint64_t oc = static_cast<uint64_t>(w->max_dims[0]), k = bytes.size() / 4 / oc, c = k / taps;
+  const uint64_t kp = (k + kIgemmK - 1) / kIgemmK * kIgemmK, np = (oc + bn - 1) / bn * bn;
   std::vector<float> out(kp * np, 0.f);
   for (uint64_t o = 0; o < oc; ++o)
-    for (uint64_t t = 0; t < k; ++t) copy_word(out, t * np + o, bytes, o * k + t);
-  return upload_packed(g, out, std::string(name) + " igemm weights");
+    for (uint64_t ci = 0; ci < c; ++ci)
+      for (uint64_t t = 0; t < taps; ++t) {
+        const uint64_t row = cin_inner ? t * c + ci : ci * taps + t;
+        copy_word(out, row * np + o, bytes, (o * c + ci) * taps + t);
+      }
+  return upload_packed(g, out, std::string(name) + (cin_inner ? " igemm weights (channel-inner)" : " igemm weights"));
 }
 
 // conv2d_transposed_gemm's weights (kernel == stride, groups 1): w [in_c][N = out_c*KH*KW]
@@ -278,10 +273,13 @@ Status conv(Graph& g, const OpArgs& a) {
   const bool dense_const = oc4 && !pointwise && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32;
   const uint64_t max_m = out_channels > 0 ? static_cast<uint64_t>(y->max_numel() / out_channels) : 0;
   const uint64_t k_dim = static_cast<uint64_t>(x->max_dims[1]) * base.k_h * base.k_w;
-  // conv2d_igemm's K order (its CIN_INNER): channel-inner where the input channels fill whole
-  // K steps, so no step is padding (bench/kernels/conv v15/v16; GraphOptions::conv_cin_inner).
-  const bool cin_inner = g.options().conv_cin_inner && x->max_dims[1] % kIgemmK == 0;
-  const uint32_t bn = out_channels <= 32 ? 32 : 64;
+  // conv2d_igemm's K order (its CIN_INNER): channel-inner where a K step spans at most two
+  // taps (bench/kernels/conv v15/v16, v23-v25; GraphOptions::conv_cin_inner).
+  const bool cin_inner = g.options().conv_cin_inner && x->max_dims[1] >= kIgemmK;
+  // Its channel tile: 16 (64 invocations) for out_c <= 16, where a 32-channel tile would be
+  // half zeros (MODNet's 35->16 head at 512x512: bench/kernels/conv v25 against v24), 32 up to
+  // 32, else 64.
+  const uint32_t bn = out_channels <= 16 ? 16 : out_channels <= 32 ? 32 : 64;
   const uint64_t m_tiles = (max_m + kIgemmM - 1) / kIgemmM, n_tiles = (static_cast<uint64_t>(out_channels) + bn - 1) / bn;
   const gpu::Limits& lim = g.device().limits();
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
