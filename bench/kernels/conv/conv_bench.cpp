@@ -120,7 +120,8 @@ const Variant kVariants[] = {
     {21, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true},
     {22, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true},
     // The shipped shader with CIN_INNER (K in the order (ky, kx, c) without padding: a K step
-    // spans at most two taps; in_c >= 16) at BN 64, 32 and 16, and BN 16 without it.
+    // in one tap where in_c % 16 == 0, else across at most two; in_c >= 16) at BN 64, 32 and
+    // 16, and BN 16 without it.
     {23, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true, true},
     {24, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
     {25, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 16, true, false, true, true},
@@ -275,7 +276,8 @@ int main(int argc, char** argv) {
         if (v.kind == Kind::kGemm) key.set("ks", ks);
         if (v.tile_overrides && !v.bn_only) key.set("BM", v.bm);
         if (v.tile_overrides) key.set("BN", v.bn);
-        if (v.shipped_cin_inner) key.set("CIN_INNER", 1u);
+        // The shipped rule (ops/conv/register.cpp): one tap per K step where in_c % 16 == 0.
+        if (v.shipped_cin_inner) key.set("CIN_INNER", k.c % 16 == 0 ? 1u : 2u);
         auto pl = take(cache.get(key, read_variant("conv", v.file)), v.file);
         gpu::Dispatch d;
         d.pipeline = pl;

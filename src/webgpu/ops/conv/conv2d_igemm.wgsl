@@ -5,10 +5,9 @@
 // gathered on the fly (padding/stride/dilation checks), the B tile comes from weights
 // repacked at graph build (ops/conv/register.cpp) as wT[Kpad][Npad].
 // CIN_INNER (where in_c >= 16): K in the order (ky, kx, c) instead, so a K step lies within
-// at most two taps, whose input positions and bounds checks are worked out once per step
-// (at_step) instead of per element; the weights are repacked in that order. On the H100 that
-// took the 3x3 layers with in_c 32 / 64 from 19.7-20.9 to 22.9-24.4 TFLOP/s
-// (bench/kernels/conv v16 against v22, with each tap's channels padded to 16 there).
+// one tap (in_c % 16 == 0) or at most two, whose input positions and bounds checks are
+// worked out once per step (at_step) instead of per element; the weights are repacked in
+// that order (bench/kernels/conv/README.md, v15-v16 and v23-v26).
 // Split-K (ks > 1, for layers with too few tiles to fill the GPU): workgroup z sums its
 // share of the K steps and writes the raw partial sums to y[z * total + i] (y is then a
 // scratch buffer); conv2d_splitk_reduce.wgsl adds them up with bias, clamp and epilogue.
@@ -17,10 +16,12 @@
 //#include "conv2d_igemm_tile.inc.wgsl"
 
 override ks: u32 = 1;   // K splits (workgroups along z)
-override CIN_INNER: bool = false;
+// K's order: 0 (c, ky, kx); else (ky, kx, c) with a K step in one tap (1: in_c % 16 == 0) or
+// across at most two (2: in_c >= 16).
+override CIN_INNER: u32 = 0u;
 
 // The loader row: one output pixel (fixed over K), its window's top-left input position;
-// under CIN_INNER also the current K step's two taps (at_step).
+// under CIN_INNER also the current K step's taps (at_step).
 struct ALoader { ok: bool, iy0: i32, ix0: i32, xb: u32, hw: u32, k_total: u32,
                  k0: u32, c0: u32, ok0: bool, base0: u32, ok1: bool, base1: u32 }
 
@@ -34,18 +35,20 @@ fn tap_at(a: ALoader, t: u32) -> vec2<u32> {
   return vec2<u32>(select(0u, 1u, ok), a.xb + select(0u, u32(iy) * p.in_w + u32(ix), ok));
 }
 
-// CIN_INNER (in_c >= BK): the K step starting at k0 covers channels c0 .. of one tap and
-// at most the first channels of the next; both taps' positions, once per step.
+// CIN_INNER: the K step starting at k0 covers channels c0 .. of one tap (and under 2 at
+// most the first channels of the next); the taps' positions, once per step.
 fn at_step(a: ALoader, k0: u32) -> ALoader {
   var s = a;
-  if (CIN_INNER) {
+  if (CIN_INNER != 0u) {
     let tap = k0 / p.in_c;
     let t0 = tap_at(a, tap);
-    let t1 = tap_at(a, tap + 1u);
     s.k0 = k0;
     s.c0 = k0 - tap * p.in_c;
     s.ok0 = t0.x != 0u;
     s.base0 = t0.y;
+  }
+  if (CIN_INNER == 2u) {
+    let t1 = tap_at(a, k0 / p.in_c + 1u);
     s.ok1 = t1.x != 0u;
     s.base1 = t1.y;
   }
@@ -55,7 +58,11 @@ fn at_step(a: ALoader, k0: u32) -> ALoader {
 // im2col element k: (c, ky, kx), or under CIN_INNER (ky, kx, c) of the step at_step gave;
 // the input under that tap of channel c, 0 in the padding.
 fn a_value(a: ALoader, k: u32) -> f32 {
-  if (CIN_INNER) {
+  if (CIN_INNER == 1u) {  // the step's channels c0 .. c0 + 15 all below in_c
+    if (a.ok0) { return x[a.base0 + (a.c0 + k - a.k0) * a.hw]; }
+    return 0.0;
+  }
+  if (CIN_INNER == 2u) {
     let c = a.c0 + (k - a.k0);
     let next = c >= p.in_c;
     if (select(a.ok0, a.ok1, next)) { return x[select(a.base0, a.base1, next) + (c - select(0u, p.in_c, next)) * a.hw]; }

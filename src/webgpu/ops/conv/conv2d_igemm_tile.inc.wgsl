@@ -22,8 +22,12 @@ override T: u32 = 16u * TY;      // workgroup size (256, 128 or 64) = BK * BN / 
 override LK: u32 = T / BM;       // A-tile rows one pass of the workgroup loads (4, 2 or 1)
 override RA: u32 = BK / LK;      // A values per invocation per step (4, 8 or 16)
 
+override BV: u32 = BK * BN / 4u;  // vec4s of the B tile
 var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]: 4 consecutive rows per vec4
-var<workgroup> tb: array<vec4<f32>, 256>;  // [BK][BN / 4]: 4 consecutive columns per vec4
+// [BK][BN / 4]: 4 consecutive columns per vec4. Sized by BN: workgroup memory decides how
+// many workgroups share a multiprocessor (48 KiB on the H100 under Dawn:
+// bench/kernels/occupancy), 8 at BN 32 (6 KiB in all) against 6 with a 256-vec4 B tile.
+var<workgroup> tb: array<vec4<f32>, BV>;
 
 // One K step: A elements k0 .. k0 + 15 of the tile's rows and weight rows wrow .. wrow + 15
 // (vec4 columns n0 / 4 ..) into shared memory, then acc += their product. Holds barriers:

@@ -273,13 +273,15 @@ Status conv(Graph& g, const OpArgs& a) {
   const bool dense_const = oc4 && !pointwise && w->constant_id >= 0 && w->vk_dtype == vk::VkDataType::FLOAT32;
   const uint64_t max_m = out_channels > 0 ? static_cast<uint64_t>(y->max_numel() / out_channels) : 0;
   const uint64_t k_dim = static_cast<uint64_t>(x->max_dims[1]) * base.k_h * base.k_w;
-  // conv2d_igemm's K order (its CIN_INNER): channel-inner where a K step spans at most two
-  // taps (bench/kernels/conv v15/v16, v23-v25; GraphOptions::conv_cin_inner).
-  const bool cin_inner = g.options().conv_cin_inner && x->max_dims[1] >= kIgemmK;
-  // Its channel tile: 16 (64 invocations) for out_c <= 16, where a 32-channel tile would be
-  // half zeros (MODNet's 35->16 head at 512x512: bench/kernels/conv v25 against v24), 32 up to
-  // 32, else 64.
-  const uint32_t bn = out_channels <= 16 ? 16 : out_channels <= 32 ? 32 : 64;
+  // conv2d_igemm's K order (its CIN_INNER): channel-inner where in_c >= 16, a K step then in
+  // one tap (1: in_c a multiple of 16) or across two (2); bench/kernels/conv v15-v16 and
+  // v23-v26, GraphOptions::conv_cin_inner.
+  const int64_t in_c = x->max_dims[1];
+  const uint32_t cin_inner = !g.options().conv_cin_inner || in_c < kIgemmK ? 0 : in_c % kIgemmK == 0 ? 1 : 2;
+  // Its channel tile: 16 (64 invocations, each gathering 16 A values a step) for out_c <= 16
+  // where K is channel-inner (MODNet's 35->16 head at 512x512: 252 -> 191 us on the H100,
+  // bench v25 against v24; with K in the weight's order it took 464), 32 up to 32, else 64.
+  const uint32_t bn = out_channels <= 16 && cin_inner != 0 ? 16 : out_channels <= 32 ? 32 : 64;
   const uint64_t m_tiles = (max_m + kIgemmM - 1) / kIgemmM, n_tiles = (static_cast<uint64_t>(out_channels) + bn - 1) / bn;
   const gpu::Limits& lim = g.device().limits();
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
@@ -322,7 +324,7 @@ Status conv(Graph& g, const OpArgs& a) {
   }
   gpu::Buffer* packed = nullptr;
   if (igemm) {
-    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_bytes, w, bn, uint64_t{base.k_h} * base.k_w, cin_inner, name));
+    WICK_ASSIGN_OR_RETURN(packed, pack_igemm_weights(g, w_bytes, w, bn, uint64_t{base.k_h} * base.k_w, cin_inner != 0, name));
     igemm = packed != nullptr;  // no host copy of the weights: conv2d_oc4
   } else if (dense_const) {
     WICK_ASSIGN_OR_RETURN(packed, pack_block_weights(g, w_bytes, w, name));
@@ -413,7 +415,7 @@ Status conv(Graph& g, const OpArgs& a) {
   } else if (igemm) {
     key.set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h).set("SW", base.stride_w);
     key.set("DH", base.dil_h).set("DW", base.dil_w).set("ks", splits).set("BN", bn);
-    if (cin_inner) key.set("CIN_INNER", 1u);
+    if (cin_inner != 0) key.set("CIN_INNER", cin_inner);
   } else if (block) {
     key.set("wg_size", kWorkgroup).set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h);
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
