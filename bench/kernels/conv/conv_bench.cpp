@@ -126,6 +126,10 @@ const Variant kVariants[] = {
     {24, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
     {25, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 16, true, false, true, true},
     {26, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 16, true, false, true},
+    // Diagnostics of v24 (shipped, CIN_INNER, BN 32) against v16: the step written out in
+    // main (v27), v15's store (v28).
+    {27, "v27_shipped_inline_step.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
+    {28, "v28_shipped_v15_store.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
 };
 
 uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
