@@ -14,6 +14,7 @@
 // tile grid alone leaves the GPU under-filled.
 //
 //   . scripts/env.sh; build/wick_kernel_bench_conv [--reps N] [--copies N] [--only SUBSTRING] [--sms N] [variant-number...]
+#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -329,6 +330,12 @@ int main(int argc, char** argv) {
           take(timed.add(d), "add copy");
           if (ks > 1) take(timed.add(list_reduce), "add copy");
         }
+        // 100 ms of the timed list first: the GPU idles while the CPU reference runs and
+        // drops its clock; the variants timed first after it ran up to 3x slow on the H100
+        // (bench/results/kernels/conv_h100_2026-12-06_call5_diagnostics.txt).
+        for (auto warm_start = std::chrono::steady_clock::now();
+             std::chrono::steady_clock::now() - warm_start < std::chrono::milliseconds(100);)
+          check(timed.submit().status(), "warm-up");
         const double wall = time_list(timed, reps) / copies;
         const double gpu_ms = time_list_gpu(timed, reps, ks > 1 ? 2 : 1);
         const double ms = gpu_ms > 0 ? gpu_ms : wall;
