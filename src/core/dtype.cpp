@@ -40,6 +40,13 @@ bool is_valid_scalar_type(int raw) {
   return false;
 }
 
+int64_t first_non_bool_byte(const void* data, size_t nbytes) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < nbytes; ++i)
+    if (p[i] > 1) return static_cast<int64_t>(i);
+  return -1;
+}
+
 size_t element_size(ScalarType t) {
   const DtypeInfo* d = find(t);
   return d ? d->size : 0;

@@ -259,6 +259,13 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
   if (out.data != nullptr && out.nbytes() > 0 && align > 1 && reinterpret_cast<uintptr_t>(out.data) % align != 0)
     return bad(vwhere, source + " is not aligned to the " + std::to_string(align) + " bytes of a " +
                            dtype_name(out.dtype) + " element");
+  // A bool constant (unplanned: the file's bytes, in place) must hold 0 or 1 only.
+  if (out.dtype == ScalarType::kBool && out.data != nullptr && t->allocation_info() == nullptr) {
+    const int64_t at = first_non_bool_byte(out.data, out.nbytes());
+    if (at >= 0)
+      return bad(vwhere, "bool element " + std::to_string(at) + " holds the byte " +
+                             std::to_string(static_cast<const uint8_t*>(out.data)[at]) + " (a bool is 0 or 1)");
+  }
   return {};
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/dtype.h"
+
 namespace wick::vkgraph {
 
 size_t vk_elem_size(vk::VkDataType t) {
@@ -75,6 +77,13 @@ Status read_tensor(const vk::VkGraph& graph, const VkBlob& blob, const NamedData
   if (need > 0 && reinterpret_cast<uintptr_t>(src.data()) % align != 0)
     return bad(where + ": constant data is not aligned to the " + std::to_string(align) + " bytes of its dtype" +
                (cb->offset() == UINT64_MAX ? std::string() : " (offset " + std::to_string(cb->offset()) + ")"));
+  // Kernels read bools through bool pointers: any byte but 0 or 1 is undefined behaviour.
+  if (out.dtype == vk::VkDataType::BOOL) {
+    const int64_t at = first_non_bool_byte(src.data(), static_cast<size_t>(need));
+    if (at >= 0)
+      return bad(where + ": bool constant element " + std::to_string(at) + " holds the byte " +
+                 std::to_string(src[static_cast<size_t>(at)]) + " (a bool is 0 or 1)");
+  }
   out.constant = src.first(static_cast<size_t>(need));
   return {};
 }

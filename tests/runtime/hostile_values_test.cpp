@@ -90,6 +90,46 @@ TEST(HostileConvolution, HugePaddingStrideOrDilationIsAnError) {
                                    ErrorCode::kInvalidArgument, {"aten::convolution.out", "out of range"}));
 }
 
+// A bool is read through bool pointers, and a byte other than 0 or 1 loaded as one is
+// undefined behaviour (what c_api_fuzzer found through convert_elements). Where bools enter
+// the runtime the bytes are checked: cpu/mlp_cpu's first weight declared bool (its float
+// bytes are not 0 / 1) fails the load naming the element; an input declared bool takes a
+// tensor of 0 / 1 and refuses a byte 2.
+TEST(HostileBools, BoolConstantWithOtherBytesIsAnError) {
+  test::PtePatch pte("cpu/mlp_cpu/model.pte");
+  const auto* values = pte.plan().values();
+  flatbuffers::uoffset_t weight = 0;
+  for (flatbuffers::uoffset_t v = 0; v < values->size() && weight == 0; ++v)
+    if (pte.value(v).val_type() == fb::KernelTypes::Tensor && pte.tensor(v).data_buffer_idx() > 0 &&
+        pte.tensor(v).allocation_info() == nullptr)
+      weight = v;
+  ASSERT_NE(weight, 0u) << "mlp_cpu has a constant weight";
+  const size_t at = pte.field(&pte.tensor(weight), fb::Tensor::VT_SCALAR_TYPE);
+  auto program = Program::load_bytes(pte.with<int8_t>(at, static_cast<int8_t>(ScalarType::kBool)), "bool_weight.pte");
+  ASSERT_TRUE(program.ok()) << program.status().to_string();
+  auto method = (*program)->load_method("forward");
+  EXPECT_TRUE(test::fails_naming(method.status(), ErrorCode::kInvalidProgram,
+                                 {"value " + std::to_string(weight), "bool element", "holds the byte", "0 or 1"}));
+}
+
+TEST(HostileBools, BoolInputWithOtherBytesIsAnError) {
+  test::PtePatch pte("cpu/mlp_cpu/model.pte");
+  const flatbuffers::uoffset_t input = static_cast<flatbuffers::uoffset_t>(pte.plan().inputs()->Get(0));
+  const size_t at = pte.field(&pte.tensor(input), fb::Tensor::VT_SCALAR_TYPE);
+  auto program = Program::load_bytes(pte.with<int8_t>(at, static_cast<int8_t>(ScalarType::kBool)), "bool_input.pte");
+  ASSERT_TRUE(program.ok()) << program.status().to_string();
+  auto method = (*program)->load_method("forward");
+  ASSERT_TRUE(method.ok()) << method.status().to_string();
+  const auto& sizes = pte.tensor(input).sizes();
+  Tensor x = Tensor::make_owned(ScalarType::kBool, std::vector<int64_t>(sizes->begin(), sizes->end()));
+  ASSERT_GT(x.nbytes(), 3u);
+  static_cast<uint8_t*>(x.data)[1] = 1;
+  EXPECT_TRUE((*method)->set_input(0, Value::make_tensor(x)).ok()) << "0 and 1 are bools";
+  static_cast<uint8_t*>(x.data)[3] = 2;
+  EXPECT_TRUE(test::fails_naming((*method)->set_input(0, Value::make_tensor(x)), ErrorCode::kInvalidArgument,
+                                 {"input 0", "bool element 3", "the byte 2"}));
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, HostileValues, ::testing::ValuesIn(kPrograms),
                          [](const auto& info) { return test::param_name(info.param); });
 

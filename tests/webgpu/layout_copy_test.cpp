@@ -211,21 +211,25 @@ TEST(WebGpuLayoutCopy, PadByNothingIsNoDispatch) {
   for (int64_t i = 0; i < 6; ++i) EXPECT_EQ((*r)[0].tensor.data_as<float>()[i], small.data_as<float>()[i]);
 }
 
-// A slice along the outermost non-1 dim at a 256-byte multiple (MODNet's IBNorm halves,
-// Depth Anything's class-token drop) is a view of its input's buffer: no dispatch, the
-// same values; one at an unaligned offset, or with a step, is still a copy.
+// A slice along the outermost non-1 dim at a multiple of the view alignment (the device's
+// storage offset alignment: 256 bytes on SwiftShader; MODNet's IBNorm halves, Depth
+// Anything's class-token drop) is a view of its input's buffer: no dispatch, the same
+// values; one at an unaligned offset, or with a step, is still a copy. Which offsets are
+// aligned is read from the graph: one ctest run of the whole GPU suite (2026-12-06) saw
+// the 64-byte offset taken as a view, i.e. a device with a smaller alignment.
 TEST(WebGpuLayoutCopy, OuterSliceAtAlignedOffsetIsAView) {
   std::mt19937 rng(13);
   const Dims shape = {1, 12, 16};  // a row is 64 bytes: rows 4, 8 start at 256-byte multiples
   Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng);
   struct Case {
     int64_t start, end, step;
-    size_t extra;  // dispatches over relu + neg
   };
-  for (const Case& c : {Case{4, 12, 1, 0}, Case{8, 100, 1, 0}, Case{1, 12, 1, 1}, Case{4, 12, 2, 1}, Case{0, 4, 1, 0}}) {
+  for (const Case& c : {Case{4, 12, 1}, Case{8, 100, 1}, Case{1, 12, 1}, Case{4, 12, 2}, Case{0, 4, 1}}) {
     const int64_t len = (std::min<int64_t>(c.end, 12) - c.start + c.step - 1) / c.step;
     const Dims out_shape = {1, len, 16};
     size_t dispatches[2] = {0, 0};
+    uint64_t align = 0;
+    std::string adapter;
     for (int with_slice = 0; with_slice < 2; ++with_slice) {
       test::VkGraphBuilder b;
       b.fuse = false;
@@ -245,6 +249,8 @@ TEST(WebGpuLayoutCopy, OuterSliceAtAlignedOffsetIsAView) {
       auto r = b.run({Value::make_tensor(x)});
       ASSERT_TRUE(r.ok()) << r.status().to_string();
       dispatches[with_slice] = b.dispatches;
+      align = b.view_alignment;
+      adapter = b.adapter;
       if (!with_slice) continue;
       const Tensor& got = (*r)[0].tensor;
       ASSERT_EQ(got.sizes, out_shape);
@@ -254,7 +260,10 @@ TEST(WebGpuLayoutCopy, OuterSliceAtAlignedOffsetIsAView) {
             << "slice [" << c.start << ":" << c.end << ":" << c.step << "] at " << i;
       }
     }
-    EXPECT_EQ(dispatches[1], dispatches[0] + c.extra) << "slice [" << c.start << ":" << c.end << ":" << c.step << "]";
+    ASSERT_GT(align, 0u);
+    const size_t extra = c.step != 1 || (c.start * 16 * 4) % static_cast<int64_t>(align) != 0 ? 1 : 0;
+    EXPECT_EQ(dispatches[1], dispatches[0] + extra)
+        << "slice [" << c.start << ":" << c.end << ":" << c.step << "], view alignment " << align << " on " << adapter;
   }
 }
 

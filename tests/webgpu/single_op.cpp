@@ -232,6 +232,8 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.f16_arith = f16_arith;
   WICK_ASSIGN_OR_RETURN(auto graph, webgpu::Graph::build(device, cache.get(), parsed, &named, go));
   dispatches = graph->dispatch_count();
+  view_alignment = graph->view_alignment();
+  adapter = device->adapter_info().summary();
   matmul_epilogues = graph->matmul_epilogue_count();
   planned_bytes = graph->planned_activation_bytes();
   cat_placed = graph->cat_placed_count();

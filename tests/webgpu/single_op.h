@@ -89,6 +89,8 @@ class VkGraphBuilder {
   bool f16_arith = true;      // GraphOptions::f16_arith for run()
   size_t f16_weight_count = 0;  // after run(): Graph::f16_weight_count
   size_t dispatches = 0;      // after run(): the graph's recorded dispatches
+  uint64_t view_alignment = 0;  // after run(): Graph::view_alignment (the device's storage offset alignment)
+  std::string adapter;        // after run(): the device's adapter, for messages
   uint64_t planned_bytes = 0;  // after run(): Graph::planned_activation_bytes
   size_t cat_placed = 0, cat_not_copied = 0;  // after run(): Graph::cat_placed_count / cat_pieces_not_copied
   size_t submits = 0;         // after run(): command buffers of the execution
