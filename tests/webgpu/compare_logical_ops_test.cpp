@@ -176,5 +176,30 @@ TEST(WebGpuDivMode, UnknownRoundingModeIsNamed) {
   EXPECT_NE(r.status().message().find("aten.div.Tensor_mode"), std::string::npos) << r.status().message();
 }
 
+// A bool constant of a VK00 graph holding a byte other than 0 or 1 (a hostile blob: the CPU
+// executor's kernels read bools through bool pointers) fails the build naming the element;
+// the same constant with 0 / 1 runs.
+TEST(WebGpuLogicalOps, BoolConstantWithOtherBytesIsAnError) {
+  std::mt19937 rng(17);
+  Tensor a = test::random_tensor(ScalarType::kBool, {8}, rng);
+  for (uint8_t byte : {uint8_t{1}, uint8_t{2}}) {
+    Tensor c = test::random_tensor(ScalarType::kBool, {8}, rng);
+    static_cast<uint8_t*>(c.data)[5] = byte;
+    test::VkGraphBuilder b;
+    int x = b.input(ScalarType::kBool, {8});
+    int out = b.tensor(ScalarType::kBool, {8});
+    b.op("aten.logical_or.default", {x, b.constant(c), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(a)});
+    if (byte == 1) {
+      EXPECT_TRUE(r.ok()) << r.status().to_string();
+      continue;
+    }
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("bool constant element 5 holds the byte 2"), std::string::npos)
+        << r.status().message();
+  }
+}
+
 }  // namespace
 }  // namespace wick
