@@ -25,14 +25,17 @@ override CIN_INNER: u32 = 0u;
 struct ALoader { ok: bool, iy0: i32, ix0: i32, xb: u32, hw: u32, k_total: u32,
                  k0: u32, c0: u32, ok0: bool, base0: u32, ok1: bool, base1: u32 }
 
-// Whether tap t (ky, kx) of the loader row's window lies in the input, and its offset.
-fn tap_at(a: ALoader, t: u32) -> vec2<u32> {
+// Tap t (ky, kx) of the loader row's window: whether it lies in the input, and its offset
+// there (channel 0).
+struct Tap { ok: bool, base: u32 }
+
+fn tap_at(a: ALoader, t: u32) -> Tap {
   let ky = t / KW;
   let kx = t - ky * KW;
   let iy = a.iy0 + i32(ky * DH);
   let ix = a.ix0 + i32(kx * DW);
   let ok = a.ok && t < KH * KW && iy >= 0 && iy < i32(p.in_h) && ix >= 0 && ix < i32(p.in_w);
-  return vec2<u32>(select(0u, 1u, ok), a.xb + select(0u, u32(iy) * p.in_w + u32(ix), ok));
+  return Tap(ok, a.xb + select(0u, u32(iy) * p.in_w + u32(ix), ok));
 }
 
 // CIN_INNER: the K step starting at k0 covers channels c0 .. of one tap (and under 2 at
@@ -44,13 +47,13 @@ fn at_step(a: ALoader, k0: u32) -> ALoader {
     let t0 = tap_at(a, tap);
     s.k0 = k0;
     s.c0 = k0 - tap * p.in_c;
-    s.ok0 = t0.x != 0u;
-    s.base0 = t0.y;
-  }
-  if (CIN_INNER == 2u) {
-    let t1 = tap_at(a, k0 / p.in_c + 1u);
-    s.ok1 = t1.x != 0u;
-    s.base1 = t1.y;
+    s.ok0 = t0.ok;
+    s.base0 = t0.base;
+    if (CIN_INNER == 2u) {
+      let t1 = tap_at(a, tap + 1u);
+      s.ok1 = t1.ok;
+      s.base1 = t1.base;
+    }
   }
   return s;
 }
