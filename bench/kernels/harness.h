@@ -120,6 +120,14 @@ inline double max_abs_diff(const std::vector<float>& a, const std::vector<float>
   return m;
 }
 
+// Submits the list over and over for `ms` milliseconds: one submit is not enough for a GPU
+// whose clock dropped while the CPU worked (a reference, the last case's checks). The H100
+// timed a bench's first variants up to 5x slow after one (bench/kernels/attention and conv).
+inline void warm_up(gpu::CommandList& list, int ms = 100) {
+  for (auto start = Clock::now(); Clock::now() - start < std::chrono::milliseconds(ms);)
+    check(list.submit().status(), "warm-up");
+}
+
 // Median wall time (ms) of `reps` submit+wait of the list, after one warm-up run.
 inline double time_list(gpu::CommandList& list, int reps) {
   check(list.submit().status(), "warm-up");

@@ -330,8 +330,7 @@ int main(int argc, char** argv) {
       // Warm-up for 100 ms, not one submit: the H100 call of 2026-12-05 night timed the first
       // two variants of the first large case 5x slow (ViT-S v18 976 us, v29 after them 203 us,
       // the same pipeline at Whisper's shape 377 us), clocks still ramping up.
-      for (auto warm_start = Clock::now(); Clock::now() - warm_start < std::chrono::milliseconds(100);)
-        check(list.submit().status(), "warm-up");
+      warm_up(list);
       std::vector<double> gpu_us, wall_us;
       for (int r = 0; r < reps; ++r) {
         auto stats = take(list.submit({.timestamps = has_ts}), "submit");

@@ -14,7 +14,6 @@
 // tile grid alone leaves the GPU under-filled.
 //
 //   . scripts/env.sh; build/wick_kernel_bench_conv [--reps N] [--copies N] [--only SUBSTRING] [--sms N] [variant-number...]
-#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -135,25 +134,16 @@ const Variant kVariants[] = {
 
 uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
 
-// w [oc, c, kh, kw] -> wT [round_up(kh * kw * c, 16)][round_up(oc, bn)]: K in the order (ky,
-// kx, c), zeros past K and oc (the shipped shader's CIN_INNER).
-std::vector<float> pack_gemm_tap_major(const std::vector<float>& w, uint32_t oc, uint32_t c, uint32_t taps, uint32_t bn) {
-  const uint32_t kp = round_up(taps * c, 16), np = round_up(oc, bn);
+// w [oc, c, kh, kw] -> wT [round_up(kh * kw * cstride, 16)][round_up(oc, bn)]: K in the
+// order (ky, kx, c), each tap's channels `cstride` rows apart (c for the shipped shader's
+// CIN_INNER, round_up(c, 16) for v15 / v16), zeros in the gaps and past oc.
+std::vector<float> pack_gemm_tap_major(const std::vector<float>& w, uint32_t oc, uint32_t c, uint32_t taps, uint32_t bn,
+                                       uint32_t cstride) {
+  const uint32_t kp = round_up(taps * cstride, 16), np = round_up(oc, bn);
   std::vector<float> out(size_t{kp} * np, 0.f);
   for (uint32_t o = 0; o < oc; ++o)
     for (uint32_t ci = 0; ci < c; ++ci)
-      for (uint32_t t = 0; t < taps; ++t) out[(size_t{t} * c + ci) * np + o] = w[(size_t{o} * c + ci) * taps + t];
-  return out;
-}
-
-// w [oc, c, kh, kw] -> wT [kh * kw * round_up(c, 16)][round_up(oc, bn)]: K in the order
-// (ky, kx, c), zeros past c and oc (v15, v16).
-std::vector<float> pack_gemm_cin_inner(const std::vector<float>& w, uint32_t oc, uint32_t c, uint32_t taps, uint32_t bn) {
-  const uint32_t cp = round_up(c, 16), np = round_up(oc, bn);
-  std::vector<float> out(size_t{taps} * cp * np, 0.f);
-  for (uint32_t o = 0; o < oc; ++o)
-    for (uint32_t ci = 0; ci < c; ++ci)
-      for (uint32_t t = 0; t < taps; ++t) out[(size_t{t} * cp + ci) * np + o] = w[(size_t{o} * c + ci) * taps + t];
+      for (uint32_t t = 0; t < taps; ++t) out[(size_t{t} * cstride + ci) * np + o] = w[(size_t{o} * c + ci) * taps + t];
   return out;
 }
 
@@ -260,8 +250,8 @@ int main(int argc, char** argv) {
       if (v.shipped_cin_inner && k.c < 16) continue;  // CIN_INNER needs in_c >= 16
       if (v.kind == Kind::kGemm) {
         const uint32_t taps = k.k * k.k;
-        dwg = storage(dev, v.cin_inner           ? pack_gemm_cin_inner(hw, k.oc, k.c, taps, v.bn)
-                           : v.shipped_cin_inner ? pack_gemm_tap_major(hw, k.oc, k.c, taps, v.bn)
+        dwg = storage(dev, v.cin_inner           ? pack_gemm_tap_major(hw, k.oc, k.c, taps, v.bn, round_up(k.c, kBk))
+                           : v.shipped_cin_inner ? pack_gemm_tap_major(hw, k.oc, k.c, taps, v.bn, k.c)
                                                  : pack_gemm(hw, k.oc, kdim, v.bn),
                       "wT");
         tiles = uint64_t{(static_cast<uint32_t>(n / k.oc) + v.bm - 1) / v.bm} * ((k.oc + v.bn - 1) / v.bn);
@@ -330,12 +320,10 @@ int main(int argc, char** argv) {
           take(timed.add(d), "add copy");
           if (ks > 1) take(timed.add(list_reduce), "add copy");
         }
-        // 100 ms of the timed list first: the GPU idles while the CPU reference runs and
-        // drops its clock; the variants timed first after it ran up to 3x slow on the H100
+        // The GPU idles while the CPU reference runs and drops its clock: the variants timed
+        // first after it ran up to 3x slow on the H100
         // (bench/results/kernels/conv_h100_2026-12-06_call5_diagnostics.txt).
-        for (auto warm_start = std::chrono::steady_clock::now();
-             std::chrono::steady_clock::now() - warm_start < std::chrono::milliseconds(100);)
-          check(timed.submit().status(), "warm-up");
+        warm_up(timed);
         const double wall = time_list(timed, reps) / copies;
         const double gpu_ms = time_list_gpu(timed, reps, ks > 1 ? 2 : 1);
         const double ms = gpu_ms > 0 ? gpu_ms : wall;
