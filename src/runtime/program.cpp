@@ -233,7 +233,7 @@ struct MethodBuilder {
 
   Status build_values();
   Status build_tensor(int32_t index, const fb::Tensor* t, Tensor& out);
-  Status place_tensor(const std::string& vwhere, const fb::Tensor* t, Tensor& out, std::string& source);
+  Status place_tensor(const std::string& vwhere, const fb::Tensor* t, Tensor& out, std::string& source, bool& from_file);
   Status build_instructions();
   Status init_delegates(const std::shared_ptr<MergedNamedData>& named);
   Status check_index(int64_t index, const std::string& what) const {
@@ -252,15 +252,17 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
   out.dim_order = meta.dim_order;
   out.dynamism = meta.dynamism;
   std::string source;
-  WICK_RETURN_IF_ERROR(place_tensor(vwhere, t, out, source));
+  bool from_file = false;
+  WICK_RETURN_IF_ERROR(place_tensor(vwhere, t, out, source, from_file));
   // Kernels read elements through typed pointers, so the data must be aligned for its
   // dtype. Exporters align planned offsets and constants to 16; a corrupt offset may not.
   const size_t align = element_size(out.dtype);
   if (out.data != nullptr && out.nbytes() > 0 && align > 1 && reinterpret_cast<uintptr_t>(out.data) % align != 0)
     return bad(vwhere, source + " is not aligned to the " + std::to_string(align) + " bytes of a " +
                            dtype_name(out.dtype) + " element");
-  // A bool constant (unplanned: the file's bytes, in place) must hold 0 or 1 only.
-  if (out.dtype == ScalarType::kBool && out.data != nullptr && t->allocation_info() == nullptr) {
+  // A bool whose bytes come from the file (a constant or external data, in place, or a
+  // planned tensor's initial state, copied there) must hold 0 or 1 only.
+  if (out.dtype == ScalarType::kBool && out.data != nullptr && from_file) {
     const int64_t at = first_non_bool_byte(out.data, out.nbytes());
     if (at >= 0)
       return bad(vwhere, "bool element " + std::to_string(at) + " holds the byte " +
@@ -270,8 +272,9 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
 }
 
 // Points `out` at its storage: a planned arena, the file's constants or named data.
-// `source` says which, for errors.
-Status MethodBuilder::place_tensor(const std::string& vwhere, const fb::Tensor* t, Tensor& out, std::string& source) {
+// `source` says which, for errors; `from_file` whether its bytes are the file's.
+Status MethodBuilder::place_tensor(const std::string& vwhere, const fb::Tensor* t, Tensor& out, std::string& source,
+                                   bool& from_file) {
   const size_t nbytes = out.nbytes();
 
   const fb::AllocationDetails* alloc = t->allocation_info();
@@ -310,6 +313,7 @@ Status MethodBuilder::place_tensor(const std::string& vwhere, const fb::Tensor* 
       out.capacity = nbytes;
       source = "external data '" + key + "'";
     }
+    from_file = true;
     return {};
   }
   if (t->data_buffer_idx() > 0) {
@@ -317,6 +321,7 @@ Status MethodBuilder::place_tensor(const std::string& vwhere, const fb::Tensor* 
       auto init = file.mutable_data(t->data_buffer_idx(), nbytes);
       if (!init.ok()) return init.status().with_context(vwhere);
       if (!init->empty()) std::memcpy(planned, init->data(), nbytes);
+      from_file = !init->empty();
     } else {
       auto data = file.constant_data(t->data_buffer_idx(), nbytes);
       if (!data.ok()) return data.status().with_context(vwhere);
@@ -324,6 +329,7 @@ Status MethodBuilder::place_tensor(const std::string& vwhere, const fb::Tensor* 
       out.data = const_cast<uint8_t*>(data->data());
       out.capacity = nbytes;
       source = "constant buffer " + std::to_string(t->data_buffer_idx());
+      from_file = true;
     }
   }
   return {};
