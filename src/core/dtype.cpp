@@ -40,11 +40,11 @@ bool is_valid_scalar_type(int raw) {
   return false;
 }
 
-int64_t first_non_bool_byte(const void* data, size_t nbytes) {
+std::string non_bool_byte(const void* data, size_t nbytes) {
   const auto* p = static_cast<const uint8_t*>(data);
   for (size_t i = 0; i < nbytes; ++i)
-    if (p[i] > 1) return static_cast<int64_t>(i);
-  return -1;
+    if (p[i] > 1) return "element " + std::to_string(i) + " holds the byte " + std::to_string(p[i]) + " (a bool is 0 or 1)";
+  return {};
 }
 
 size_t element_size(ScalarType t) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace wick {
@@ -43,10 +44,11 @@ const char* dtype_name(ScalarType t);
 // Accepts the names above plus a few aliases ("f32", "float", "long", "i64"...).
 std::optional<ScalarType> parse_dtype(std::string_view name);
 
-// Where bool elements enter the runtime (constants from a file, caller inputs): the index of
-// the first byte that is neither 0 nor 1, or -1. Kernels read bools through bool pointers,
-// and loading any other byte as a bool is undefined behaviour (UBSan, the fuzzers).
-int64_t first_non_bool_byte(const void* data, size_t nbytes);
+// Where bool elements enter the runtime (constants from a file, caller inputs): "" when every
+// byte is 0 or 1, else the first other one, as "element I holds the byte B (a bool is 0 or
+// 1)" for the caller's error. Kernels read bools through bool pointers, and loading any
+// other byte as a bool is undefined behaviour (UBSan, the fuzzers).
+std::string non_bool_byte(const void* data, size_t nbytes);
 
 bool is_floating(ScalarType t);   // half, bfloat16, float, double
 bool is_integral(ScalarType t, bool include_bool);

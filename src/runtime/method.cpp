@@ -96,11 +96,8 @@ Status Method::set_input_impl(size_t index, const Value& input, bool borrow) {
     if (src.data == nullptr && src.nbytes() > 0)
       return Status(ErrorCode::kInvalidArgument, where + " has no data");
     if (src.dtype == ScalarType::kBool && src.nbytes() > 0) {
-      const int64_t at = first_non_bool_byte(src.data, src.nbytes());
-      if (at >= 0)
-        return Status(ErrorCode::kInvalidArgument, where + ": bool element " + std::to_string(at) + " holds the byte " +
-                                                       std::to_string(static_cast<const uint8_t*>(src.data)[at]) +
-                                                       " (a bool is 0 or 1)");
+      const std::string bad_byte = non_bool_byte(src.data, src.nbytes());
+      if (!bad_byte.empty()) return Status(ErrorCode::kInvalidArgument, where + ": bool " + bad_byte);
     }
     if (dst.data == nullptr || dst.owned != nullptr) {
       // Unplanned input: the method keeps its own copy at the declared size.

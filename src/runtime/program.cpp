@@ -263,10 +263,8 @@ Status MethodBuilder::build_tensor(int32_t index, const fb::Tensor* t, Tensor& o
   // A bool whose bytes come from the file (a constant or external data, in place, or a
   // planned tensor's initial state, copied there) must hold 0 or 1 only.
   if (out.dtype == ScalarType::kBool && out.data != nullptr && from_file) {
-    const int64_t at = first_non_bool_byte(out.data, out.nbytes());
-    if (at >= 0)
-      return bad(vwhere, "bool element " + std::to_string(at) + " holds the byte " +
-                             std::to_string(static_cast<const uint8_t*>(out.data)[at]) + " (a bool is 0 or 1)");
+    const std::string bad_byte = non_bool_byte(out.data, out.nbytes());
+    if (!bad_byte.empty()) return bad(vwhere, "bool " + bad_byte);
   }
   return {};
 }

@@ -79,10 +79,8 @@ Status read_tensor(const vk::VkGraph& graph, const VkBlob& blob, const NamedData
                (cb->offset() == UINT64_MAX ? std::string() : " (offset " + std::to_string(cb->offset()) + ")"));
   // Kernels read bools through bool pointers: any byte but 0 or 1 is undefined behaviour.
   if (out.dtype == vk::VkDataType::BOOL) {
-    const int64_t at = first_non_bool_byte(src.data(), static_cast<size_t>(need));
-    if (at >= 0)
-      return bad(where + ": bool constant element " + std::to_string(at) + " holds the byte " +
-                 std::to_string(src[static_cast<size_t>(at)]) + " (a bool is 0 or 1)");
+    const std::string bad_byte = non_bool_byte(src.data(), static_cast<size_t>(need));
+    if (!bad_byte.empty()) return bad(where + ": bool constant " + bad_byte);
   }
   out.constant = src.first(static_cast<size_t>(need));
   return {};
