@@ -55,7 +55,6 @@ struct Variant {
   bool row_max_sg = false;   // v33, v34: flash_attention_sg.wgsl (row maxima by subgroup shuffles)
   bool rows = false;         // v35+: flash_attention_rows.wgsl (a query row per invocation; BQ invocations)
   bool db = false;           // v43+: its DB (two K and V tiles: one barrier a tile)
-  bool q_global = false;     // v55+: the shipped kernel's Q_GLOBAL (q read from memory, no q tile)
 };
 
 const Case kCases[] = {
@@ -159,16 +158,6 @@ const Variant kVariants[] = {
     {52, "v18_flash_shipped.wgsl", 64, 32, true, 2, true, 2, true, true},
     {53, "v33_flash_sg.wgsl", 64, 32, true, 2, false, 1, true, true, true},
     {54, "v33_flash_sg.wgsl", 64, 32, true, 2, false, 2, true, true, true},
-    // v55+: Q_GLOBAL, q read from memory in the score loop (L1-cached) instead of a shared
-    // tile: (64, 32) at head dim 64 takes 19 KiB instead of 36, two workgroups per
-    // multiprocessor where one fitted. v55 / v56: 1 / 2 key splits (v31 / v32 with it); v57 /
-    // v58: the same with subgroup row maxima (P beside K: 27 KiB, still one); v59: RS 2.
-    {55, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 1, true, true, false, false, false, true},
-    {56, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 2, true, true, false, false, false, true},
-    {57, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 1, true, true, true, false, false, true},
-    {58, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 2, true, true, true, false, false, true},
-    {59, "v18_flash_shipped.wgsl", 64, 32, true, 2, true, 1, true, true, false, false, false, true},
-    {60, "v18_flash_shipped.wgsl", 64, 32, true, 4, true, 3, true, true, false, false, false, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations
@@ -179,7 +168,7 @@ bool fits(const Variant& v, uint32_t d, uint32_t limit) {
   const uint32_t nt = v.bq / v.rs * (v.bkv / 4), d4 = d / 4;
   if (d % 4 || v.bq % v.rs || nt % d4 || v.bq % (nt / d4) || v.bq / (nt / d4) > 16) return false;
   const uint32_t k_tile = v.bkv * (d4 + 1), p_tile = v.bq * v.bkv / 4;
-  const uint32_t floats = 4 * ((v.q_global ? 1 : v.bq * (d4 + 1)) + (v.shared_kp ? std::max(k_tile, p_tile) : k_tile + p_tile) + v.bkv * d4) +
+  const uint32_t floats = 4 * (v.bq * (d4 + 1) + (v.shared_kp ? std::max(k_tile, p_tile) : k_tile + p_tile) + v.bkv * d4) +
                           v.bq * v.bkv / 4 + v.bq;
   return floats * 4 <= limit;
 }
@@ -300,13 +289,11 @@ int main(int argc, char** argv) {
       if (v.score_chain) key.set("SCORE_CHAIN", 1);
       if (v.strided && !v.rows && v.rs == 2) key.set("RS", 2);
       if (v.db) key.set("DB", 1);
-      if (v.q_global) key.set("Q_GLOBAL", 1);
       auto pl = take(cache.get(key, read_variant("attention", v.file)), v.file);
       gpu::CommandList list(dev);
       gpu::Dispatch d;
       d.pipeline = pl;
       d.bindings = {{0, &dq}, {1, &dk}, {2, &dv}, {3, &dm}, {4, &dout}, {5, v.strided ? &dsp : &dp}};
-      if (v.strided && !v.rows) d.bindings.push_back({6, &dq});  // flash_attention_body's qv
       d.x = (c.sq + v.bq - 1) / v.bq, d.y = c.bh;
       // Key splits: the kernel writes each split's rows and (max, sum) pairs, the combine finishes out.
       const uint32_t per = v.kvs > 1 ? 2 : 1;  // dispatches per attention

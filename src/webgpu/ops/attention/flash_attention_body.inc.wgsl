@@ -9,9 +9,6 @@
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> out: array<f32>;
 @group(0) @binding(5) var<uniform> p: Params;
-// q again, as vec4s: read by the score loop when Q_GLOBAL (the host binds q's buffer here in
-// every case, since a binding the shader names must be bound).
-@group(0) @binding(6) var<storage, read> qv: array<vec4<f32>>;
 
 override D: u32 = 64u;     // head dim, a multiple of 4
 override BQ: u32 = 64u;    // query rows per workgroup, a multiple of 4
@@ -35,16 +32,8 @@ override PF_ON: bool = PREFETCH && PF <= 4u;            // KvRegs holds 4 of eac
 override SCORE_CHAIN: bool = false; // scores summed by fma4 (not yet timed on a GPU: bench v31, v32)
 override P_AT: u32 = 0u;                               // 0: P over the dead K tile
 override KPS: u32 = max(BKV * DP4, P_AT + BQ * TXS);  // the K tile, then the P tile
-// Q_GLOBAL: the score loop reads q from memory (qv: its rows stay in the multiprocessor's L1
-// cache), not from a shared tile, and scales the scores instead of q. At (64, 32) and head
-// dim 64 that takes q's 17 KiB out of the workgroup's 36, so a multiprocessor holding 48 KiB
-// (NVIDIA's Vulkan driver; bench/kernels/occupancy) runs two workgroups instead of one. The
-// host sets it only where q's view is whole aligned vec4s (dim stride 1; offset and other
-// strides multiples of 4).
-override Q_GLOBAL: bool = false;
-override QS: u32 = select(BQ * DP4, 1u, Q_GLOBAL);
 
-var<workgroup> qs: array<vec4<f32>, QS>;
+var<workgroup> qs: array<vec4<f32>, BQ * DP4>;
 var<workgroup> kps: array<vec4<f32>, KPS>;
 var<workgroup> vs: array<vec4<f32>, BKV * D4>;
 var<workgroup> red: array<f32, BQ * TXS>;
@@ -56,12 +45,6 @@ const LOWEST: f32 = -3.4028234e38;
 // Dawn's robustness (every browser) Tint puts a guard counter on every loop, a driver may
 // leave the loop rolled, and one run-time index puts the whole array in local memory
 // (bench/kernels/robustness/README.md). Loops below index workgroup and storage memory only.
-
-// Vec4 e of the q row that starts at vec4 qa of qv (Q_GLOBAL), or of tile row i in qs.
-fn q_at(i: u32, qa: u32, e: u32) -> vec4<f32> {
-  if (Q_GLOBAL) { return qv[qa + e]; }
-  return qs[i * DP4 + e];
-}
 
 // The 4 scores of query vec4 qv against the keys k0..k3 (one vec4 of D each).
 fn dot4(qv: vec4<f32>, k0: vec4<f32>, k1: vec4<f32>, k2: vec4<f32>, k3: vec4<f32>) -> vec4<f32> {
@@ -208,7 +191,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let kb = p.k_off + b * p.k_sb + h * p.k_sh;
   let vb = p.v_off + b * p.v_sb + h * p.v_sh;
   // q tile, pre-scaled; rows past sq repeat the last (their results are not stored).
-  for (var x = li; x < BQ * D4 && !Q_GLOBAL; x += NT) {
+  for (var x = li; x < BQ * D4; x += NT) {
     let r = x / D4;
     let e = (x % D4) * 4u;
     let row = qb + min(i0 + r, p.sq - 1u) * p.q_ss;
@@ -219,11 +202,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let ty = li / TXS;
   let oc = li % D4;
   let og = li / D4;
-  // Q_GLOBAL: where score rows ty + TYS * r start in qv (rows past sq repeat the last).
-  let qa0 = (qb + min(i0 + ty, p.sq - 1u) * p.q_ss) / 4u;
-  let qa1 = (qb + min(i0 + ty + TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa2 = (qb + min(i0 + ty + 2u * TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa3 = (qb + min(i0 + ty + 3u * TYS, p.sq - 1u) * p.q_ss) / 4u;
   // Running row maxima and partial sums of score rows ty + TYS * r (component r).
   var m_run = vec4<f32>(LOWEST);
   var l_part = vec4<f32>(0.0);
@@ -261,26 +239,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       let k2 = kps[(tx + 2u * TXS) * DP4 + e];
       let k3 = kps[(tx + 3u * TXS) * DP4 + e];
       if (SCORE_CHAIN) {
-        s[0] = fma4(s[0], q_at(ty, qa0, e), k0, k1, k2, k3);
-        s[1] = fma4(s[1], q_at(ty + TYS, qa1, e), k0, k1, k2, k3);
+        s[0] = fma4(s[0], qs[ty * DP4 + e], k0, k1, k2, k3);
+        s[1] = fma4(s[1], qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
         if (RS > 2u) {
-          s[2] = fma4(s[2], q_at(ty + 2u * TYS, qa2, e), k0, k1, k2, k3);
-          s[3] = fma4(s[3], q_at(ty + 3u * TYS, qa3, e), k0, k1, k2, k3);
+          s[2] = fma4(s[2], qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+          s[3] = fma4(s[3], qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
         }
       } else {
-        s[0] += dot4(q_at(ty, qa0, e), k0, k1, k2, k3);
-        s[1] += dot4(q_at(ty + TYS, qa1, e), k0, k1, k2, k3);
+        s[0] += dot4(qs[ty * DP4 + e], k0, k1, k2, k3);
+        s[1] += dot4(qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
         if (RS > 2u) {
-          s[2] += dot4(q_at(ty + 2u * TYS, qa2, e), k0, k1, k2, k3);
-          s[3] += dot4(q_at(ty + 3u * TYS, qa3, e), k0, k1, k2, k3);
+          s[2] += dot4(qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+          s[3] += dot4(qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
         }
       }
-    }
-    if (Q_GLOBAL) {
-      s[0] *= p.scale;
-      s[1] *= p.scale;
-      s[2] *= p.scale;
-      s[3] *= p.scale;
     }
     let jt = j0 + tx;
     let valid = vec4<bool>(jt < p.skv, jt + TXS < p.skv, jt + 2u * TXS < p.skv, jt + 3u * TXS < p.skv);
