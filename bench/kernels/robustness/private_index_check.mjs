@@ -64,25 +64,32 @@ const KERNELS = [
   {shader: 'reduce/reduce_rows', consts: {}},
 ];
 
-// Child: build one pipeline with dump_shaders on; Dawn prints the SPIR-V to stdout.
+// Child: build each pipeline of a JSON list with dump_shaders on, one device for all (a
+// child per pipeline spent most of its time starting Node and the device). Dawn prints each
+// pipeline's SPIR-V to stdout in order, between the markers written here (synchronously, so
+// that they interleave with Dawn's output in order).
 if (args[0] === '--child') {
-  const k = JSON.parse(args[1]);
+  const list = JSON.parse(args[1]);
+  const mark = (line) => fs.writeSync(1, `\n${line}\n`);
   const {create} = await import(process.env.WICK_WEBGPU_MODULE || 'webgpu');
   const gpu = create(['enable-dawn-features=dump_shaders']);
   globalThis.keepGpu = gpu;  // dawn.node crashes once its GPU object is collected
   const adapter = await gpu.requestAdapter();
-  if (!adapter) { console.log('RESULT no adapter'); process.exit(2); }
+  if (!adapter) { mark('@@NOADAPTER'); process.exit(2); }
   const features = ['shader-f16', 'subgroups'].filter((f) => adapter.features.has(f));
-  if (k.f16 && !features.includes('shader-f16')) { console.log('RESULT skipped: no shader-f16'); process.exit(0); }
   const device = await adapter.requestDevice({requiredFeatures: features, requiredLimits: {
     maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize,
     maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage}});
-  const code = shippedWgsl(k.shader);
-  device.pushErrorScope('validation');
-  const module = device.createShaderModule({code});
-  device.createComputePipeline({layout: 'auto', compute: {module, entryPoint: 'main', constants: k.consts}});
-  const err = await device.popErrorScope();
-  console.log(err ? `RESULT failed: ${err.message.split('\n')[0]}` : 'RESULT built');
+  for (let i = 0; i < list.length; ++i) {
+    const k = list[i];
+    mark(`@@BEGIN ${i}`);
+    if (k.f16 && !features.includes('shader-f16')) { mark(`@@RESULT ${i} skipped: no shader-f16`); continue; }
+    device.pushErrorScope('validation');
+    const module = device.createShaderModule({code: shippedWgsl(k.shader)});
+    device.createComputePipeline({layout: 'auto', compute: {module, entryPoint: 'main', constants: k.consts}});
+    const err = await device.popErrorScope();
+    mark(`@@RESULT ${i} ${err ? `failed: ${err.message.split('\n')[0]}` : 'built'}`);
+  }
   process.exit(0);
 }
 
@@ -124,27 +131,34 @@ if (args.includes('--all')) {
     }
   }
 }
-let bad = 0;
-for (const k of KERNELS) {
+const chosen = KERNELS.filter((k) => !only || `${k.shader} ${JSON.stringify(k.consts)}`.includes(only));
+const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(chosen)],
+                    {encoding: 'utf8', maxBuffer: 1 << 30});
+// The child's output, cut at its markers: part i is kernel i's dump and result.
+const parts = new Map();
+for (const chunk of r.stdout.split('\n@@BEGIN ').slice(1)) {
+  const nl = chunk.indexOf('\n');
+  parts.set(Number(chunk.slice(0, nl)), chunk.slice(nl + 1));
+}
+if (!parts.size) console.log(`no pipeline built (child exit ${r.status}):\n${r.stdout.slice(-1000)}\n${r.stderr.slice(-2000)}`);
+let bad = parts.size ? 0 : 1;
+chosen.forEach((k, i) => {
   const label = `${k.shader} ${JSON.stringify(k.consts)}`;
-  if (only && !label.includes(only)) continue;
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(k)],
-                      {encoding: 'utf8', maxBuffer: 1 << 28});
-  const out = `${r.stdout}\n${r.stderr}`;
-  const result = (out.match(/^RESULT (.*)$/m) || [null, `no result (exit ${r.status})`])[1];
+  const out = parts.get(i) || '';
+  const result = (out.match(/^@@RESULT \d+ (.*)$/m) || [null, `no result (child exit ${r.status})`])[1];
   if (result !== 'built') {
     console.log(`${label}: ${result}`);
     if (!result.startsWith('skipped') && !k.extra) bad++;
-    continue;
+    return;
   }
   // The pipeline's SPIR-V is the last disassembly printed (the module's own comes first).
-  const parts = out.split('/* Dumped SPIRV disassembly */');
-  const arrays = runTimeIndices(parts[parts.length - 1]);
+  const dumps = out.split('/* Dumped SPIRV disassembly */');
+  const arrays = runTimeIndices(dumps[dumps.length - 1]);
   const summary = [...arrays.values()].map((a) => `${a.type.replace('%_arr_', '')} ${a.dynamic}/${a.total}`);
   const dynamic = [...arrays.values()].reduce((s, a) => s + a.dynamic, 0);
   const verdict = dynamic === 0 ? 'clean' : `${dynamic} run-time indices`;
   const fail = k.clean && dynamic > 0;
   if (fail) bad++;
   console.log(`${fail ? 'FAIL ' : ''}${label}: ${verdict}  [register arrays, run-time/all accesses: ${summary.join(', ') || 'none'}]`);
-}
+});
 process.exit(bad ? 1 : 0);
