@@ -25,7 +25,7 @@ namespace {
 // The graph options every delegate of this backend gets; the environment can override the
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
-// WICK_CONV_SPLITK, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH,
+// WICK_CONV_SPLITK, WICK_CONV_NARROW_TAIL, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH,
 // WICK_FLASH_SCORE_CHAIN, WICK_FLASH_TILE, WICK_FLASH_RS, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
 // WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS, WICK_F16_ARITH), and
 // turn on f16 weights (WICK_F16=1).
@@ -45,6 +45,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_CIN_INNER")) go.conv_cin_inner = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_NARROW_TAIL")) go.conv_narrow_tail = std::string_view(v) != "0";
   // auto | 0 | n (2..16) for the split counts; anything else leaves the default.
   auto split_option = [](const char* v, int& option) {
     char* end = nullptr;
@@ -279,6 +280,16 @@ class WebGpuBackend : public Backend {
     return device_;
   }
 
+  // Takes over another backend's device and compiled pipelines, if it has a live one. The
+  // options change how graphs are built, not the device (ensure_device asks the same of
+  // every device), so a re-registration with other options compiles nothing twice.
+  void adopt_device(WebGpuBackend& from) {
+    std::scoped_lock lock(mutex_, from.mutex_);
+    if (!from.device_ || from.device_->is_lost()) return;
+    device_ = from.device_;
+    cache_ = from.cache_;
+  }
+
   BackendOptions options_;
   std::shared_ptr<RunLog> log_ = std::make_shared<RunLog>();
   std::mutex mutex_;
@@ -313,6 +324,7 @@ Status register_webgpu_backend(const BackendOptions& options) {
     return existing->ensure_device();
   }
   auto backend = std::make_shared<WebGpuBackend>(options);
+  if (auto existing = registered().lock()) backend->adopt_device(*existing);
   registered() = backend;
   WICK_RETURN_IF_ERROR(backend->ensure_device());
   register_backend(backend);

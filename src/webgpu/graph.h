@@ -163,6 +163,10 @@ struct GraphOptions {
   // conv2d_igemm's K in the order (ky, kx, c) where in_c >= 16 (its CIN_INNER;
   // ops/conv/register.cpp). Environment override: WICK_CONV_CIN_INNER=0.
   bool conv_cin_inner = true;
+  // conv2d_igemm's 32-channel tile where out_c's last 64-channel tile would be at most half
+  // full (out_c % 64 in 1..32 past 64: MODNet's 1280 -> 96 5x5 conv ran a quarter of its
+  // work on padding; ops/conv/register.cpp). Environment override: WICK_CONV_NARROW_TAIL=0.
+  bool conv_narrow_tail = true;
   // Split-K of the 64x64 vec4 matmul where its grid is small (ops/matmul/register.cpp): -1
   // by the tile count on GPU adapters, 0 never, n >= 2 always n splits (tests). On the H100
   // it took 0.5-1 ms off Whisper base, Depth Anything and D-FINE (bench/results/vision_h200.md).

@@ -1,6 +1,7 @@
-// host_copy (the staging uploads' and readbacks' memcpy, split over helper threads from 1 MiB
-// on): every byte lands where memcpy would put it, for sizes around the threshold and off the
-// parts' 64-byte boundaries, at unaligned offsets, and with several threads copying at once
+// host_copy (the staging uploads' and readbacks' memcpy, split over helper threads from
+// kParallelCopyMinBytes on): every byte lands where memcpy would put it, for sizes around
+// the threshold and off the parts' 64-byte boundaries, at unaligned offsets, and with
+// several threads copying at once
 // (one holds the helpers, the others copy alone).
 #include <gtest/gtest.h>
 

@@ -217,7 +217,7 @@ TEST(WebGpuConvOp, ImplicitGemm) {
   };
   const std::vector<Case> cases = {
       {{1, 5, 13, 11, 37, 3, 3, 1, 1, 1, 1, true}, "conv2d_igemm", 1},
-      {{1, 9, 12, 14, 70, 5, 3, 1, 2, 1, 1, true}, "conv2d_igemm", 2},
+      {{1, 9, 12, 14, 70, 5, 3, 1, 2, 1, 1, true}, "conv2d_igemm", 1},  // 3 x 3 tiles (32-channel): unsplit
       {{2, 7, 17, 19, 12, 3, 3, 2, 2, 2, 1, false}, "conv2d_igemm", 1},
       {{1, 24, 9, 10, 20, 3, 3, 1, 1, 1, 1, true}, "conv2d_igemm", 2},
       {{1, 64, 6, 6, 16, 3, 3, 1, 1, 1, 1, false}, "conv2d_igemm", 2},
@@ -228,6 +228,9 @@ TEST(WebGpuConvOp, ImplicitGemm) {
       {{2, 16, 11, 13, 40, 3, 3, 1, 1, 1, 1, true}, "conv2d_igemm", 2},
       {{1, 32, 15, 17, 24, 3, 5, 2, 2, 1, 1, false}, "conv2d_igemm", 2},
       {{1, 16, 9, 10, 7, 3, 3, 1, 3, 3, 1, true}, "conv2d_igemm", 2},
+      // out_c 96 (and 70 above): three 32-channel tiles (GraphOptions::conv_narrow_tail),
+      // here with channel-inner K over 5x5 taps and split over K.
+      {{1, 32, 7, 9, 96, 5, 5, 1, 2, 1, 1, true}, "conv2d_igemm", 2},
       {{1, 3, 97, 101, 3, 3, 3, 1, 1, 1, 1, true}, "conv2d_block", 1},
   };
   for (const Case& c : cases) {

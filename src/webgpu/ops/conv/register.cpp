@@ -280,8 +280,13 @@ Status conv(Graph& g, const OpArgs& a) {
   const uint32_t cin_inner = !g.options().conv_cin_inner || in_c < kIgemmK ? 0 : in_c % kIgemmK == 0 ? 1 : 2;
   // Its channel tile: 16 (64 invocations, each gathering 16 A values a step) for out_c <= 16
   // where K is channel-inner (MODNet's 35->16 head at 512x512: 252 -> 191 us on the H100,
-  // bench v25 against v24; with K in the weight's order it took 464), 32 up to 32, else 64.
-  const uint32_t bn = out_channels <= 16 && cin_inner != 0 ? 16 : out_channels <= 32 ? 32 : 64;
+  // bench v25 against v24; with K in the weight's order it took 464), 32 up to 32, else 64;
+  // and 32 past 64 where the last 64-channel tile would be at most half full
+  // (GraphOptions::conv_narrow_tail: out_c 96 as three full 32-channel tiles, not a full
+  // and a half-empty 64).
+  const bool narrow_tail = g.options().conv_narrow_tail && out_channels > 64 && out_channels % 64 <= 32 &&
+                           out_channels % 64 != 0;
+  const uint32_t bn = out_channels <= 16 && cin_inner != 0 ? 16 : out_channels <= 32 || narrow_tail ? 32 : 64;
   const uint64_t m_tiles = (max_m + kIgemmM - 1) / kIgemmM, n_tiles = (static_cast<uint64_t>(out_channels) + bn - 1) / bn;
   const gpu::Limits& lim = g.device().limits();
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
