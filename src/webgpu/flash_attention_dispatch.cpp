@@ -166,7 +166,7 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   gpu::Dispatch d;
   d.pipeline = pipeline;
   d.bindings = {{0, q->buffer.get()}, {1, k->buffer.get()}, {2, v->buffer.get()}, {3, (mask ? mask : q)->buffer.get()},
-                {4, partial ? partial : out->buffer.get()}, {5, params->buffer()}, {6, q->buffer.get()}};
+                {4, partial ? partial : out->buffer.get()}, {5, params->buffer()}};
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   size_t combine_index = 0;
   const uint32_t combine_x = static_cast<uint32_t>((f.sq * (f.d / 4) + kCombineWorkgroup - 1) / kCombineWorkgroup);

@@ -9,15 +9,11 @@
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> out: array<f32>;
 @group(0) @binding(5) var<uniform> p: Params;
-// q again, as vec4s: read by the score loop when Q_GLOBAL (the host binds q's buffer here in
-// every case, since a binding the shader names must be bound).
-@group(0) @binding(6) var<storage, read> qv: array<vec4<f32>>;
 
 override D: u32 = 64u;     // head dim, a multiple of 4
 override BQ: u32 = 64u;    // query rows per workgroup, a multiple of 4
 override BKV: u32 = 32u;   // keys per shared tile, a multiple of 4
-// Score rows per invocation: 8 (s[0] .. s[7]: twice the FMAs per shared read of K, for
-// tiles of 128 query rows with Q_GLOBAL), 4 (s[0] .. s[3] below) or 2 (s[0], s[1]; twice the invocations
+// Score rows per invocation: 4 (s[0] .. s[3] below) or 2 (s[0], s[1]; twice the invocations
 // for a tile, so twice the warps on a multiprocessor that holds one workgroup: on NVIDIA's
 // Vulkan driver a multiprocessor holds 48 KiB of workgroup memory, one (64, 32) tile;
 // bench/kernels/occupancy).
@@ -36,16 +32,8 @@ override PF_ON: bool = PREFETCH && PF <= 4u;            // KvRegs holds 4 of eac
 override SCORE_CHAIN: bool = false; // scores summed by fma4 (not yet timed on a GPU: bench v31, v32)
 override P_AT: u32 = 0u;                               // 0: P over the dead K tile
 override KPS: u32 = max(BKV * DP4, P_AT + BQ * TXS);  // the K tile, then the P tile
-// Q_GLOBAL: the score loop reads q from memory (qv: its rows stay in the multiprocessor's L1
-// cache), not from a shared tile, and scales the scores instead of q. At (64, 32) and head
-// dim 64 that takes q's 17 KiB out of the workgroup's 36, so a multiprocessor holding 48 KiB
-// (NVIDIA's Vulkan driver; bench/kernels/occupancy) runs two workgroups instead of one. The
-// host sets it only where q's view is whole aligned vec4s (dim stride 1; offset and other
-// strides multiples of 4).
-override Q_GLOBAL: bool = false;
-override QS: u32 = select(BQ * DP4, 1u, Q_GLOBAL);
 
-var<workgroup> qs: array<vec4<f32>, QS>;
+var<workgroup> qs: array<vec4<f32>, BQ * DP4>;
 var<workgroup> kps: array<vec4<f32>, KPS>;
 var<workgroup> vs: array<vec4<f32>, BKV * D4>;
 var<workgroup> red: array<f32, BQ * TXS>;
@@ -57,12 +45,6 @@ const LOWEST: f32 = -3.4028234e38;
 // Dawn's robustness (every browser) Tint puts a guard counter on every loop, a driver may
 // leave the loop rolled, and one run-time index puts the whole array in local memory
 // (bench/kernels/robustness/README.md). Loops below index workgroup and storage memory only.
-
-// Vec4 e of the q row that starts at vec4 qa of qv (Q_GLOBAL), or of tile row i in qs.
-fn q_at(i: u32, qa: u32, e: u32) -> vec4<f32> {
-  if (Q_GLOBAL) { return qv[qa + e]; }
-  return qs[i * DP4 + e];
-}
 
 // The 4 scores of query vec4 qv against the keys k0..k3 (one vec4 of D each).
 fn dot4(qv: vec4<f32>, k0: vec4<f32>, k1: vec4<f32>, k2: vec4<f32>, k3: vec4<f32>) -> vec4<f32> {
@@ -209,7 +191,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let kb = p.k_off + b * p.k_sb + h * p.k_sh;
   let vb = p.v_off + b * p.v_sb + h * p.v_sh;
   // q tile, pre-scaled; rows past sq repeat the last (their results are not stored).
-  for (var x = li; x < BQ * D4 && !Q_GLOBAL; x += NT) {
+  for (var x = li; x < BQ * D4; x += NT) {
     let r = x / D4;
     let e = (x % D4) * 4u;
     let row = qb + min(i0 + r, p.sq - 1u) * p.q_ss;
@@ -220,24 +202,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let ty = li / TXS;
   let oc = li % D4;
   let og = li / D4;
-  // Q_GLOBAL: where score rows ty + TYS * r start in qv (rows past sq repeat the last).
-  let qa0 = (qb + min(i0 + ty, p.sq - 1u) * p.q_ss) / 4u;
-  let qa1 = (qb + min(i0 + ty + TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa2 = (qb + min(i0 + ty + 2u * TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa3 = (qb + min(i0 + ty + 3u * TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa4 = (qb + min(i0 + ty + 4u * TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa5 = (qb + min(i0 + ty + 5u * TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa6 = (qb + min(i0 + ty + 6u * TYS, p.sq - 1u) * p.q_ss) / 4u;
-  let qa7 = (qb + min(i0 + ty + 7u * TYS, p.sq - 1u) * p.q_ss) / 4u;
   // Running row maxima and partial sums of score rows ty + TYS * r (component r).
   var m_run = vec4<f32>(LOWEST);
   var l_part = vec4<f32>(0.0);
-  // RS 8: the same of rows ty + TYS * (4 + r).
-  var m_run2 = vec4<f32>(LOWEST);
-  var l_part2 = vec4<f32>(0.0);
   // Output rows og + NG * r (r < RO <= 16), zero-initialized.
   var o: array<vec4<f32>, 16>;
-  var s: array<vec4<f32>, 8>;
+  var s: array<vec4<f32>, 4>;
 
   // This split's key tiles (all of them when KVS is 1; none for a split past the last).
   let ntiles = (p.skv + BKV - 1u) / BKV;
@@ -262,49 +232,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (PF_ON && t + 1u < t_end) { pf = prefetch_kv(kb, vb, j0 + BKV, li); }
     // 1. the 4x4 score block: s[r][c] is row ty + TYS * r, column tx + TXS * c. Zeroed by an
     // assignment: a declaration here without one was not re-zeroed per tile on SwiftShader.
-    s = array<vec4<f32>, 8>();
+    s = array<vec4<f32>, 4>();
     for (var e = 0u; e < D4; e++) {
       let k0 = kps[tx * DP4 + e];
       let k1 = kps[(tx + TXS) * DP4 + e];
       let k2 = kps[(tx + 2u * TXS) * DP4 + e];
       let k3 = kps[(tx + 3u * TXS) * DP4 + e];
       if (SCORE_CHAIN) {
-        s[0] = fma4(s[0], q_at(ty, qa0, e), k0, k1, k2, k3);
-        s[1] = fma4(s[1], q_at(ty + TYS, qa1, e), k0, k1, k2, k3);
+        s[0] = fma4(s[0], qs[ty * DP4 + e], k0, k1, k2, k3);
+        s[1] = fma4(s[1], qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
         if (RS > 2u) {
-          s[2] = fma4(s[2], q_at(ty + 2u * TYS, qa2, e), k0, k1, k2, k3);
-          s[3] = fma4(s[3], q_at(ty + 3u * TYS, qa3, e), k0, k1, k2, k3);
-        }
-        if (RS > 4u) {
-          s[4] = fma4(s[4], q_at(ty + 4u * TYS, qa4, e), k0, k1, k2, k3);
-          s[5] = fma4(s[5], q_at(ty + 5u * TYS, qa5, e), k0, k1, k2, k3);
-          s[6] = fma4(s[6], q_at(ty + 6u * TYS, qa6, e), k0, k1, k2, k3);
-          s[7] = fma4(s[7], q_at(ty + 7u * TYS, qa7, e), k0, k1, k2, k3);
+          s[2] = fma4(s[2], qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+          s[3] = fma4(s[3], qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
         }
       } else {
-        s[0] += dot4(q_at(ty, qa0, e), k0, k1, k2, k3);
-        s[1] += dot4(q_at(ty + TYS, qa1, e), k0, k1, k2, k3);
+        s[0] += dot4(qs[ty * DP4 + e], k0, k1, k2, k3);
+        s[1] += dot4(qs[(ty + TYS) * DP4 + e], k0, k1, k2, k3);
         if (RS > 2u) {
-          s[2] += dot4(q_at(ty + 2u * TYS, qa2, e), k0, k1, k2, k3);
-          s[3] += dot4(q_at(ty + 3u * TYS, qa3, e), k0, k1, k2, k3);
-        }
-        if (RS > 4u) {
-          s[4] += dot4(q_at(ty + 4u * TYS, qa4, e), k0, k1, k2, k3);
-          s[5] += dot4(q_at(ty + 5u * TYS, qa5, e), k0, k1, k2, k3);
-          s[6] += dot4(q_at(ty + 6u * TYS, qa6, e), k0, k1, k2, k3);
-          s[7] += dot4(q_at(ty + 7u * TYS, qa7, e), k0, k1, k2, k3);
+          s[2] += dot4(qs[(ty + 2u * TYS) * DP4 + e], k0, k1, k2, k3);
+          s[3] += dot4(qs[(ty + 3u * TYS) * DP4 + e], k0, k1, k2, k3);
         }
       }
-    }
-    if (Q_GLOBAL) {
-      s[0] *= p.scale;
-      s[1] *= p.scale;
-      s[2] *= p.scale;
-      s[3] *= p.scale;
-      s[4] *= p.scale;
-      s[5] *= p.scale;
-      s[6] *= p.scale;
-      s[7] *= p.scale;
     }
     let jt = j0 + tx;
     let valid = vec4<bool>(jt < p.skv, jt + TXS < p.skv, jt + 2u * TXS < p.skv, jt + 3u * TXS < p.skv);
@@ -314,26 +262,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       s[2] = select(vec4<f32>(LOWEST), s[2] + mask4(b, h, i0, ty + 2u * TYS, j0, tx), valid);
       s[3] = select(vec4<f32>(LOWEST), s[3] + mask4(b, h, i0, ty + 3u * TYS, j0, tx), valid);
     }
-    if (RS > 4u) {
-      s[4] = select(vec4<f32>(LOWEST), s[4] + mask4(b, h, i0, ty + 4u * TYS, j0, tx), valid);
-      s[5] = select(vec4<f32>(LOWEST), s[5] + mask4(b, h, i0, ty + 5u * TYS, j0, tx), valid);
-      s[6] = select(vec4<f32>(LOWEST), s[6] + mask4(b, h, i0, ty + 6u * TYS, j0, tx), valid);
-      s[7] = select(vec4<f32>(LOWEST), s[7] + mask4(b, h, i0, ty + 7u * TYS, j0, tx), valid);
-    }
     // 2. the tile's row maxima across the TXS invocations of each row (the includer's
     // tile_row_max), then weights and partial sums.
     let mt = tile_row_max(ty, tx, vec4<f32>(max(max(s[0].x, s[0].y), max(s[0].z, s[0].w)),
                                             max(max(s[1].x, s[1].y), max(s[1].z, s[1].w)),
                                             max(max(s[2].x, s[2].y), max(s[2].z, s[2].w)),
                                             max(max(s[3].x, s[3].y), max(s[3].z, s[3].w))));
-    // RS 8: rows ty + TYS * (4 + c), as rows (ty + 4 TYS) + TYS * c of tile_row_max.
-    var mt2 = vec4<f32>(LOWEST);
-    if (RS > 4u) {
-      mt2 = tile_row_max(ty + 4u * TYS, tx, vec4<f32>(max(max(s[4].x, s[4].y), max(s[4].z, s[4].w)),
-                                                      max(max(s[5].x, s[5].y), max(s[5].z, s[5].w)),
-                                                      max(max(s[6].x, s[6].y), max(s[6].z, s[6].w)),
-                                                      max(max(s[7].x, s[7].y), max(s[7].z, s[7].w))));
-    }
     // P over the K tile: every invocation's score reads of K must be done first (a
     // tile_row_max through shared memory has that barrier already).
     if (!ROW_MAX_SYNCS && P_AT < BKV * DP4) { workgroupBarrier(); }
@@ -347,14 +281,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     m_run = vec4<f32>(u0.x, u1.x, u2.x, u3.x);
     l_part = vec4<f32>(u0.y, u1.y, u2.y, u3.y);
-    if (RS > 4u) {
-      let u4 = softmax_row(ty + 4u * TYS, tx, s[4], valid, m_run2.x, l_part2.x, mt2.x);
-      let u5 = softmax_row(ty + 5u * TYS, tx, s[5], valid, m_run2.y, l_part2.y, mt2.y);
-      let u6 = softmax_row(ty + 6u * TYS, tx, s[6], valid, m_run2.z, l_part2.z, mt2.z);
-      let u7 = softmax_row(ty + 7u * TYS, tx, s[7], valid, m_run2.w, l_part2.w, mt2.w);
-      m_run2 = vec4<f32>(u4.x, u5.x, u6.x, u7.x);
-      l_part2 = vec4<f32>(u4.y, u5.y, u6.y, u7.y);
-    }
     workgroupBarrier();
     // 3. o = o * corr + P V, rows og + NG * r for r < RO (RO is a pipeline constant).
     o[0] *= corr_s[og];
@@ -404,12 +330,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     red[(ty + 2u * TYS) * TXS + tx] = l_part.z;
     red[(ty + 3u * TYS) * TXS + tx] = l_part.w;
   }
-  if (RS > 4u) {
-    red[(ty + 4u * TYS) * TXS + tx] = l_part2.x;
-    red[(ty + 5u * TYS) * TXS + tx] = l_part2.y;
-    red[(ty + 6u * TYS) * TXS + tx] = l_part2.z;
-    red[(ty + 7u * TYS) * TXS + tx] = l_part2.w;
-  }
   workgroupBarrier();
   // Split mode: also each score row's (maximum, sum), from the tx == 0 invocations.
   let part = (wid.z * nwg.y + bh) * p.sq;
@@ -419,12 +339,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (RS > 2u) {
       store_ml(part, i0, ty + 2u * TYS, m_run.z, nwg.y);
       store_ml(part, i0, ty + 3u * TYS, m_run.w, nwg.y);
-    }
-    if (RS > 4u) {
-      store_ml(part, i0, ty + 4u * TYS, m_run2.x, nwg.y);
-      store_ml(part, i0, ty + 5u * TYS, m_run2.y, nwg.y);
-      store_ml(part, i0, ty + 6u * TYS, m_run2.z, nwg.y);
-      store_ml(part, i0, ty + 7u * TYS, m_run2.w, nwg.y);
     }
   }
   store_out(b, h, i0, part, og, oc, o[0]);
