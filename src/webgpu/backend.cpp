@@ -25,8 +25,9 @@ namespace {
 // The graph options every delegate of this backend gets; the environment can override the
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
-// WICK_CONV_SPLITK, WICK_CONV_NARROW_TAIL, WICK_CONV_PW_GEMM, WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH,
-// WICK_FLASH_SCORE_CHAIN, WICK_FLASH_TILE, WICK_FLASH_RS, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
+// WICK_CONV_SPLITK, WICK_CONV_SPLITK_FILL, WICK_CONV_NARROW_TAIL, WICK_CONV_PW_GEMM,
+// WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH, WICK_FLASH_SCORE_CHAIN,
+// WICK_FLASH_TILE, WICK_FLASH_RS, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
 // WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS, WICK_F16_ARITH), and
 // turn on f16 weights (WICK_F16=1).
 GraphOptions graph_options(const BackendOptions& options) {
@@ -44,6 +45,11 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_RANGE_VIEWS")) go.range_views = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_SPLITK_FILL")) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(v, &end, 10);
+    if (end != v && *end == '\0' && n <= 1u << 20) go.conv_splitk_fill = static_cast<uint32_t>(n);
+  }
   if (const char* v = std::getenv("WICK_CONV_CIN_INNER")) go.conv_cin_inner = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_NARROW_TAIL")) go.conv_narrow_tail = std::string_view(v) != "0";
   // auto | 0 | n (2..16) for the split counts; anything else leaves the default.

@@ -160,6 +160,9 @@ struct GraphOptions {
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;
+  // The workgroup count that split sizes the grid toward (0: register.cpp's kIgemmFill, 512,
+  // on GPU adapters; 16 on CPU ones). Environment override: WICK_CONV_SPLITK_FILL=n (A/Bs).
+  uint32_t conv_splitk_fill = 0;
   // conv2d_igemm's K in the order (ky, kx, c) where in_c >= 16 (its CIN_INNER;
   // ops/conv/register.cpp). Environment override: WICK_CONV_CIN_INNER=0.
   bool conv_cin_inner = true;

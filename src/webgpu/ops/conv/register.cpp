@@ -339,7 +339,9 @@ Status conv(Graph& g, const OpArgs& a) {
   if (igemm) {
     const uint64_t steps = (k_dim + kIgemmK - 1) / kIgemmK;
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
-    const uint64_t fill = g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu : kIgemmFill;
+    const uint64_t fill = g.options().conv_splitk_fill                        ? g.options().conv_splitk_fill
+                          : g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu
+                                                                             : kIgemmFill;
     const uint64_t tiles = m_tiles * n_tiles;
     while (g.options().conv_splitk && tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits &&
            out_bytes * splits * 2 <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size))
