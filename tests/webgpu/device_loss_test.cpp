@@ -1,4 +1,5 @@
-// A lost device turns into an error on the next call, and the next load gets a new device.
+// A lost device turns into an error on the next call, and the next load gets a new device;
+// a backend registered again with other options keeps a healthy device, not a lost one.
 #include <gtest/gtest.h>
 
 #include "gpu/device.h"
@@ -33,6 +34,33 @@ TEST(WebGpuDelegate, LostDeviceIsAnErrorAndALaterLoadWorks) {
   auto out = (*again)->forward(f.cases[0].inputs);
   ASSERT_TRUE(out.ok()) << out.status().to_string();
   EXPECT_TRUE(test::values_close((*out)[0], f.cases[0].outputs[0], f.atol, f.rtol));
+}
+
+TEST(WebGpuDelegate, ReRegisteringWithOtherOptionsKeepsAHealthyDevice) {
+  ASSERT_TRUE(webgpu::register_webgpu_backend().ok());
+  auto first = webgpu::backend_device();
+  ASSERT_TRUE(first);
+  // Other options make a new backend; it takes over the device (and its compiled pipelines).
+  webgpu::BackendOptions copies;
+  copies.alias_views = false;
+  ASSERT_TRUE(webgpu::register_webgpu_backend(copies).ok());
+  EXPECT_EQ(webgpu::backend_device().get(), first.get());
+  test::Fixture f;
+  ASSERT_TRUE(test::load_fixture("ops/add", &f));
+  auto program = Program::load_file(f.pte());
+  ASSERT_TRUE(program.ok());
+  auto method = (*program)->load_method("forward");
+  ASSERT_TRUE(method.ok()) << method.status().to_string();
+  auto out = (*method)->forward(f.cases[0].inputs);
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_TRUE(test::values_close((*out)[0], f.cases[0].outputs[0], f.atol, f.rtol));
+  // A lost device is not taken over: the next registration creates a new one.
+  wgpuDeviceForceLoss(first->handle(), WGPUDeviceLostReason_Unknown, WGPUStringView{"test", 4});
+  ASSERT_TRUE(webgpu::register_webgpu_backend().ok());
+  auto fresh = webgpu::backend_device();
+  ASSERT_TRUE(fresh);
+  EXPECT_NE(fresh.get(), first.get());
+  EXPECT_FALSE(fresh->is_lost());
 }
 
 }  // namespace
