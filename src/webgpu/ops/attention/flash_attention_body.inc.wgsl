@@ -30,9 +30,6 @@ override PREFETCH: bool = true;     // next tile's K, V in registers (see above)
 override PF: u32 = (BKV * D4 + NT - 1u) / NT;           // vec4s of K (and of V) per invocation
 override PF_ON: bool = PREFETCH && PF <= 4u;            // KvRegs holds 4 of each
 override SCORE_CHAIN: bool = false; // scores summed by fma4 (not yet timed on a GPU: bench v31, v32)
-// Bench diagnostics only (wrong results): 1 weights s - m instead of exp(s - m), 2 no score
-// loop, 3 no P @ V loop; each variant's time against the full kernel's says what a step costs.
-override DIAG: u32 = 0u;
 override P_AT: u32 = 0u;                               // 0: P over the dead K tile
 override KPS: u32 = max(BKV * DP4, P_AT + BQ * TXS);  // the K tile, then the P tile
 
@@ -82,8 +79,7 @@ fn mask4(b: u32, h: u32, i0: u32, row: u32, j0: u32, tx: u32) -> vec4<f32> {
 fn softmax_row(row: u32, tx: u32, sv: vec4<f32>, valid: vec4<bool>, m_old: f32, l_old: f32, mt: f32) -> vec2<f32> {
   let m_new = max(m_old, mt);
   let corr = exp(m_old - m_new);
-  var w = select(vec4<f32>(0.0), exp(sv - vec4<f32>(m_new)), valid);
-  if (DIAG == 1u) { w = select(vec4<f32>(0.0), sv - vec4<f32>(m_new), valid); }
+  let w = select(vec4<f32>(0.0), exp(sv - vec4<f32>(m_new)), valid);
   // P: vec4 x of a row holds columns x, x + TXS, x + 2 TXS, x + 3 TXS (this invocation's).
   kps[P_AT + row * TXS + tx] = w;
   if (tx == 0u) { corr_s[row] = corr; }
@@ -237,7 +233,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     // 1. the 4x4 score block: s[r][c] is row ty + TYS * r, column tx + TXS * c. Zeroed by an
     // assignment: a declaration here without one was not re-zeroed per tile on SwiftShader.
     s = array<vec4<f32>, 4>();
-    for (var e = 0u; e < D4 && DIAG != 2u; e++) {
+    for (var e = 0u; e < D4; e++) {
       let k0 = kps[tx * DP4 + e];
       let k1 = kps[(tx + TXS) * DP4 + e];
       let k2 = kps[(tx + 2u * TXS) * DP4 + e];
@@ -303,7 +299,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (RO > 13u) { o[13] *= corr_s[og + 13u * NG]; }
     if (RO > 14u) { o[14] *= corr_s[og + 14u * NG]; }
     if (RO > 15u) { o[15] *= corr_s[og + 15u * NG]; }
-    for (var x = 0u; x < TXS && DIAG != 3u; x++) {
+    for (var x = 0u; x < TXS; x++) {
       let v0 = vs[x * D4 + oc];
       let v1 = vs[(x + TXS) * D4 + oc];
       let v2 = vs[(x + 2u * TXS) * D4 + oc];
