@@ -10,13 +10,28 @@
 namespace wick {
 namespace {
 
+// The ops/add fixture and its program (each test loads the method on the backend registered
+// at the time).
+void load_add(test::Fixture& f, std::shared_ptr<Program>& program) {
+  ASSERT_TRUE(test::load_fixture("ops/add", &f));
+  auto loaded = Program::load_file(f.pte());
+  ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
+  program = *loaded;
+}
+
+// A forward call of `method` gives the fixture's first case.
+void expect_first_case(Method& method, const test::Fixture& f) {
+  auto out = method.forward(f.cases[0].inputs);
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_TRUE(test::values_close((*out)[0], f.cases[0].outputs[0], f.atol, f.rtol));
+}
+
 TEST(WebGpuDelegate, LostDeviceIsAnErrorAndALaterLoadWorks) {
   ASSERT_TRUE(webgpu::register_webgpu_backend().ok());
   test::Fixture f;
-  ASSERT_TRUE(test::load_fixture("ops/add", &f));
-  auto program = Program::load_file(f.pte());
-  ASSERT_TRUE(program.ok());
-  auto method = (*program)->load_method("forward");
+  std::shared_ptr<Program> program;
+  ASSERT_NO_FATAL_FAILURE(load_add(f, program));
+  auto method = program->load_method("forward");
   ASSERT_TRUE(method.ok()) << method.status().to_string();
   auto ok = (*method)->forward(f.cases[0].inputs);
   ASSERT_TRUE(ok.ok()) << ok.status().to_string();
@@ -28,12 +43,10 @@ TEST(WebGpuDelegate, LostDeviceIsAnErrorAndALaterLoadWorks) {
   ASSERT_FALSE(lost.ok());
   EXPECT_EQ(lost.status().code(), ErrorCode::kDeviceLost) << lost.status().to_string();
 
-  auto again = (*program)->load_method("forward");
+  auto again = program->load_method("forward");
   ASSERT_TRUE(again.ok()) << again.status().to_string();
   EXPECT_NE(webgpu::backend_device().get(), device.get());
-  auto out = (*again)->forward(f.cases[0].inputs);
-  ASSERT_TRUE(out.ok()) << out.status().to_string();
-  EXPECT_TRUE(test::values_close((*out)[0], f.cases[0].outputs[0], f.atol, f.rtol));
+  expect_first_case(**again, f);
 }
 
 TEST(WebGpuDelegate, ReRegisteringWithOtherOptionsKeepsAHealthyDevice) {
@@ -46,14 +59,11 @@ TEST(WebGpuDelegate, ReRegisteringWithOtherOptionsKeepsAHealthyDevice) {
   ASSERT_TRUE(webgpu::register_webgpu_backend(copies).ok());
   EXPECT_EQ(webgpu::backend_device().get(), first.get());
   test::Fixture f;
-  ASSERT_TRUE(test::load_fixture("ops/add", &f));
-  auto program = Program::load_file(f.pte());
-  ASSERT_TRUE(program.ok());
-  auto method = (*program)->load_method("forward");
+  std::shared_ptr<Program> program;
+  ASSERT_NO_FATAL_FAILURE(load_add(f, program));
+  auto method = program->load_method("forward");
   ASSERT_TRUE(method.ok()) << method.status().to_string();
-  auto out = (*method)->forward(f.cases[0].inputs);
-  ASSERT_TRUE(out.ok()) << out.status().to_string();
-  EXPECT_TRUE(test::values_close((*out)[0], f.cases[0].outputs[0], f.atol, f.rtol));
+  expect_first_case(**method, f);
   // A lost device is not taken over: the next registration creates a new one.
   wgpuDeviceForceLoss(first->handle(), WGPUDeviceLostReason_Unknown, WGPUStringView{"test", 4});
   ASSERT_TRUE(webgpu::register_webgpu_backend().ok());
