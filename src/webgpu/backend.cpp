@@ -35,21 +35,19 @@ GraphOptions graph_options(const BackendOptions& options) {
   go.profile = options.profile;
   go.alias_views = options.alias_views;
   go.f16_weights = f16_weights_requested(options);
-  if (const char* v = std::getenv("WICK_SUBMIT_CHUNK")) {
+  // A whole number up to 2^20 for a count; anything else leaves the default.
+  auto count_option = [](const char* v, uint32_t& count) {
     char* end = nullptr;
     const unsigned long n = std::strtoul(v, &end, 10);
-    if (end != v && *end == '\0' && n <= 1u << 20) go.submit_first_chunk = static_cast<uint32_t>(n);
-  }
+    if (end != v && *end == '\0' && n <= 1u << 20) count = static_cast<uint32_t>(n);
+  };
+  if (const char* v = std::getenv("WICK_SUBMIT_CHUNK")) count_option(v, go.submit_first_chunk);
   if (const char* v = std::getenv("WICK_CAT_IN_PLACE")) go.cat_in_place = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_JOINT_PLAN")) go.joint_memory_plan = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_RANGE_VIEWS")) go.range_views = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_CONV_SPLITK_FILL")) {
-    char* end = nullptr;
-    const unsigned long n = std::strtoul(v, &end, 10);
-    if (end != v && *end == '\0' && n <= 1u << 20) go.conv_splitk_fill = static_cast<uint32_t>(n);
-  }
+  if (const char* v = std::getenv("WICK_CONV_SPLITK_FILL")) count_option(v, go.conv_splitk_fill);
   if (const char* v = std::getenv("WICK_CONV_CIN_INNER")) go.conv_cin_inner = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_NARROW_TAIL")) go.conv_narrow_tail = std::string_view(v) != "0";
   // auto | 0 | n (2..16) for the split counts; anything else leaves the default.
