@@ -113,6 +113,18 @@ const Variant kVariants[] = {
     {35, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"KS", 2}}, 16384, true, 2},
     {36, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"KS", 4}}, 16384, true, 4},
     {37, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"KS", 8}}, 16384, true, 8},
+    // v38-v45: the shipped kernel at tiles of at most 12 KiB (a multiprocessor holds 48 KiB of
+    // workgroup memory under Dawn on NVIDIA, bench/kernels/occupancy: 8 KiB tiles run 6 at
+    // once, 12 KiB 4, 16 KiB 3). Some have fewer vec4s in a K tile than threads (the partial
+    // share of matmul_large_vec4_body.inc.wgsl).
+    {38, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 4}, {"RN", 4}}, 8192, true},
+    {39, "v32_shipped_large_vec4.wgsl", 128, 64, 0, true, {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}}, 12288, true},
+    {40, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 4}, {"RM", 8}, {"RN", 8}}, 8192, true},
+    {41, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}}, 8192, true},
+    {42, "v32_shipped_large_vec4.wgsl", 64, 128, 0, true, {{"BM", 64}, {"BN", 128}, {"BK", 8}, {"RM", 4}, {"RN", 8}}, 12288, true},
+    {43, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 4}, {"RN", 4}, {"KS", 2}}, 8192, true, 2},
+    {44, "v32_shipped_large_vec4.wgsl", 32, 64, 0, true, {{"BM", 32}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}}, 12288, true},
+    {45, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 4}, {"RN", 4}, {"KS", 4}}, 8192, true, 4},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list

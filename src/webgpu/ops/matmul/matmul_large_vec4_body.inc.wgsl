@@ -5,9 +5,11 @@
 //#include "matmul_large_tile.inc.wgsl"
 //#include "matmul_store_vec4.inc.wgsl"
 
-// vec4s per thread's share of its global load: 1 or 2 at every tile register.cpp uses
-// (kLargeTiles there checks it). They are staged in two named registers, not an array
-// indexed by a loop variable (matmul_large_tile.inc.wgsl, "Register arrays").
+// vec4s per thread's share of its global load: 1 or 2, or 0 where a tile has fewer vec4s
+// than the workgroup has threads (64x64 at BK 8: 128 vec4s, 256 threads), and then only
+// threads li < A_V4 (B_V4) load and store one (tile_staging.h checks the tiles). They are
+// staged in two named registers, not an array indexed by a loop variable
+// (matmul_large_tile.inc.wgsl, "Register arrays").
 override LA: u32 = A_V4 / NT;
 override LB: u32 = B_V4 / NT;
 
@@ -40,8 +42,9 @@ fn n_major_at(e: u32, bi: u32, col0: u32, k0: u32) -> vec4<f32> {
 }
 
 fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
-  ra0 = k_major_at(false, bi * p.a_bs, row0, li, k0);
+  if (LA > 0u || li < A_V4) { ra0 = k_major_at(false, bi * p.a_bs, row0, li, k0); }
   if (LA > 1u) { ra1 = k_major_at(false, bi * p.a_bs, row0, li + NT, k0); }
+  if (LB == 0u && li >= B_V4) { return; }
   if (trans_b == 1u) {
     rb0 = k_major_at(true, bi * p.b_bs, col0, li, k0);
     if (LB > 1u) { rb1 = k_major_at(true, bi * p.b_bs, col0, li + NT, k0); }
@@ -75,8 +78,9 @@ fn store_b_k_major(bbase: u32, e: u32, v: vec4<f32>) {
 
 fn store_tile(li: u32, buf: u32) {
   let abase = buf * A_V4;
-  store_a(abase, li, ra0);
+  if (LA > 0u || li < A_V4) { store_a(abase, li, ra0); }
   if (LA > 1u) { store_a(abase, li + NT, ra1); }
+  if (LB == 0u && li >= B_V4) { return; }
   let bbase = buf * B_V4;
   if (trans_b == 1u) {
     store_b_k_major(bbase, li, rb0);
