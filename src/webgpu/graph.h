@@ -175,6 +175,11 @@ struct GraphOptions {
   // it took 0.5-1 ms off Whisper base, Depth Anything and D-FINE (bench/results/vision_h200.md).
   // Environment override: WICK_MATMUL_SPLITK=auto|0|n.
   int matmul_splitk = -1;
+  // The 64x64 vec4 matmul at BK 8 with 8x4 outputs a thread (128 threads, 8 KiB: six
+  // workgroups a multiprocessor under Dawn on NVIDIA) where its grid is large and unsplit,
+  // in place of 64x64 at BK 16 (16 KiB, three) and 128x64 (ops/matmul/register.cpp; matmul
+  // bench v41). Environment override: WICK_MATMUL_TILE_K8=0.
+  bool matmul_tile_k8 = true;
   // Row norms (ops/norm/register.cpp): short rows packed several per workgroup
   // (row_norm_rows; environment override WICK_NORM_ROWS=0), and few long rows split across
   // workgroups on the GPU kernel choice (row_norm_stats + row_norm_apply; WICK_NORM_SPLIT=0).
@@ -380,8 +385,11 @@ class Graph {
   // order, so one buffer serves them all. A request larger than the current buffer gets a
   // new one (dispatches recorded earlier keep theirs).
   Result<gpu::Buffer*> shared_scratch(const std::string& key, uint64_t bytes);
-  // Records a dispatch for the op being built; returns its index for set_workgroups().
+  // Records a dispatch for the op being built; returns its index for set_workgroups(). Its
+  // label (errors, profiles) defaults to "<op> <shader>".
   Result<size_t> add_dispatch(gpu::Dispatch dispatch);
+  // The op being built (the first part of a dispatch's default label).
+  const std::string& current_op() const { return current_op_; }
   // Sets a 1-D grid covering `invocations` threads of `workgroup_size`, folded into 2-D
   // when it exceeds the per-dimension limit. Shaders rebuild the flat thread index from
   // global_invocation_id and num_workgroups: x + y * num_workgroups.x * workgroup_size.

@@ -238,6 +238,32 @@ TEST(WebGpuMatmulLarge, SplitKRuleOnRealShapes) {
   EXPECT_EQ(splitk_factor(3, true, tiles(4096, 4096), 64), 3u);
 }
 
+// The 64x64 tile at BK 8 (8x4 a thread, GraphOptions::matmul_tile_k8) from 384 tiles of
+// 64x64, against the CPU: a linear (K-major b, transposed read) whose K ends in half a K
+// tile, and a bmm (N-major b) over six batches, both with partial M and N tiles. Each must
+// have run that tile (its label).
+TEST(WebGpuMatmulLarge, Tile64BK8OnLargeGridsMatchesCpu) {
+  std::mt19937 rng(47);
+  std::vector<std::string> kernels;
+  const std::vector<int64_t> in_shape = {1299, 44}, out_shape = {1299, 1220};  // 21 x 20 tiles, K 5.5 x 8
+  Tensor w = test::random_tensor(ScalarType::kFloat, {1220, 44}, rng);
+  Tensor bias = test::random_tensor(ScalarType::kFloat, {1220}, rng);
+  Tensor x = test::random_tensor(ScalarType::kFloat, in_shape, rng);
+  expect_gpu_matches_cpu(
+      [&](test::VkGraphBuilder& b) {
+        int xi = b.input(ScalarType::kFloat, in_shape);
+        int out = b.tensor(ScalarType::kFloat, out_shape);
+        b.op("aten.linear.default", {xi, b.constant(w), b.constant(bias), out});
+        b.output(out);
+      },
+      {Value::make_tensor(x)}, 44, "linear [1299,44] x [1220,44]^T", 0, &kernels);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4:64x64x8"), 1u) << "linear";
+  check_bmm(6, 321, 60, 708, rng, 0, &kernels);  // 6 x 6 x 12 tiles
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4:64x64x8"), 1u) << "bmm";
+}
+
 // The 128x128 tile (>= 512 tiles of 128x128) and the 128x64 tile (>= 384 of 128x64) at
 // real-model shapes: a Whisper base fc1 linear and 16 heads of attention scores. Minutes on
 // SwiftShader, so GPU adapters only unless WICK_TEST_LARGE_TILES=1.

@@ -1,8 +1,8 @@
 // aten.linear / mm / bmm / addmm. All dispatches are recorded; the prepare step picks one by
 // the live shape and gives the others a zero grid. Which kernels compete depends on the
 // adapter (Graph::gpu_kernel_choice), as measured in bench/kernels/matmul/README.md:
-//   GPUs: matmul_large_vec4.wgsl (K % 4 == 0 and N % 4 == 0) at 128x128, 128x64 or 64x64
-//         tiles by how many tiles the output has; else matmul_large.wgsl (64x64, scalar
+//   GPUs: matmul_large_vec4.wgsl (K % 4 == 0 and N % 4 == 0) at 128x128, 64x64 (BK 8),
+//         128x64 or 64x64 (BK 16) tiles by how many tiles the output has; else matmul_large.wgsl (64x64, scalar
 //         loads) for K >= 128 and matmul_tiled.wgsl below that;
 //   CPU adapters (SwiftShader): matmul_direct.wgsl (no shared memory) for N <= 16 or
 //         K <= 64, else matmul_tiled.wgsl (64x64 tiles through shared memory);
@@ -73,15 +73,23 @@ struct LargeTile {
 constexpr LargeTile kTile128 = {128, 128, 8, 8, 8};    // bench v8
 constexpr LargeTile kTile128x64 = {128, 64, 8, 8, 8};  // bench v15
 constexpr LargeTile kTile64 = {64, 64, 16, 4, 4};      // bench v12
+// 64x64 at BK 8, 8x4 a thread: 128 threads and 8 KiB, so six workgroups a multiprocessor
+// where the 16 KiB tiles run three (bench/kernels/occupancy). On the H100 (2026-12-06, bench
+// v41) it beat the 64x64 / BK 16 and 128x64 tiles on every large unsplit grid: Whisper base's
+// joint q/k/v 108 against 120-125 us, its fc1 126 against 135, ViT-S's fc1 69 against 75;
+// on small grids (ViT-S proj, 132 tiles: 39 against 31) and under split-K it lost.
+constexpr LargeTile kTile64k8 = {64, 64, 8, 8, 4};
 constexpr LargeTile kTile64Scalar = {64, 64, 16, 8, 4};  // bench v14 (matmul_large.wgsl)
 // The staging of global loads holds these tiles (tile_staging.h).
-static_assert(vec4_staging_fits(kTile128) && vec4_staging_fits(kTile128x64) && vec4_staging_fits(kTile64));
+static_assert(vec4_staging_fits(kTile128) && vec4_staging_fits(kTile128x64) && vec4_staging_fits(kTile64) &&
+              vec4_staging_fits(kTile64k8));
 static_assert(scalar_staging_fits(kTile64Scalar));
 constexpr uint32_t kSplitReduceWorkgroup = 256;  // matmul_splitk_reduce
 static_assert(kSplitBk == kTile64.bk);  // splitk.h counts K steps of the 64x64 tile
 constexpr uint64_t kSplitMaxPartialBytes = uint64_t{64} << 20;
 constexpr uint64_t kMinTiles128 = 512;    // 128x128 tiles for kTile128
 constexpr uint64_t kMinTiles128x64 = 384;  // 128x64 tiles for kTile128x64
+constexpr uint64_t kMinTiles64k8 = 384;    // 64x64 tiles for kTile64k8 (GraphOptions::matmul_tile_k8)
 // Unaligned shapes: matmul_large.wgsl from this K, matmul_tiled.wgsl below it.
 constexpr int64_t kLargeScalarMinK = 128;
 
@@ -179,11 +187,14 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   // GraphOptions::specialize_matmul_epilogue: the step codes as the shaders' EPI constant
   // (matmul_epilogue.inc.wgsl), so each pipeline holds only its own epilogue.
   const bool specialize = g.options().specialize_matmul_epilogue;
-  auto add = [&](const gpu::PipelineKey& base_key) -> Result<size_t> {
+  // `tile`, if given, goes into the dispatch's label after the shader (profiles and tests
+  // tell the tiles of one shader apart by it).
+  auto add = [&](const gpu::PipelineKey& base_key, const char* tile = nullptr) -> Result<size_t> {
     gpu::PipelineKey key = base_key;
     if (specialize) key.set("EPI", epi_codes);
     WICK_ASSIGN_OR_RETURN(auto pl, g.pipeline(key));
     gpu::Dispatch d;
+    if (tile) d.label = g.current_op() + " " + key.shader + ":" + tile;
     d.pipeline = std::move(pl);
     // Bindings 2, 5 and 6 unused: b again (read-only, like them).
     d.bindings = {{0, a->buffer.get()}, {1, b->buffer.get()}, {2, bias ? bias->buffer.get() : b->buffer.get()},
@@ -202,6 +213,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   }
   size_t direct_index = kNone, narrow_index = kNone;
   size_t large128_index = kNone, large128x64_index = kNone, large64_index = kNone, large_scalar_index = kNone;
+  size_t large64k8_index = kNone;
   size_t split_index = kNone, reduce_index = kNone;  // split-K of the 64x64 vec4 kernel
   uint32_t splits = 1;
   const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
@@ -240,6 +252,9 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
         WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128x64)));
       }
       WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64)));
+      if (g.options().matmul_tile_k8 && ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch >= kMinTiles64k8) {
+        WICK_ASSIGN_OR_RETURN(large64k8_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64k8), "64x64x8"));
+      }
       // Split-K for the 64x64 tile, at the splits the shape bounds call for: the same kernel
       // storing raw sums into the partial buffer, then the reduce (same params, same epilogue).
       const uint64_t tiles64 = ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch;
@@ -281,7 +296,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   }
   const std::vector<size_t> all = {tiled_index, gemv_index, direct_index, narrow_index,
                                    large128_index, large128x64_index, large64_index, large_scalar_index,
-                                   split_index, reduce_index};
+                                   large64k8_index, split_index, reduce_index};
 
   return g.add_step([=, &g]() -> Status {
     int64_t m = 0, n = 0, k = 0, batch = 1;
@@ -385,8 +400,11 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
         const uint64_t rows128 = ceil_div(um, uint64_t{128}) * static_cast<uint64_t>(batch);
         LargeTile t = kTile64;
         chosen = large64_index;
+        const uint64_t tiles64 = ceil_div(um, uint64_t{64}) * ceil_div(un, uint64_t{64}) * static_cast<uint64_t>(batch);
         if (rows128 * ceil_div(un, uint64_t{128}) >= kMinTiles128 && large128_index != kNone) {
           t = kTile128, chosen = large128_index;
+        } else if (tiles64 >= kMinTiles64k8 && large64k8_index != kNone) {
+          t = kTile64k8, chosen = large64k8_index;
         } else if (rows128 * ceil_div(un, uint64_t{64}) >= kMinTiles128x64 && large128x64_index != kNone) {
           t = kTile128x64, chosen = large128x64_index;
         }
