@@ -237,10 +237,15 @@ TEST(WebGpuConvOp, ImplicitGemm) {
     const ConvCase& k = c.k;
     const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
-    for (bool with_clamp : {false, true}) {
-      if (with_clamp && &c - cases.data() >= 2) break;
+    // Each implicit-GEMM case also at 8 rows an invocation (GraphOptions::conv_rm8; its
+    // 32- and 64-channel tiles), unclamped.
+    for (int run = 0; run < 3; ++run) {
+      const bool with_clamp = run == 1, rm8 = run == 2;
+      if (with_clamp && &c - cases.data() >= 2) continue;
+      if (rm8 && std::string(c.kernel) != "conv2d_igemm") continue;
       test::VkGraphBuilder b;
       b.profile = true;
+      b.conv_rm8 = rm8;
       int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
       const double lo = -0.5, hi = 0.75;
       int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow, with_clamp ? &lo : nullptr, with_clamp ? &hi : nullptr);
@@ -250,7 +255,7 @@ TEST(WebGpuConvOp, ImplicitGemm) {
       std::vector<double> want = conv;
       if (with_clamp)
         for (double& v : want) v = std::min(std::max(v, lo), hi);
-      expect_close((*r)[0].tensor, want, describe(k) + (with_clamp ? " clamped" : ""));
+      expect_close((*r)[0].tensor, want, describe(k) + (with_clamp ? " clamped" : "") + (rm8 ? " RM 8" : ""));
       ASSERT_EQ(b.kernels.size(), c.dispatches) << describe(k) << ": " << kernel_list(b.kernels);
       EXPECT_NE(b.kernels[0].find(c.kernel), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
       if (c.dispatches == 2) {

@@ -227,6 +227,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.readback_staging = readback_staging;
   go.conv_pw_gemm = conv_pw_gemm;
   go.matmul_splitk = matmul_splitk;
+  go.conv_rm8 = conv_rm8;
   go.f16_weights = f16_weights;
   go.subgroups = subgroups;
   go.f16_arith = f16_arith;

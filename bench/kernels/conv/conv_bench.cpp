@@ -94,6 +94,7 @@ struct Variant {
   bool cin_inner = false;       // kGemm: K in the order (ky, kx, c), each tap's channels padded to 16
   bool bn_only = false;         // kGemm: only BN is an override (the shipped shader's BM is 64)
   bool shipped_cin_inner = false;  // the shipped shader's CIN_INNER: K in the order (ky, kx, c), unpadded
+  uint32_t rm = 0;                 // the shipped shader's RM (rows per invocation; 0: its default, 4)
 };
 constexpr uint32_t kBk = 16;  // the K step of every implicit-GEMM variant
 const Variant kVariants[] = {
@@ -130,6 +131,11 @@ const Variant kVariants[] = {
     // main (v27), v15's store (v28).
     {27, "v27_shipped_inline_step.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
     {28, "v28_shipped_v15_store.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
+    // v29-v31: the shipped shader at RM 8 (8 rows x 4 columns an invocation, half the
+    // invocations: v23 / v24 / v21 so).
+    {29, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true, true, 8},
+    {30, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true, 8},
+    {31, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true, false, 8},
 };
 
 uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
@@ -273,6 +279,7 @@ int main(int argc, char** argv) {
         if (v.tile_overrides) key.set("BN", v.bn);
         // The shipped rule (ops/conv/register.cpp): one tap per K step where in_c % 16 == 0.
         if (v.shipped_cin_inner) key.set("CIN_INNER", k.c % 16 == 0 ? 1u : 2u);
+        if (v.rm) key.set("RM", v.rm);
         auto pl = take(cache.get(key, read_variant("conv", v.file)), v.file);
         gpu::Dispatch d;
         d.pipeline = pl;

@@ -112,7 +112,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let a = ALoader(gm < m_total, i32((pix / p.out_w) * SH) - i32(p.pad_h), i32((pix % p.out_w) * SW) - i32(p.pad_w),
                   (gm / plane) * p.in_c * hw, hw, k_total, 0u, 0u, false, 0u, false, 0u);
 
-  var acc: array<vec4<f32>, 4>;
+  var acc: array<vec4<f32>, 8>;  // 4 unless RM is 8 (the rest folds away)
   let steps = (k_total + BK - 1u) / BK;
   let t0 = (wid.z * steps) / ks;
   let t1 = ((wid.z + 1u) * steps) / ks;

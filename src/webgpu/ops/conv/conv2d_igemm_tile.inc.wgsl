@@ -2,7 +2,10 @@
 // conv2d_transposed_phase; bench/kernels/conv v5/v6 and conv_transposed v2/v3): a workgroup
 // computes BM = 64 rows (pixels) x BN columns (BN = 64: 16x16 invocations; 32: 16x8; 16: 16x4),
 // each invocation 4 consecutive rows x 4 consecutive columns as 4 vec4 accumulators over
-// rows (acc[j]: column 4 ty + j, rows 4 tx .. 4 tx + 3). K advances BK = 16 at a time through
+// rows (acc[j]: column 4 ty + j, rows 4 tx .. 4 tx + 3). With RM = 8 (BN 32 or 64) an
+// invocation holds 8 rows, 4 tx .. 4 tx + 3 and 32 more (acc[4 + j]), so half the
+// invocations, each with twice the FMAs per shared-memory read (bench/kernels/conv v29-v31;
+// the matmul's 64x64 tile gained that way, bench/kernels/matmul v41). K advances BK = 16 at a time through
 // shared memory: the A tile gathered by the includer (consecutive invocations load
 // consecutive rows), the B tile one unchecked vec4 load per invocation from weights repacked
 // at graph build (ops/conv/register.cpp) as rows of npad4 vec4s, zero-padded to whole tiles.
@@ -17,12 +20,14 @@
 override BN: u32 = 64;           // columns per tile: 64, 32 or 16
 const BM: u32 = 64u;             // rows per tile
 const BK: u32 = 16u;             // K per shared-memory step
+override RM: u32 = 4u;           // rows per invocation: 4, or 8 where BN >= 32
+override TX: u32 = BM / RM;      // invocations along rows (16 or 8)
 override TY: u32 = BN / 4u;      // invocations along columns (16, 8 or 4)
-override T: u32 = 16u * TY;      // workgroup size (256, 128 or 64) = BK * BN / 4: one B vec4 each
+override T: u32 = TX * TY;       // workgroup size (256, 128 or 64 at RM 4; 128 or 64 at RM 8)
 override LK: u32 = T / BM;       // A-tile rows one pass of the workgroup loads (4, 2 or 1)
 override RA: u32 = BK / LK;      // A values per invocation per step (4, 8 or 16)
 
-override BV: u32 = BK * BN / 4u;  // vec4s of the B tile
+override BV: u32 = BK * BN / 4u;  // vec4s of the B tile: one per invocation, two at RM 8
 var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]: 4 consecutive rows per vec4
 // [BK][BN / 4]: 4 consecutive columns per vec4. Sized by BN: workgroup memory decides how
 // many workgroups share a multiprocessor (48 KiB on the H100 under Dawn:
@@ -33,7 +38,7 @@ var<workgroup> tb: array<vec4<f32>, BV>;
 // (vec4 columns n0 / 4 ..) into shared memory, then acc += their product. Holds barriers:
 // call it in uniform control flow.
 fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
-             acc: ptr<function, array<vec4<f32>, 4>>) {
+             acc: ptr<function, array<vec4<f32>, 8>>) {
   let lm = li % BM;
   let lk = li / BM;
   for (var r = 0u; r < RA; r = r + 1u) {
@@ -41,9 +46,13 @@ fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
     ta[kk * 16u + lm / 4u][lm % 4u] = a_value(a, k0 + kk);
   }
   tb[li] = w[(wrow + li / TY) * npad4 + n0 / 4u + li % TY];
+  if (BV > T) {
+    let lb = li + T;
+    tb[lb] = w[(wrow + lb / TY) * npad4 + n0 / 4u + lb % TY];
+  }
   workgroupBarrier();
-  let tx = li % 16u;
-  let ty = li / 16u;
+  let tx = li % TX;
+  let ty = li / TX;
   for (var kk = 0u; kk < BK; kk = kk + 1u) {
     let av = ta[kk * 16u + tx];
     let bv = tb[kk * TY + ty];
@@ -51,21 +60,34 @@ fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
     (*acc)[1] = fma(av, vec4<f32>(bv.y), (*acc)[1]);
     (*acc)[2] = fma(av, vec4<f32>(bv.z), (*acc)[2]);
     (*acc)[3] = fma(av, vec4<f32>(bv.w), (*acc)[3]);
+    if (RM > 4u) {
+      let av1 = ta[kk * 16u + tx + 8u];
+      (*acc)[4] = fma(av1, vec4<f32>(bv.x), (*acc)[4]);
+      (*acc)[5] = fma(av1, vec4<f32>(bv.y), (*acc)[5]);
+      (*acc)[6] = fma(av1, vec4<f32>(bv.z), (*acc)[6]);
+      (*acc)[7] = fma(av1, vec4<f32>(bv.w), (*acc)[7]);
+    }
   }
   workgroupBarrier();
 }
 
-// This invocation's 16 sums of the tile at (m0, n0), those with row < m_total and column
+// This invocation's 16 (RM 8: 32) sums of the tile at (m0, n0), those with row < m_total and column
 // < n_total, through store_result. acc by literal indices only: a loop index into it may
 // put all of acc in local memory where the loop stays rolled (Dawn's robustness adds a guard
 // to every loop; matmul_large_tile.inc.wgsl, "Register arrays").
-fn tile_store(o: TileOut, acc: array<vec4<f32>, 4>, li: u32, m0: u32, n0: u32, m_total: u32, n_total: u32) {
-  let m = m0 + 4u * (li % 16u);
-  let n = n0 + 4u * (li / 16u);
+fn tile_store(o: TileOut, acc: array<vec4<f32>, 8>, li: u32, m0: u32, n0: u32, m_total: u32, n_total: u32) {
+  let m = m0 + 4u * (li % TX);
+  let n = n0 + 4u * (li / TX);
   tile_store_column(o, acc[0], m, n, m_total, n_total);
   tile_store_column(o, acc[1], m, n + 1u, m_total, n_total);
   tile_store_column(o, acc[2], m, n + 2u, m_total, n_total);
   tile_store_column(o, acc[3], m, n + 3u, m_total, n_total);
+  if (RM > 4u) {
+    tile_store_column(o, acc[4], m + 32u, n, m_total, n_total);
+    tile_store_column(o, acc[5], m + 32u, n + 1u, m_total, n_total);
+    tile_store_column(o, acc[6], m + 32u, n + 2u, m_total, n_total);
+    tile_store_column(o, acc[7], m + 32u, n + 3u, m_total, n_total);
+  }
 }
 
 // Rows m .. m + 3 of column n (v), those within the bounds.

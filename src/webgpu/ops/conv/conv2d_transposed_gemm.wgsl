@@ -47,7 +47,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let gm = m0 + li % BM;
   let a = ALoader(gm < m_total, (gm / plane) * p.in_c * plane + gm % plane, plane);
 
-  var acc: array<vec4<f32>, 4>;
+  var acc: array<vec4<f32>, 8>;  // 4 unless RM is 8 (the rest folds away)
   let steps = (p.in_c + BK - 1u) / BK;
   for (var t = 0u; t < steps; t = t + 1u) { tile_step(a, li, t * BK, t * BK, npad4, n0, &acc); }
   tile_store(TileOut(plane, p.out_h * p.out_w), acc, li, m0, n0, m_total, n_total);

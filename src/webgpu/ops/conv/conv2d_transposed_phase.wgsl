@@ -64,7 +64,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let hw = p.in_h * p.in_w;
   let xb = ((gm / qplane) * p.in_c + g * cin_g) * hw;
 
-  var acc: array<vec4<f32>, 4>;
+  var acc: array<vec4<f32>, 8>;  // 4 unless RM is 8 (the rest folds away)
   let steps = cpad / BK;
   for (var ky = 0u; ky < KH; ky = ky + 1u) {
     let ty0 = i32(py + p.pad_h) - i32(ky * DH);

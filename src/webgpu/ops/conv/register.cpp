@@ -287,6 +287,8 @@ Status conv(Graph& g, const OpArgs& a) {
   const bool narrow_tail = g.options().conv_narrow_tail && out_channels > 64 && out_channels % 64 <= 32 &&
                            out_channels % 64 != 0;
   const uint32_t bn = out_channels <= 16 && cin_inner != 0 ? 16 : out_channels <= 32 || narrow_tail ? 32 : 64;
+  // 8 rows an invocation (GraphOptions::conv_rm8): 64 or 128 invocations at BN 32 / 64.
+  const bool rm8 = g.options().conv_rm8 && bn >= 32;
   const uint64_t m_tiles = (max_m + kIgemmM - 1) / kIgemmM, n_tiles = (static_cast<uint64_t>(out_channels) + bn - 1) / bn;
   const gpu::Limits& lim = g.device().limits();
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
@@ -423,6 +425,7 @@ Status conv(Graph& g, const OpArgs& a) {
     key.set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h).set("SW", base.stride_w);
     key.set("DH", base.dil_h).set("DW", base.dil_w).set("ks", splits).set("BN", bn);
     if (cin_inner != 0) key.set("CIN_INNER", cin_inner);
+    if (rm8) key.set("RM", 8);
   } else if (block) {
     key.set("wg_size", kWorkgroup).set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h);
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
