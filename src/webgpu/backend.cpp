@@ -51,7 +51,10 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_CONV_CIN_INNER")) go.conv_cin_inner = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_NARROW_TAIL")) go.conv_narrow_tail = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_MATMUL_TILE_K8")) go.matmul_tile_k8 = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_CONV_RM8")) go.conv_rm8 = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_RM8")) {
+    const std::string_view s(v);
+    go.conv_rm8 = s == "0" ? 0 : s == "1" ? 1 : -1;
+  }
   // auto | 0 | n (2..16) for the split counts; anything else leaves the default.
   auto split_option = [](const char* v, int& option) {
     char* end = nullptr;

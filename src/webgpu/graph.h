@@ -171,9 +171,10 @@ struct GraphOptions {
   // work on padding; ops/conv/register.cpp). Environment override: WICK_CONV_NARROW_TAIL=0.
   bool conv_narrow_tail = true;
   // conv2d_igemm with 8 rows x 4 channels an invocation (its RM; half the invocations, each
-  // with twice the FMAs per shared-memory read) where the channel tile is 32 or 64
-  // (ops/conv/register.cpp; bench/kernels/conv v29-v31). Environment override: WICK_CONV_RM8=0|1.
-  bool conv_rm8 = false;
+  // with twice the FMAs per shared-memory read; bench/kernels/conv v29-v31): -1 where the
+  // channel tile is 64 and the grid has 1,024 tiles or more (ops/conv/register.cpp), 0 never,
+  // 1 wherever the channel tile is 32 or 64 (tests). Environment override: WICK_CONV_RM8=auto|0|1.
+  int conv_rm8 = -1;
   // Split-K of the 64x64 vec4 matmul where its grid is small (ops/matmul/register.cpp): -1
   // by the tile count on GPU adapters, 0 never, n >= 2 always n splits (tests). On the H100
   // it took 0.5-1 ms off Whisper base, Depth Anything and D-FINE (bench/results/vision_h200.md).

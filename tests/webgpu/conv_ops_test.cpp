@@ -245,7 +245,7 @@ TEST(WebGpuConvOp, ImplicitGemm) {
       if (rm8 && std::string(c.kernel) != "conv2d_igemm") continue;
       test::VkGraphBuilder b;
       b.profile = true;
-      b.conv_rm8 = rm8;
+      b.conv_rm8 = rm8 ? 1 : 0;
       int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
       const double lo = -0.5, hi = 0.75;
       int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow, with_clamp ? &lo : nullptr, with_clamp ? &hi : nullptr);

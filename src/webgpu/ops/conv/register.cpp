@@ -46,6 +46,7 @@ constexpr uint32_t kIgemmK = 16;
 // 16 on a CPU adapter, where each extra workgroup's barriers cost. The partial sums
 // ([ks, output]) are at most this many bytes.
 constexpr uint64_t kIgemmFill = 512;
+constexpr uint64_t kIgemmRm8MinTiles = 1024;  // GraphOptions::conv_rm8's rule
 constexpr uint64_t kIgemmFillCpu = 16;
 constexpr uint64_t kIgemmMaxPartialBytes = uint64_t{64} << 20;
 // Transposed convs below this many multiply-adds keep the direct kernel (conv2d_transposed):
@@ -287,9 +288,13 @@ Status conv(Graph& g, const OpArgs& a) {
   const bool narrow_tail = g.options().conv_narrow_tail && out_channels > 64 && out_channels % 64 <= 32 &&
                            out_channels % 64 != 0;
   const uint32_t bn = out_channels <= 16 && cin_inner != 0 ? 16 : out_channels <= 32 || narrow_tail ? 32 : 64;
-  // 8 rows an invocation (GraphOptions::conv_rm8): 64 or 128 invocations at BN 32 / 64.
-  const bool rm8 = g.options().conv_rm8 && bn >= 32;
   const uint64_t m_tiles = (max_m + kIgemmM - 1) / kIgemmM, n_tiles = (static_cast<uint64_t>(out_channels) + bn - 1) / bn;
+  // 8 rows x 4 channels an invocation (RM 8, GraphOptions::conv_rm8): on the H100 (bench
+  // v29-v31, 2026-12-06) it won at 64-channel tiles on large grids (Real-ESRGAN's and
+  // MODNet's 64 -> 64 convs at 256x256, 1,024 tiles: 200 -> 184 us) and lost on smaller
+  // ones (the same conv at 128x128, 256 tiles: 67 -> 77 us) and at 32-channel tiles.
+  const int rm8_option = g.options().conv_rm8;
+  const bool rm8 = rm8_option == 1 ? bn >= 32 : rm8_option == -1 && bn == 64 && m_tiles * n_tiles >= kIgemmRm8MinTiles;
   const gpu::Limits& lim = g.device().limits();
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
   bool igemm = dense_const && (out_channels >= 8 || max_m <= 8192) && m_tiles <= max_dim && n_tiles <= max_dim &&
