@@ -2,8 +2,8 @@
 // the live shape and gives the others a zero grid. Which kernels compete depends on the
 // adapter (Graph::gpu_kernel_choice), as measured in bench/kernels/matmul/README.md:
 //   GPUs: matmul_large_vec4.wgsl (K % 4 == 0 and N % 4 == 0) at 128x128, 64x64 (BK 8),
-//         128x64 or 64x64 (BK 16) tiles by how many tiles the output has; else matmul_large.wgsl (64x64, scalar
-//         loads) for K >= 128 and matmul_tiled.wgsl below that;
+//         128x64 or 64x64 (BK 16) tiles by how many tiles the output has; else
+//         matmul_large.wgsl (64x64, scalar loads) for K >= 128 and matmul_tiled.wgsl below that;
 //   CPU adapters (SwiftShader): matmul_direct.wgsl (no shared memory) for N <= 16 or
 //         K <= 64, else matmul_tiled.wgsl (64x64 tiles through shared memory);
 //   both: matmul_gemv.wgsl for live M == 1 (LLM decode; matmul_gemv_sg.wgsl with
@@ -252,12 +252,12 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
         WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128x64)));
       }
       WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64)));
-      if (g.options().matmul_tile_k8 && ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch >= kMinTiles64k8) {
+      const uint64_t tiles64 = ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch;
+      if (g.options().matmul_tile_k8 && tiles64 >= kMinTiles64k8) {
         WICK_ASSIGN_OR_RETURN(large64k8_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64k8), "64x64x8"));
       }
       // Split-K for the 64x64 tile, at the splits the shape bounds call for: the same kernel
       // storing raw sums into the partial buffer, then the reduce (same params, same epilogue).
-      const uint64_t tiles64 = ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch;
       const uint64_t ks = splitk_factor(splitk_option, cpu_adapter, tiles64, mx.k);
       const uint64_t partial_bytes = mx.batch * ks * mx.m * mx.n * 4;
       if (ks > 1 && mx.k % 4 == 0 && mx.n % 4 == 0 && partial_bytes <= kSplitMaxPartialBytes &&
