@@ -1,4 +1,9 @@
 #!/usr/bin/env bash
+# NEXT (after the evening session of 2026-12-06; every call that day ran on an H100): give
+# conv2d_pw_gemm (D-FINE's two largest layers, 14.6 and 13.6 TFLOP/s) the matmul's 64x64 /
+# BK 8 / 8x4 tile (kPwTile* in ops/conv/register.cpp; scalar staging holds it), time it in
+# the conv_pw bench, then this script with MODELS="dfine_s_640 modnet_512" and an A/B. Warm
+# the GPU before a kernel bench: a cold call's first rows run 2-8x slow.
 # NEXT (after the evening session of 2026-12-05; the H200 was refused, every run so far this
 # day was on an H100): on the H200, the twelve rows for issue 11's ">= 20 TFLOP/s on large
 # layers" criterion, the A/B of WICK_FLASH_SCORE_CHAIN=1 (scores as one FMA chain each, off
