@@ -78,6 +78,9 @@ const Variant kVariants[] = {
     {15, "v14_pw_gemm.wgsl", true, 128, 64, 8, 8, 8},
     {16, "v14_pw_gemm.wgsl", true, 64, 64, 16, 4, 4},
     {17, "v14_pw_gemm.wgsl", true, 32, 128, 8, 4, 8},
+    // v18: the matmul's 64x64 / BK 8 / 8x4 tile (bench/kernels/matmul v41: 8 KiB, six
+    // workgroups a multiprocessor under Dawn on NVIDIA; not yet timed on a GPU here).
+    {18, "v14_pw_gemm.wgsl", true, 64, 64, 8, 8, 4},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
