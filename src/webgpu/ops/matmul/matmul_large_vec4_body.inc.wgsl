@@ -5,9 +5,10 @@
 //#include "matmul_large_tile.inc.wgsl"
 //#include "matmul_store_vec4.inc.wgsl"
 
-// vec4s per thread's share of its global load: 1 or 2, or 0 where a tile has fewer vec4s
-// than the workgroup has threads (64x64 at BK 8: 128 vec4s, 256 threads), and then only
-// threads li < A_V4 (B_V4) load and store one (tile_staging.h checks the tiles). They are
+// vec4s per thread's share of its global load: 1 or 2 at every tile register.cpp uses
+// (tile_staging.h checks them). 0 only in the matmul bench's v38, v40 and v42, whose tiles
+// have fewer vec4s than the workgroup has threads (64x64 at BK 8 with 4x4 a thread: 128
+// vec4s, 256 threads): then only threads li < A_V4 (B_V4) load and store one. They are
 // staged in two named registers, not an array indexed by a loop variable
 // (matmul_large_tile.inc.wgsl, "Register arrays").
 override LA: u32 = A_V4 / NT;
