@@ -157,6 +157,11 @@ struct GraphOptions {
   // (ops/conv/register.cpp), 1 always, 0 never (conv2d_pw). Environment override:
   // WICK_CONV_PW_GEMM=0|1.
   int conv_pw_gemm = -1;
+  // conv2d_pw_gemm at the matmul's 64x64 tile with BK 8 and 8x4 outputs a thread (8 KiB;
+  // six workgroups a multiprocessor under Dawn on NVIDIA) from 384 tiles of 64x64 where the
+  // 128x128 tile does not apply, in place of 128x64 and 64x64 at BK 16 (ops/conv/register.cpp;
+  // conv_pw bench v18). Environment override: WICK_CONV_PW_TILE_K8=0.
+  bool conv_pw_tile_k8 = true;
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;

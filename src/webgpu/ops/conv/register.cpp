@@ -59,14 +59,21 @@ constexpr uint64_t kTransposedGemmMinMacs = uint64_t{1} << 16;
 struct PwTile {
   uint32_t bm, bn, bk, rm, rn;
   constexpr uint32_t threads() const { return (bm / rm) * (bn / rn); }
+  constexpr bool operator==(const PwTile&) const = default;
 };
 constexpr PwTile kPwTile128 = {128, 128, 8, 8, 8};
 constexpr PwTile kPwTile128x64 = {128, 64, 8, 8, 8};
 constexpr PwTile kPwTile64 = {64, 64, 16, 4, 4};
 constexpr PwTile kPwTile32 = {32, 128, 8, 4, 8};  // out_c <= 32: no mostly-empty 64-channel tiles
+// The matmul's 64x64 tile at BK 8 with 8x4 outputs a thread (128 threads, 8 KiB: six
+// workgroups a multiprocessor under Dawn on NVIDIA, against three for the 16 KiB tiles;
+// conv_pw bench v18, matmul bench v41), from kPwMinTiles64k8 tiles of 64x64 where 128x128
+// does not apply (GraphOptions::conv_pw_tile_k8). Labelled ":64x64x8" in profiles.
+constexpr PwTile kPwTile64k8 = {64, 64, 8, 8, 4};
+constexpr uint64_t kPwMinTiles64k8 = 384;
 // conv2d_pw_gemm's staging of global loads (matmul_scalar_staging.inc.wgsl) holds these tiles.
 static_assert(scalar_staging_fits(kPwTile128) && scalar_staging_fits(kPwTile128x64) && scalar_staging_fits(kPwTile64) &&
-              scalar_staging_fits(kPwTile32));
+              scalar_staging_fits(kPwTile32) && scalar_staging_fits(kPwTile64k8));
 // The largest tile whose grid still gives the GPU's multiprocessors (132 on the H200) about
 // two workgroups each; the GEMM runs where its grid has at least kPwGemmMinTiles tiles
 // (smaller layers, e.g. squeeze-and-excitation's 1x1 convs on a 1x1 plane, keep conv2d_pw
@@ -74,9 +81,10 @@ static_assert(scalar_staging_fits(kPwTile128) && scalar_staging_fits(kPwTile128x
 constexpr uint64_t kPwMinTiles = 264;
 constexpr uint64_t kPwGemmMinTiles = 16;
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-PwTile pointwise_tile(uint64_t oc, uint64_t plane, uint64_t n) {
+PwTile pointwise_tile(uint64_t oc, uint64_t plane, uint64_t n, bool tile_k8) {
   if (oc <= 32) return kPwTile32;
   if (ceil_div(oc, 128) * ceil_div(plane, 128) * n >= kPwMinTiles) return kPwTile128;
+  if (tile_k8 && ceil_div(oc, 64) * ceil_div(plane, 64) * n >= kPwMinTiles64k8) return kPwTile64k8;
   if (ceil_div(oc, 128) * ceil_div(plane, 64) * n >= kPwMinTiles) return kPwTile128x64;
   return kPwTile64;
 }
@@ -405,7 +413,7 @@ Status conv(Graph& g, const OpArgs& a) {
   // GraphOptions::conv_pw_gemm (WICK_CONV_PW_GEMM) forces either kernel for side-by-side timings.
   const uint64_t max_plane = pointwise ? static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1)) : 0;
   const uint64_t max_n = static_cast<uint64_t>(std::max<int64_t>(x->max_dims[0], 1));
-  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n);
+  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n, g.options().conv_pw_tile_k8);
   const int pw_force = g.options().conv_pw_gemm;
   const bool pw_gemm = pointwise && lim.max_compute_workgroup_storage_size >= 16384 &&
                        lim.max_compute_invocations_per_workgroup >= pw_tile.threads() &&
@@ -458,6 +466,8 @@ Status conv(Graph& g, const OpArgs& a) {
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
               (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
+  if (pw_gemm && pw_tile == kPwTile64k8)
+    d.label = (d.label.empty() ? g.current_op() + " " + std::string(shader.name) : d.label) + ":64x64x8";
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   size_t reduce_index = 0;
   if (partial) {
