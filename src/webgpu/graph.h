@@ -162,6 +162,10 @@ struct GraphOptions {
   // 128x128 tile does not apply, in place of 128x64 and 64x64 at BK 16 (ops/conv/register.cpp;
   // conv_pw bench v18). Environment override: WICK_CONV_PW_TILE_K8=0.
   bool conv_pw_tile_k8 = true;
+  // conv2d_pw_gemm with vec4 global loads (conv2d_pw_gemm_vec4) where the input channels and
+  // the plane are multiples of 4 (ops/conv/register.cpp; conv_pw bench v19-v22). Environment
+  // override: WICK_CONV_PW_VEC4=0.
+  bool conv_pw_vec4 = true;
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;

@@ -166,8 +166,9 @@ TEST(WebGpuConvOp, RandomShapesPointwiseGemm) { random_shapes(1); }
 
 // The pointwise kernel by shape: conv2d_pw_gemm once the output has enough tiles (each of
 // its tiles: 32 x 128 for out_c <= 32, 64 x 64 at BK 16, 64 x 64 at BK 8 with 8x4 a thread
-// (labelled ":64x64x8"), 128 x 64, 128 x 128), conv2d_pw below; pixels and channels not
-// multiples of the tile, K not a multiple of the K step, batches, bias or none.
+// (labelled ":64x64x8"), 128 x 64, 128 x 128), with vec4 loads (conv2d_pw_gemm_vec4) where
+// the input channels and the plane are multiples of 4, conv2d_pw below; pixels and channels
+// not multiples of the tile, K not a multiple of the K step, batches, bias or none.
 TEST(WebGpuConvOp, PointwiseGemmTiles) {
   std::mt19937 rng(77);
   struct Case {
@@ -182,6 +183,11 @@ TEST(WebGpuConvOp, PointwiseGemmTiles) {
       {{66, 3, 5, 13, 129, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm:64x64x8"},   // 396 tiles of 64x64, 264 of 128x64
       {{66, 3, 5, 13, 129, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm ", false},  // 128x64 without the k8 tile
       {{67, 2, 3, 43, 130, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm "},   // 128x128: 268 tiles
+      // vec4 loads at each tile but 32x128.
+      {{2, 36, 30, 30, 70, 1, 1, 1, 0, 1, 1, false}, "conv2d_pw_gemm_vec4 "},        // 64x64: 60 tiles, K 2.25 x 16
+      {{1, 20, 112, 112, 70, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4:64x64x8"},  // 392 tiles, K 2.5 x 8
+      {{1, 8, 120, 160, 50, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4 "},        // 128x64: 300 tiles
+      {{67, 4, 3, 44, 130, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4 "},         // 128x128: 268 tiles, K 0.5 x 8
       {{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw "},          // 1 tile
   };
   for (const Case& c : cases) {
@@ -197,6 +203,34 @@ TEST(WebGpuConvOp, PointwiseGemmTiles) {
     expect_close((*r)[0].tensor, conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow), describe(k));
     ASSERT_EQ(b.kernels.size(), 1u) << describe(k);
     EXPECT_NE((b.kernels[0] + " ").find(c.kernel), std::string::npos) << describe(k) << ": " << kernel_list(b.kernels);
+  }
+}
+
+// conv2d_pw_gemm_vec4 recorded for a plane that is a multiple of 4, then called with one
+// that is not (a smaller input): that call runs the scalar kernel recorded beside it, and the
+// next full-size call the vec4 one again; each against the float64 reference.
+TEST(WebGpuConvOp, PointwiseVec4FallsBackOnSmallerPlanes) {
+  std::mt19937 rng(78);
+  const ConvCase full = {1, 36, 30, 30, 70, 1, 1, 1, 0, 1, 1, true}, small = {1, 36, 29, 29, 70, 1, 1, 1, 0, 1, 1, true};
+  const auto [xt, wt, bt, oh, ow] = random_conv(full, rng);
+  const Tensor xs = test::random_tensor(ScalarType::kFloat, {small.n, small.c, small.h, small.w}, rng, -1, 1);
+  const Tensor x2 = test::random_tensor(ScalarType::kFloat, {full.n, full.c, full.h, full.w}, rng, -1, 1);
+  test::VkGraphBuilder b;
+  b.profile = true;
+  int x = b.input(ScalarType::kFloat, {full.n, full.c, full.h, full.w});
+  b.output(add_conv(b, full, x, wt, &bt, oh, ow));
+  b.later_calls = {{Value::make_tensor(xs)}, {Value::make_tensor(x2)}};
+  auto r = b.run({Value::make_tensor(xt)});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  expect_close((*r)[0].tensor, conv_ref(full, xt, wt, &bt, oh, ow), "full plane");
+  ASSERT_EQ(b.later_outputs.size(), 2u);
+  expect_close(b.later_outputs[0][0].tensor, conv_ref(small, xs, wt, &bt, 29, 29), "29x29 plane (scalar kernel)");
+  expect_close(b.later_outputs[1][0].tensor, conv_ref(full, x2, wt, &bt, oh, ow), "full plane again");
+  ASSERT_EQ(b.later_kernels.size(), 2u);
+  for (const auto& [kernels, want] : {std::pair{b.kernels, "conv2d_pw_gemm_vec4"}, std::pair{b.later_kernels[0], "conv2d_pw_gemm"},
+                                      std::pair{b.later_kernels[1], "conv2d_pw_gemm_vec4"}}) {
+    ASSERT_EQ(kernels.size(), 1u) << kernel_list(kernels);
+    EXPECT_EQ(test::count_kernel(kernels, want), 1u) << want << ": " << kernel_list(kernels);
   }
 }
 

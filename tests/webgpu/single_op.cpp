@@ -276,6 +276,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
     if (const TopK* t = graph->output_topk(j)) topk_results[j] = *t;
   std::vector<Value> outs(table.values.begin() + static_cast<long>(inputs.size()), table.values.end());
   later_outputs.clear();
+  later_kernels.clear();
   for (const std::vector<Value>& call : later_calls) {
     if (call.size() != inputs.size()) return Status(ErrorCode::kInvalidArgument, "later_calls: input count differs");
     ValueTable again;
@@ -287,6 +288,8 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
       again.values.push_back(Value::make_tensor(std::move(t)));
     }
     WICK_RETURN_IF_ERROR(graph->execute(again, args));
+    later_kernels.emplace_back();
+    for (const webgpu::ProfileEntry& e : graph->last_profile()) later_kernels.back().push_back(e.label);
     later_outputs.emplace_back(again.values.begin() + static_cast<long>(call.size()), again.values.end());
   }
   return outs;

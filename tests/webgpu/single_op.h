@@ -82,6 +82,7 @@ class VkGraphBuilder {
   // times); their outputs land in later_outputs, one list per call.
   std::vector<std::vector<Value>> later_calls;
   std::vector<std::vector<Value>> later_outputs;
+  std::vector<std::vector<std::string>> later_kernels;  // with profile: each later call's dispatch labels
   int conv_pw_gemm = -1;      // GraphOptions::conv_pw_gemm for run() (1: every pointwise conv as a GEMM)
   int matmul_splitk = 0;      // GraphOptions::matmul_splitk for run() (n >= 2: n splits wherever the 64x64 tile runs)
   int conv_rm8 = 0;           // GraphOptions::conv_rm8 for run() (1: RM 8 wherever the channel tile is 32 or 64)

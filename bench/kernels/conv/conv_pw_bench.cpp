@@ -1,4 +1,4 @@
-// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v17) on
+// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v22) on
 // the 1x1 layers of D-FINE S at 640x640 (HGNetv2-B0 aggregation convs, hybrid-encoder
 // projections and CSP/ELAN convs), MobileNetV2-style expand/project convs (MODNet's
 // encoder), a squeeze-and-excitation conv on a 1x1 plane and odd cases (channels and
@@ -38,6 +38,10 @@ struct Case {
 const Case kCases[] = {
     // D-FINE S 640 (HGNetv2-B0 backbone: stage aggregation squeeze / excite convs at 160,
     // 80, 40, 20; hybrid encoder: input projections, FPN/PAN ELAN and CSP 1x1 convs).
+    // The model's two largest layers (its profile's #110 and #131: the 80x80 ELAN block's
+    // conv1 and conv4, 3.36 and 2.10 GFLOP), then the backbone's and the rest.
+    {"dfine elan cv1 512->512 80x80", 1, 512, 80, 80, 512},
+    {"dfine elan cv4 640->256 80x80", 1, 640, 80, 80, 256},
     {"dfine hg1 agg 64->32 160x160", 1, 64, 160, 160, 32},
     {"dfine hg1 exc 32->64 160x160", 1, 32, 160, 160, 64},
     {"dfine hg2 agg 160->128 80x80", 1, 160, 80, 80, 128},
@@ -71,6 +75,7 @@ struct Variant {
   const char* file;
   bool gemm;
   uint32_t bm = 0, bn = 0, bk = 0, rm = 0, rn = 0;  // gemm: the tile overrides
+  bool vec4 = false;                                // in_c % 4 == 0 and plane % 4 == 0 only
 };
 const Variant kVariants[] = {
     {13, "v13_pw_split.wgsl", false},
@@ -81,6 +86,12 @@ const Variant kVariants[] = {
     // v18: the matmul's 64x64 / BK 8 / 8x4 tile (bench/kernels/matmul v41: 8 KiB, six
     // workgroups a multiprocessor under Dawn on NVIDIA; not yet timed on a GPU here).
     {18, "v14_pw_gemm.wgsl", true, 64, 64, 8, 8, 4},
+    // v19-v22: v14-v16 and v18 with vec4 global loads (input channels and plane multiples
+    // of 4; the other cases skip them).
+    {19, "v19_pw_gemm_vec4.wgsl", true, 128, 128, 8, 8, 8, true},
+    {20, "v19_pw_gemm_vec4.wgsl", true, 128, 64, 8, 8, 8, true},
+    {21, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true},
+    {22, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
@@ -149,6 +160,7 @@ int main(int argc, char** argv) {
     std::printf("\n%s (%.3f GFLOP)\n", k.name, gflop);
     for (const Variant& v : kVariants) {
       if (!pick.empty() && std::find(pick.begin(), pick.end(), v.id) == pick.end()) continue;
+      if (v.vec4 && (k.c % 4 != 0 || plane % 4 != 0)) continue;
       gpu::PipelineKey key("bench_conv_pw_" + std::to_string(v.id));
       gpu::Dispatch d;
       uint32_t ks = 1;
@@ -186,7 +198,7 @@ int main(int argc, char** argv) {
       const double ms = gpu_ms > 0 ? gpu_ms : wall;
       gpu_timed = gpu_timed || gpu_ms > 0;
       char tag[64];
-      if (v.gemm) std::snprintf(tag, sizeof tag, "v%d gemm %ux%u", v.id, v.bm, v.bn);
+      if (v.gemm) std::snprintf(tag, sizeof tag, "v%d gemm%s %ux%ux%u", v.id, v.vec4 ? "4" : "", v.bm, v.bn, v.bk);
       else std::snprintf(tag, sizeof tag, "v%d split ks%u", v.id, ks);
       std::printf("  %-22s max|err| %.2e %s %9.1f us %s %8.3f TFLOP/s  (wall %.1f us)\n", tag, err, ok ? "ok  " : "FAIL",
                   ms * 1e3, gpu_ms > 0 ? "gpu " : "wall", gflop / (ms / 1e3) / 1e3, wall * 1e3);

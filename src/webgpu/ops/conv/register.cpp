@@ -420,9 +420,18 @@ Status conv(Graph& g, const OpArgs& a) {
                        ceil_div(max_plane, pw_tile.bn) <= max_dim && ceil_div(static_cast<uint64_t>(out_channels), pw_tile.bm) <= max_dim &&
                        max_n <= max_dim && pw_force != 0 &&
                        (pw_force == 1 || pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n) >= kPwGemmMinTiles);
+  // Its vec4 loads (conv2d_pw_gemm_vec4) where the input channels and the plane are multiples
+  // of 4 at the bounds; a call whose plane is not (a smaller input) runs the scalar kernel,
+  // recorded beside it (pw_scalar_index). Not at the 32-channel tile, whose A tile has fewer
+  // vec4s than it has threads.
+  const bool pw_vec4 = pw_gemm && g.options().conv_pw_vec4 && !(pw_tile == kPwTile32) && w->max_dims[1] % 4 == 0 &&
+                       max_plane % 4 == 0 && x->buffer->size() >= 16 && w->buffer->size() >= 16;
+  static_assert(vec4_staging_fits(kPwTile128) && vec4_staging_fits(kPwTile128x64) && vec4_staging_fits(kPwTile64) &&
+                vec4_staging_fits(kPwTile64k8));
   const gpu::ShaderName shader = t_gemm      ? gpu::shaders::conv2d_transposed_gemm
                                 : t_phase    ? gpu::shaders::conv2d_transposed_phase
                                 : transposed ? gpu::shaders::conv2d_transposed
+                                : pw_vec4    ? gpu::shaders::conv2d_pw_gemm_vec4
                                 : pw_gemm    ? gpu::shaders::conv2d_pw_gemm
                                 : pointwise  ? gpu::shaders::conv2d_pw
                                 : igemm      ? gpu::shaders::conv2d_igemm
@@ -468,6 +477,15 @@ Status conv(Graph& g, const OpArgs& a) {
               (residual ? "+residual " : " ") + std::string(shader.name);
   if (pw_gemm && pw_tile == kPwTile64k8)
     d.label = (d.label.empty() ? g.current_op() + " " + std::string(shader.name) : d.label) + ":64x64x8";
+  size_t pw_scalar_index = 0;
+  if (pw_vec4) {
+    gpu::PipelineKey skey(gpu::shaders::conv2d_pw_gemm);
+    skey.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
+    gpu::Dispatch sd = d;
+    WICK_ASSIGN_OR_RETURN(sd.pipeline, g.pipeline(skey));
+    if (!sd.label.empty()) sd.label.replace(sd.label.find(shader.name), shader.name.size(), gpu::shaders::conv2d_pw_gemm.name);
+    WICK_ASSIGN_OR_RETURN(pw_scalar_index, g.add_dispatch(std::move(sd)));
+  }
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   size_t reduce_index = 0;
   if (partial) {
@@ -518,9 +536,15 @@ Status conv(Graph& g, const OpArgs& a) {
       return op_error(ErrorCode::kInvalidArgument, name, "fused residual " + shape_to_string(residual->dims) +
                                                      " differs from the output " + shape_to_string(shape));
     WICK_RETURN_IF_ERROR(params->write(p));
-    if (pw_gemm)
-      return g.set_workgroups(index, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
+    if (pw_gemm) {
+      // The vec4 kernel, or the scalar one beside it where this call's plane or channels are
+      // not multiples of 4; the other gets an empty grid (not dispatched).
+      const bool vec4_now = pw_vec4 && (p.out_h * p.out_w) % 4 == 0 && p.in_c % 4 == 0;
+      const size_t run = pw_vec4 && !vec4_now ? pw_scalar_index : index;
+      if (pw_vec4) WICK_RETURN_IF_ERROR(g.set_workgroups(run == index ? pw_scalar_index : index, 0, 0, 0));
+      return g.set_workgroups(run, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
                               static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n);
+    }
     if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
     if (t_gemm) {
       const uint64_t mt = (uint64_t{p.n} * p.in_h * p.in_w + kIgemmM - 1) / kIgemmM;

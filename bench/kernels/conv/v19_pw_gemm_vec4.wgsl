@@ -1,0 +1,1 @@
+../../../src/webgpu/ops/conv/conv2d_pw_gemm_vec4.wgsl

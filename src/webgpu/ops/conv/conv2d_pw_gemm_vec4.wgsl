@@ -1,0 +1,94 @@
+// conv2d_pw_gemm.wgsl with vec4 global loads, for pointwise convs whose input channels and
+// plane are multiples of 4 (register.cpp checks both): the large matmuls' tiling
+// (matmul_large_tile.inc.wgsl: M = output channels, N = pixels, K = input channels; workgroup
+// z = image), fed as matmul_large_vec4.wgsl feeds it, a quarter of the load instructions of
+// the scalar kernel (bench/kernels/matmul v8 against v13: 1.2x at real sizes;
+// bench/kernels/conv conv_pw v19-v22). Same Params, bindings and semantics as
+// conv2d_pw_gemm.wgsl: the per-input-channel scale of x applied as the B tile is loaded, bias,
+// clamp and the fused epilogue (residual add included) as the output is stored.
+//#include "conv2d_pw_epilogue.inc.wgsl"
+//#include "matmul_large_tile.inc.wgsl"
+
+// x and w as vec4s. The includes' scalar declarations of bindings 0 and 1 (x, w) are not
+// used by this entry point, so they do not collide with these.
+@group(0) @binding(0) var<storage, read> x4: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> w4: array<vec4<f32>>;
+
+fn tile_m() -> u32 { return p.out_c; }
+fn tile_n() -> u32 { return p.out_h * p.out_w; }
+fn tile_k() -> u32 { return p.in_c; }
+
+// vec4s per thread's share of a K tile: 1 or 2 at every tile register.cpp uses.
+override LA: u32 = A_V4 / NT;
+override LB: u32 = B_V4 / NT;
+
+// Global loads of one K tile, in registers between issue and the shared-memory store (named
+// registers, not an array: matmul_large_tile.inc.wgsl, "Register arrays").
+var<private> ra0: vec4<f32>;
+var<private> ra1: vec4<f32>;
+var<private> rb0: vec4<f32>;
+var<private> rb1: vec4<f32>;
+
+// A = w [out_c, in_c]: vec4 e of the thread's share is row row0 + e / (BK / 4) (clamped to
+// the last: in bounds, never stored), input channels k0 + 4 (e % (BK / 4)) .. + 3 (0 past in_c).
+fn a_at(e: u32, row0: u32, k0: u32) -> vec4<f32> {
+  let kq = BK / 4u;
+  let gk = k0 + (e % kq) * 4u;
+  let row = min(row0 + e / kq, p.out_c - 1u);
+  let v = w4[(row * p.in_c + min(gk, p.in_c - 4u)) / 4u];
+  return select(vec4<f32>(0.0), v, gk < p.in_c);
+}
+
+// B = x[bi] [in_c, plane]: vec4 e is channel k0 + e / (BN / 4), pixels col0 + 4 (e % (BN / 4))
+// .. + 3 (0 past in_c or the plane), times the channel's input scale if there is one.
+fn b_at(e: u32, bi: u32, col0: u32, k0: u32) -> vec4<f32> {
+  let nq = BN / 4u;
+  let plane = p.out_h * p.out_w;
+  let gk = k0 + e / nq;
+  let gn = col0 + (e % nq) * 4u;
+  let kc = min(gk, p.in_c - 1u);
+  var v = x4[(bi * p.in_c * plane + kc * plane + min(gn, plane - 4u)) / 4u];
+  if (p.has_scale != 0u) { v = v * scale[bi * p.scale_bstride + kc]; }
+  return select(vec4<f32>(0.0), v, gk < p.in_c && gn < plane);
+}
+
+fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+  ra0 = a_at(li, row0, k0);
+  if (LA > 1u) { ra1 = a_at(li + NT, row0, k0); }
+  rb0 = b_at(li, bi, col0, k0);
+  if (LB > 1u) { rb1 = b_at(li + NT, bi, col0, k0); }
+}
+
+// vec4 v (input channels kk..kk+3 of row e / (BK / 4)) into as_ at abase, K-major.
+fn store_a(abase: u32, e: u32, v: vec4<f32>) {
+  let kq = BK / 4u;
+  let row = e / kq;
+  let kk = (e % kq) * 4u;
+  as_[abase + kk * (BM / 4u) + row / 4u][row % 4u] = v.x;
+  as_[abase + (kk + 1u) * (BM / 4u) + row / 4u][row % 4u] = v.y;
+  as_[abase + (kk + 2u) * (BM / 4u) + row / 4u][row % 4u] = v.z;
+  as_[abase + (kk + 3u) * (BM / 4u) + row / 4u][row % 4u] = v.w;
+}
+
+fn store_tile(li: u32, buf: u32) {
+  let abase = buf * A_V4;
+  store_a(abase, li, ra0);
+  if (LA > 1u) { store_a(abase, li + NT, ra1); }
+  // B's vec4 e is already K-major: channel e / (BN / 4), pixels 4 (e % (BN / 4)).
+  let bbase = buf * B_V4;
+  bs_[bbase + li] = rb0;
+  if (LB > 1u) { bs_[bbase + li + NT] = rb1; }
+}
+
+// Pixels gn..gn+3 (gn % 4 == 0 and the plane a multiple of 4: all four are in it) of output
+// channel gm of image bi.
+fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
+  let plane = p.out_h * p.out_w;
+  var bo = 0.0;
+  if (p.has_bias != 0u) { bo = bias[gm]; }
+  let o = (bi * p.out_c + gm) * plane + gn;
+  y[o] = finish_res(v.x + bo, o);
+  y[o + 1u] = finish_res(v.y + bo, o + 1u);
+  y[o + 2u] = finish_res(v.z + bo, o + 2u);
+  y[o + 3u] = finish_res(v.w + bo, o + 3u);
+}
