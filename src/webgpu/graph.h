@@ -166,6 +166,10 @@ struct GraphOptions {
   // the plane are multiples of 4 (ops/conv/register.cpp; conv_pw bench v19-v22). Environment
   // override: WICK_CONV_PW_VEC4=0.
   bool conv_pw_vec4 = true;
+  // conv2d_pw_gemm split over the input channels where its grid is small, as conv2d_igemm's
+  // split-K (conv_splitk off turns both off; ops/conv/register.cpp). Environment override:
+  // WICK_CONV_PW_SPLITK=0.
+  bool conv_pw_splitk = true;
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;

@@ -206,9 +206,10 @@ TEST(WebGpuConvOp, PointwiseGemmTiles) {
   }
 }
 
-// conv2d_pw_gemm_vec4 recorded for a plane that is a multiple of 4, then called with one
-// that is not (a smaller input): that call runs the scalar kernel recorded beside it, and the
-// next full-size call the vec4 one again; each against the float64 reference.
+// conv2d_pw_gemm_vec4 recorded for a plane that is a multiple of 4 in a graph whose shapes
+// may vary (fixed_shapes off, as the backend rebuilds for a smaller input), then called with
+// one that is not: that call runs the scalar kernel recorded beside it, and the next
+// full-size call the vec4 one again; each against the float64 reference.
 TEST(WebGpuConvOp, PointwiseVec4FallsBackOnSmallerPlanes) {
   std::mt19937 rng(78);
   const ConvCase full = {1, 36, 30, 30, 70, 1, 1, 1, 0, 1, 1, true}, small = {1, 36, 29, 29, 70, 1, 1, 1, 0, 1, 1, true};
@@ -217,6 +218,7 @@ TEST(WebGpuConvOp, PointwiseVec4FallsBackOnSmallerPlanes) {
   const Tensor x2 = test::random_tensor(ScalarType::kFloat, {full.n, full.c, full.h, full.w}, rng, -1, 1);
   test::VkGraphBuilder b;
   b.profile = true;
+  b.fixed_shapes = false;
   int x = b.input(ScalarType::kFloat, {full.n, full.c, full.h, full.w});
   b.output(add_conv(b, full, x, wt, &bt, oh, ow));
   b.later_calls = {{Value::make_tensor(xs)}, {Value::make_tensor(x2)}};
@@ -231,6 +233,46 @@ TEST(WebGpuConvOp, PointwiseVec4FallsBackOnSmallerPlanes) {
                                       std::pair{b.later_kernels[1], "conv2d_pw_gemm_vec4"}}) {
     ASSERT_EQ(kernels.size(), 1u) << kernel_list(kernels);
     EXPECT_EQ(test::count_kernel(kernels, want), 1u) << want << ": " << kernel_list(kernels);
+  }
+}
+
+// conv2d_pw_gemm split over the input channels (GraphOptions::conv_splitk_fill at a GPU's
+// 512, so that these small grids split as D-FINE's 20x20 and 40x40 layers do on one), then
+// conv2d_pw_splitk_reduce with the bias, a fused residual add and relu: with vec4 loads
+// (channels and plane multiples of 4) and without (250 channels, a 9x11 plane), a batch of
+// 2, K tiles left over in the last split; against the float64 reference.
+TEST(WebGpuConvOp, PointwiseGemmSplitK) {
+  std::mt19937 rng(79);
+  struct Case {
+    ConvCase k;
+    const char* gemm;
+  };
+  for (const Case& c : {Case{{1, 1000, 12, 20, 70, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4"},
+                        Case{{2, 250, 9, 11, 40, 1, 1, 1, 0, 1, 1, false}, "conv2d_pw_gemm"}}) {
+    const ConvCase& k = c.k;
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
+    Tensor rt = test::random_tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow}, rng, -1, 1);
+    std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(static_cast<float>(want[i]) + rt.data_as<float>()[i], 0.f);
+    test::VkGraphBuilder b;
+    b.profile = true;
+    b.conv_pw_gemm = 1;
+    b.conv_splitk_fill = 512;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
+    int s = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    b.op("aten.add.Tensor", {y, r, b.int_value(1), s});
+    int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    b.op("aten.relu.default", {s, z});
+    b.output(z);
+    auto res = b.run({Value::make_tensor(xt), Value::make_tensor(rt)});
+    ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
+    expect_close((*res)[0].tensor, want, describe(k) + " split-K");
+    ASSERT_EQ(b.kernels.size(), 2u) << describe(k) << ": " << kernel_list(b.kernels);
+    EXPECT_NE((b.kernels[0] + " ").find(std::string(c.gemm) + " "), std::string::npos) << kernel_list(b.kernels);
+    EXPECT_EQ(test::count_kernel(b.kernels, "conv2d_pw_splitk_reduce"), 1u) << kernel_list(b.kernels);
   }
 }
 
@@ -705,6 +747,7 @@ TEST(WebGpuConvOp, FusedResidualAdd) {
       const double alpha = variant % 2 == 0 ? 0.5 : 1.0;
       test::VkGraphBuilder b;
       b.conv_pw_gemm = variant < 2 ? 0 : 1;  // pointwise: conv2d_pw, then conv2d_pw_gemm
+      b.conv_splitk_fill = 1;                // no split-K reduce pass (PointwiseGemmSplitK has it)
       int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
       int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
       int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);

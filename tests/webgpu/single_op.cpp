@@ -229,6 +229,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.matmul_splitk = matmul_splitk;
   go.conv_rm8 = conv_rm8;
   go.conv_pw_tile_k8 = conv_pw_tile_k8;
+  go.conv_splitk_fill = conv_splitk_fill;
   go.f16_weights = f16_weights;
   go.subgroups = subgroups;
   go.f16_arith = f16_arith;

@@ -10,10 +10,8 @@
 // than this kernel needs to fill a GPU; bench/kernels/conv/README.md, pointwise section).
 //#include "conv2d_pw_epilogue.inc.wgsl"
 //#include "matmul_large_tile.inc.wgsl"
+//#include "conv2d_pw_gemm_sizes.inc.wgsl"
 
-fn tile_m() -> u32 { return p.out_c; }
-fn tile_n() -> u32 { return p.out_h * p.out_w; }
-fn tile_k() -> u32 { return p.in_c; }
 
 //#include "matmul_scalar_staging.inc.wgsl"
 
@@ -40,8 +38,18 @@ fn b_elem(e: u32, bi: u32, col0: u32, k0: u32) -> f32 {
 
 fn b_k_major() -> bool { return false; }
 
+// Pixels gn..gn+3 (those in the plane) of output channel gm of image bi; split over K (KS >
+// 1: bi is image * KS + split), the raw sums into that split's partial output at y
+// (conv2d_pw_splitk_reduce.wgsl finishes them).
 fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
   let plane = p.out_h * p.out_w;
+  if (KS > 1u) {
+    let at = (bi % KS) * p.total + ((bi / KS) * p.out_c + gm) * plane + gn;
+    for (var j = 0u; j < 4u; j++) {
+      if (gn + j < plane) { y[at + j] = v[j]; }
+    }
+    return;
+  }
   var bo = 0.0;
   if (p.has_bias != 0u) { bo = bias[gm]; }
   let base = (bi * p.out_c + gm) * plane;

@@ -8,15 +8,13 @@
 // clamp and the fused epilogue (residual add included) as the output is stored.
 //#include "conv2d_pw_epilogue.inc.wgsl"
 //#include "matmul_large_tile.inc.wgsl"
+//#include "conv2d_pw_gemm_sizes.inc.wgsl"
 
 // x and w as vec4s. The includes' scalar declarations of bindings 0 and 1 (x, w) are not
 // used by this entry point, so they do not collide with these.
 @group(0) @binding(0) var<storage, read> x4: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> w4: array<vec4<f32>>;
 
-fn tile_m() -> u32 { return p.out_c; }
-fn tile_n() -> u32 { return p.out_h * p.out_w; }
-fn tile_k() -> u32 { return p.in_c; }
 
 // vec4s per thread's share of a K tile: 1 or 2 at every tile register.cpp uses.
 override LA: u32 = A_V4 / NT;
@@ -81,9 +79,18 @@ fn store_tile(li: u32, buf: u32) {
 }
 
 // Pixels gn..gn+3 (gn % 4 == 0 and the plane a multiple of 4: all four are in it) of output
-// channel gm of image bi.
+// channel gm of image bi; split over K (KS > 1: bi is image * KS + split), the raw sums into
+// that split's partial output at y (conv2d_pw_splitk_reduce.wgsl finishes them).
 fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
   let plane = p.out_h * p.out_w;
+  if (KS > 1u) {
+    let at = (bi % KS) * p.total + ((bi / KS) * p.out_c + gm) * plane + gn;
+    y[at] = v.x;
+    y[at + 1u] = v.y;
+    y[at + 2u] = v.z;
+    y[at + 3u] = v.w;
+    return;
+  }
   var bo = 0.0;
   if (p.has_bias != 0u) { bo = bias[gm]; }
   let o = (bi * p.out_c + gm) * plane + gn;

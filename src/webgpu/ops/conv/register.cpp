@@ -421,13 +421,33 @@ Status conv(Graph& g, const OpArgs& a) {
                        max_n <= max_dim && pw_force != 0 &&
                        (pw_force == 1 || pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n) >= kPwGemmMinTiles);
   // Its vec4 loads (conv2d_pw_gemm_vec4) where the input channels and the plane are multiples
-  // of 4 at the bounds; a call whose plane is not (a smaller input) runs the scalar kernel,
-  // recorded beside it (pw_scalar_index). Not at the 32-channel tile, whose A tile has fewer
-  // vec4s than it has threads.
+  // of 4 at the bounds. Where shapes may vary (Graph::shapes_fixed false), a call whose plane
+  // is not runs the scalar kernel, recorded beside it (pw_scalar_index); with fixed shapes a
+  // smaller input rebuilds the graph (count_fixed_shape_op). Not at the 32-channel tile, whose
+  // A tile has fewer vec4s than it has threads.
   const bool pw_vec4 = pw_gemm && g.options().conv_pw_vec4 && !(pw_tile == kPwTile32) && w->max_dims[1] % 4 == 0 &&
                        max_plane % 4 == 0 && x->buffer->size() >= 16 && w->buffer->size() >= 16;
   static_assert(vec4_staging_fits(kPwTile128) && vec4_staging_fits(kPwTile128x64) && vec4_staging_fits(kPwTile64) &&
                 vec4_staging_fits(kPwTile64k8));
+  // Split over the input channels where the GEMM's grid is small, by igemm's rule above
+  // (kIgemmFill; each split at least 8 K steps): D-FINE's long-K 1x1 convs on 20x20 and 40x40
+  // planes ran 28-200 tiles at 2-8 TFLOP/s on the H100. The partial sums go to `partial`,
+  // then conv2d_pw_splitk_reduce finishes them (bias, clamp, epilogue, residual).
+  if (pw_gemm && g.options().conv_splitk && g.options().conv_pw_splitk) {
+    const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
+    const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
+    const uint64_t fill = g.options().conv_splitk_fill                        ? g.options().conv_splitk_fill
+                          : g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu
+                                                                             : kIgemmFill;
+    const uint64_t tiles = pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n);
+    while (tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits * 2 &&
+           out_bytes * splits * 2 <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size) &&
+           max_n * splits * 2 <= max_dim)
+      splits *= 2;
+    if (splits > 1) {
+      WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_pw_gemm split-K partial sums", out_bytes * splits));
+    }
+  }
   const gpu::ShaderName shader = t_gemm      ? gpu::shaders::conv2d_transposed_gemm
                                 : t_phase    ? gpu::shaders::conv2d_transposed_phase
                                 : transposed ? gpu::shaders::conv2d_transposed
@@ -453,6 +473,7 @@ Status conv(Graph& g, const OpArgs& a) {
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
   } else if (pw_gemm) {
     key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
+    if (splits > 1) key.set("KS", splits);
   } else if (pointwise) {
     const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
     ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
@@ -478,9 +499,12 @@ Status conv(Graph& g, const OpArgs& a) {
   if (pw_gemm && pw_tile == kPwTile64k8)
     d.label = (d.label.empty() ? g.current_op() + " " + std::string(shader.name) : d.label) + ":64x64x8";
   size_t pw_scalar_index = 0;
-  if (pw_vec4) {
+  const bool pw_fallback = pw_vec4 && !g.shapes_fixed();
+  if (pw_vec4 && !pw_fallback) g.count_fixed_shape_op();
+  if (pw_fallback) {
     gpu::PipelineKey skey(gpu::shaders::conv2d_pw_gemm);
     skey.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
+    if (splits > 1) skey.set("KS", splits);
     gpu::Dispatch sd = d;
     WICK_ASSIGN_OR_RETURN(sd.pipeline, g.pipeline(skey));
     if (!sd.label.empty()) sd.label.replace(sd.label.find(shader.name), shader.name.size(), gpu::shaders::conv2d_pw_gemm.name);
@@ -489,13 +513,15 @@ Status conv(Graph& g, const OpArgs& a) {
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   size_t reduce_index = 0;
   if (partial) {
-    // The split-K sums: partial (binding 0) -> y with bias, clamp and epilogue.
-    gpu::PipelineKey rkey(gpu::shaders::conv2d_splitk_reduce);
+    // The split-K sums: partial (binding 0) -> y with bias, clamp and epilogue (and, after the
+    // pointwise GEMM, its residual add at binding 6).
+    gpu::PipelineKey rkey(pw_gemm ? gpu::shaders::conv2d_pw_splitk_reduce : gpu::shaders::conv2d_splitk_reduce);
     rkey.set("wg_size", kReduceWorkgroup).set("ks", splits);
     WICK_ASSIGN_OR_RETURN(auto reduce, g.pipeline(rkey));
     gpu::Dispatch r;
     r.pipeline = reduce;
     r.bindings = {{0, partial}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()}, {4, params->buffer()}};
+    if (pw_gemm) r.bindings.push_back({6, residual ? residual->buffer.get() : w_buf});
     WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
   }
 
@@ -540,10 +566,14 @@ Status conv(Graph& g, const OpArgs& a) {
       // The vec4 kernel, or the scalar one beside it where this call's plane or channels are
       // not multiples of 4; the other gets an empty grid (not dispatched).
       const bool vec4_now = pw_vec4 && (p.out_h * p.out_w) % 4 == 0 && p.in_c % 4 == 0;
-      const size_t run = pw_vec4 && !vec4_now ? pw_scalar_index : index;
-      if (pw_vec4) WICK_RETURN_IF_ERROR(g.set_workgroups(run == index ? pw_scalar_index : index, 0, 0, 0));
-      return g.set_workgroups(run, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
-                              static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n);
+      if (pw_vec4 && !vec4_now && !pw_fallback)
+        return op_error(ErrorCode::kInternal, name, "vec4 pointwise GEMM built for fixed shapes got a plane of " +
+                                                        std::to_string(p.out_h * p.out_w) + " pixels");
+      const size_t run = pw_fallback && !vec4_now ? pw_scalar_index : index;
+      if (pw_fallback) WICK_RETURN_IF_ERROR(g.set_workgroups(run == index ? pw_scalar_index : index, 0, 0, 0));
+      WICK_RETURN_IF_ERROR(g.set_workgroups(run, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
+                                            static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n * splits));
+      return partial ? g.set_grid(reduce_index, p.total, kReduceWorkgroup) : Status{};
     }
     if (pointwise) return g.set_grid(index, uint64_t{p.n} * ((p.out_c + 3) / 4) * p.out_h * p.out_w * ks, kPwWorkgroup);
     if (t_gemm) {
