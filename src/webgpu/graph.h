@@ -157,14 +157,10 @@ struct GraphOptions {
   // (ops/conv/register.cpp), 1 always, 0 never (conv2d_pw). Environment override:
   // WICK_CONV_PW_GEMM=0|1.
   int conv_pw_gemm = -1;
-  // conv2d_pw_gemm at the matmul's 64x64 tile with BK 8 and 8x4 outputs a thread (8 KiB;
-  // six workgroups a multiprocessor under Dawn on NVIDIA) from 384 tiles of 64x64 where the
-  // 128x128 tile does not apply, in place of 128x64 and 64x64 at BK 16 (ops/conv/register.cpp;
-  // conv_pw bench v18). Environment override: WICK_CONV_PW_TILE_K8=0.
-  bool conv_pw_tile_k8 = true;
-  // conv2d_pw_gemm with vec4 global loads (conv2d_pw_gemm_vec4) where the input channels and
-  // the plane are multiples of 4 (ops/conv/register.cpp; conv_pw bench v19-v22). Environment
-  // override: WICK_CONV_PW_VEC4=0.
+  // conv2d_pw_gemm with vec4 global loads (conv2d_pw_gemm_vec4, at 64x64 / BK 16) where the
+  // input channels and the plane are multiples of 4 (ops/conv/register.cpp; conv_pw bench
+  // v19-v22: D-FINE S 6.6 against 7.2 ms end to end on the H100 with the split below).
+  // Environment override: WICK_CONV_PW_VEC4=0.
   bool conv_pw_vec4 = true;
   // conv2d_pw_gemm split over the input channels where its grid is small, as conv2d_igemm's
   // split-K (conv_splitk off turns both off; ops/conv/register.cpp). Environment override:

@@ -165,29 +165,23 @@ TEST(WebGpuConvOp, RandomShapes) { random_shapes(-1); }
 TEST(WebGpuConvOp, RandomShapesPointwiseGemm) { random_shapes(1); }
 
 // The pointwise kernel by shape: conv2d_pw_gemm once the output has enough tiles (each of
-// its tiles: 32 x 128 for out_c <= 32, 64 x 64 at BK 16, 64 x 64 at BK 8 with 8x4 a thread
-// (labelled ":64x64x8"), 128 x 64, 128 x 128), with vec4 loads (conv2d_pw_gemm_vec4) where
-// the input channels and the plane are multiples of 4, conv2d_pw below; pixels and channels
-// not multiples of the tile, K not a multiple of the K step, batches, bias or none.
+// its tiles: 32 x 128 for out_c <= 32, 64 x 64, 128 x 64, 128 x 128), conv2d_pw_gemm_vec4 (64
+// x 64) where the input channels and the plane are multiples of 4 and out_c > 32, conv2d_pw
+// below; pixels and channels not multiples of the tile, K not a multiple of the K step,
+// batches, bias or none.
 TEST(WebGpuConvOp, PointwiseGemmTiles) {
   std::mt19937 rng(77);
   struct Case {
     ConvCase k;
     const char* kernel;
-    bool tile_k8 = true;  // GraphOptions::conv_pw_tile_k8
   };
   const std::vector<Case> cases = {
-      {{1, 19, 43, 49, 13, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm"},    // 32x128: 17 tiles
-      {{2, 37, 31, 29, 70, 1, 1, 1, 0, 1, 1, false}, "conv2d_pw_gemm"},   // 64x64: 60 tiles
-      {{1, 21, 111, 113, 70, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm:64x64x8"},  // 392 tiles of 64x64, K 2.6 x 8
-      {{66, 3, 5, 13, 129, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm:64x64x8"},   // 396 tiles of 64x64, 264 of 128x64
-      {{66, 3, 5, 13, 129, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm ", false},  // 128x64 without the k8 tile
-      {{67, 2, 3, 43, 130, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm "},   // 128x128: 268 tiles
-      // vec4 loads at each tile but 32x128.
-      {{2, 36, 30, 30, 70, 1, 1, 1, 0, 1, 1, false}, "conv2d_pw_gemm_vec4 "},        // 64x64: 60 tiles, K 2.25 x 16
-      {{1, 20, 112, 112, 70, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4:64x64x8"},  // 392 tiles, K 2.5 x 8
-      {{1, 8, 120, 160, 50, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4 "},        // 128x64: 300 tiles
-      {{67, 4, 3, 44, 130, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4 "},         // 128x128: 268 tiles, K 0.5 x 8
+      {{1, 19, 43, 49, 13, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm "},    // 32x128: 17 tiles
+      {{2, 37, 31, 29, 70, 1, 1, 1, 0, 1, 1, false}, "conv2d_pw_gemm "},   // 64x64: 60 tiles
+      {{66, 3, 5, 13, 129, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm "},    // 128x64: 264 tiles
+      {{67, 2, 3, 43, 130, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm "},    // 128x128: 268 tiles
+      {{2, 36, 30, 30, 70, 1, 1, 1, 0, 1, 1, false}, "conv2d_pw_gemm_vec4 "},  // 60 tiles, K 2.25 x 16
+      {{1, 20, 112, 112, 70, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4 "},  // 392 tiles, K 1.25 x 16
       {{1, 40, 9, 9, 24, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw "},          // 1 tile
   };
   for (const Case& c : cases) {
@@ -195,7 +189,6 @@ TEST(WebGpuConvOp, PointwiseGemmTiles) {
     const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     test::VkGraphBuilder b;
     b.profile = true;
-    b.conv_pw_tile_k8 = c.tile_k8;
     int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
     b.output(add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow));
     auto r = b.run({Value::make_tensor(xt)});

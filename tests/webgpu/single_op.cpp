@@ -228,7 +228,6 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.conv_pw_gemm = conv_pw_gemm;
   go.matmul_splitk = matmul_splitk;
   go.conv_rm8 = conv_rm8;
-  go.conv_pw_tile_k8 = conv_pw_tile_k8;
   go.conv_splitk_fill = conv_splitk_fill;
   go.f16_weights = f16_weights;
   go.subgroups = subgroups;

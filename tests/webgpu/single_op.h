@@ -86,7 +86,6 @@ class VkGraphBuilder {
   int conv_pw_gemm = -1;      // GraphOptions::conv_pw_gemm for run() (1: every pointwise conv as a GEMM)
   int matmul_splitk = 0;      // GraphOptions::matmul_splitk for run() (n >= 2: n splits wherever the 64x64 tile runs)
   int conv_rm8 = 0;           // GraphOptions::conv_rm8 for run() (1: RM 8 wherever the channel tile is 32 or 64)
-  bool conv_pw_tile_k8 = true;  // GraphOptions::conv_pw_tile_k8 for run()
   uint32_t conv_splitk_fill = 0;  // GraphOptions::conv_splitk_fill for run() (0: the adapter's default)
   bool f16_weights = false;   // GraphOptions::f16_weights for run()
   bool subgroups = false;     // GraphOptions::subgroups for run() (the *_sg.wgsl row reductions)

@@ -59,21 +59,14 @@ constexpr uint64_t kTransposedGemmMinMacs = uint64_t{1} << 16;
 struct PwTile {
   uint32_t bm, bn, bk, rm, rn;
   constexpr uint32_t threads() const { return (bm / rm) * (bn / rn); }
-  constexpr bool operator==(const PwTile&) const = default;
 };
 constexpr PwTile kPwTile128 = {128, 128, 8, 8, 8};
 constexpr PwTile kPwTile128x64 = {128, 64, 8, 8, 8};
 constexpr PwTile kPwTile64 = {64, 64, 16, 4, 4};
 constexpr PwTile kPwTile32 = {32, 128, 8, 4, 8};  // out_c <= 32: no mostly-empty 64-channel tiles
-// The matmul's 64x64 tile at BK 8 with 8x4 outputs a thread (128 threads, 8 KiB: six
-// workgroups a multiprocessor under Dawn on NVIDIA, against three for the 16 KiB tiles;
-// conv_pw bench v18, matmul bench v41), from kPwMinTiles64k8 tiles of 64x64 where 128x128
-// does not apply (GraphOptions::conv_pw_tile_k8). Labelled ":64x64x8" in profiles.
-constexpr PwTile kPwTile64k8 = {64, 64, 8, 8, 4};
-constexpr uint64_t kPwMinTiles64k8 = 384;
 // conv2d_pw_gemm's staging of global loads (matmul_scalar_staging.inc.wgsl) holds these tiles.
 static_assert(scalar_staging_fits(kPwTile128) && scalar_staging_fits(kPwTile128x64) && scalar_staging_fits(kPwTile64) &&
-              scalar_staging_fits(kPwTile32) && scalar_staging_fits(kPwTile64k8));
+              scalar_staging_fits(kPwTile32));
 // The largest tile whose grid still gives the GPU's multiprocessors (132 on the H200) about
 // two workgroups each; the GEMM runs where its grid has at least kPwGemmMinTiles tiles
 // (smaller layers, e.g. squeeze-and-excitation's 1x1 convs on a 1x1 plane, keep conv2d_pw
@@ -81,10 +74,14 @@ static_assert(scalar_staging_fits(kPwTile128) && scalar_staging_fits(kPwTile128x
 constexpr uint64_t kPwMinTiles = 264;
 constexpr uint64_t kPwGemmMinTiles = 16;
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-PwTile pointwise_tile(uint64_t oc, uint64_t plane, uint64_t n, bool tile_k8) {
+// With vec4 loads (conv2d_pw_gemm_vec4) always 64x64 at BK 16: on the H100 it won every case
+// of the conv_pw bench (v21) against 128x128, 128x64 and 64x64 at BK 8 with 8x4 a thread
+// (v19, v20, v22), the large grids too (D-FINE's 512 -> 512 at 80x80: 150 us against
+// 155-163; 640 -> 256: 111 against 111-130), and by 1.3-2.5x on grids of 28-200 tiles.
+PwTile pointwise_tile(uint64_t oc, uint64_t plane, uint64_t n, bool vec4) {
   if (oc <= 32) return kPwTile32;
+  if (vec4) return kPwTile64;
   if (ceil_div(oc, 128) * ceil_div(plane, 128) * n >= kPwMinTiles) return kPwTile128;
-  if (tile_k8 && ceil_div(oc, 64) * ceil_div(plane, 64) * n >= kPwMinTiles64k8) return kPwTile64k8;
   if (ceil_div(oc, 128) * ceil_div(plane, 64) * n >= kPwMinTiles) return kPwTile128x64;
   return kPwTile64;
 }
@@ -413,22 +410,22 @@ Status conv(Graph& g, const OpArgs& a) {
   // GraphOptions::conv_pw_gemm (WICK_CONV_PW_GEMM) forces either kernel for side-by-side timings.
   const uint64_t max_plane = pointwise ? static_cast<uint64_t>(x->max_numel() / std::max<int64_t>(x->max_dims[0] * x->max_dims[1], 1)) : 0;
   const uint64_t max_n = static_cast<uint64_t>(std::max<int64_t>(x->max_dims[0], 1));
-  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n, g.options().conv_pw_tile_k8);
+  // Its vec4 loads (conv2d_pw_gemm_vec4) where the input channels and the plane are multiples
+  // of 4 at the bounds, past 32 output channels (the 32-channel tile's A tile has fewer vec4s
+  // than it has threads). Where shapes may vary (Graph::shapes_fixed false), a call whose
+  // plane is not runs the scalar kernel, recorded beside it (pw_scalar_index); with fixed
+  // shapes a smaller input rebuilds the graph (count_fixed_shape_op).
+  const bool vec4_shape = pointwise && g.options().conv_pw_vec4 && out_channels > 32 && w->max_dims[1] % 4 == 0 &&
+                          max_plane % 4 == 0 && x->buffer->size() >= 16 && w->buffer->size() >= 16;
+  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n, vec4_shape);
   const int pw_force = g.options().conv_pw_gemm;
   const bool pw_gemm = pointwise && lim.max_compute_workgroup_storage_size >= 16384 &&
                        lim.max_compute_invocations_per_workgroup >= pw_tile.threads() &&
                        ceil_div(max_plane, pw_tile.bn) <= max_dim && ceil_div(static_cast<uint64_t>(out_channels), pw_tile.bm) <= max_dim &&
                        max_n <= max_dim && pw_force != 0 &&
                        (pw_force == 1 || pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n) >= kPwGemmMinTiles);
-  // Its vec4 loads (conv2d_pw_gemm_vec4) where the input channels and the plane are multiples
-  // of 4 at the bounds. Where shapes may vary (Graph::shapes_fixed false), a call whose plane
-  // is not runs the scalar kernel, recorded beside it (pw_scalar_index); with fixed shapes a
-  // smaller input rebuilds the graph (count_fixed_shape_op). Not at the 32-channel tile, whose
-  // A tile has fewer vec4s than it has threads.
-  const bool pw_vec4 = pw_gemm && g.options().conv_pw_vec4 && !(pw_tile == kPwTile32) && w->max_dims[1] % 4 == 0 &&
-                       max_plane % 4 == 0 && x->buffer->size() >= 16 && w->buffer->size() >= 16;
-  static_assert(vec4_staging_fits(kPwTile128) && vec4_staging_fits(kPwTile128x64) && vec4_staging_fits(kPwTile64) &&
-                vec4_staging_fits(kPwTile64k8));
+  const bool pw_vec4 = pw_gemm && vec4_shape;
+  static_assert(vec4_staging_fits(kPwTile64));
   // Split over the input channels where the GEMM's grid is small, by igemm's rule above
   // (kIgemmFill; each split at least 8 K steps): D-FINE's long-K 1x1 convs on 20x20 and 40x40
   // planes ran 28-200 tiles at 2-8 TFLOP/s on the H100. The partial sums go to `partial`,
@@ -496,8 +493,6 @@ Status conv(Graph& g, const OpArgs& a) {
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
               (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
-  if (pw_gemm && pw_tile == kPwTile64k8)
-    d.label = (d.label.empty() ? g.current_op() + " " + std::string(shader.name) : d.label) + ":64x64x8";
   size_t pw_scalar_index = 0;
   const bool pw_fallback = pw_vec4 && !g.shapes_fixed();
   if (pw_vec4 && !pw_fallback) g.count_fixed_shape_op();
