@@ -1,4 +1,15 @@
 #!/usr/bin/env bash
+# NEXT (after the night session of 2026-12-06; its one call ran on an H100, and the device
+# budget went on refusals before a second): on main as it is (d694e32 onward: every vec4
+# pointwise GEMM at 64x64 / BK 16, which the first call's build did not have on grids of 384+
+# tiles), MODELS="dfine_s_640 modnet_512 whisper_base_encoder_30s whisper_base_encoder_30s_sdpa"
+# with AB="dfine_s_640:WICK_CONV_PW_VEC4=0,default,WICK_CONV_PW_SPLITK=0,default
+# whisper_base_encoder_30s:WICK_SUBMIT_CHUNK=4,default,WICK_SUBMIT_CHUNK=4,default", then
+# `ROUNDS=3 bash .dev/bench/vision/ratio_rounds.sh whisper_base_encoder_30s
+# whisper_base_encoder_30s_sdpa dfine_s_640` (copy ratio_rounds.sh into the stage): Whisper's
+# Wick/ORT was 0.49 in one run and 0.51 in the next, so its verdict needs rounds. D-FINE's
+# ten largest layers: 17.5 TFLOP/s in that call; the split ones (1024 -> 256 at 40x40) and
+# 256 -> 256 at 80x80 are what stays under 20.
 # NEXT (after the evening session of 2026-12-06; every call that day ran on an H100): give
 # conv2d_pw_gemm (D-FINE's two largest layers, 14.6 and 13.6 TFLOP/s) the matmul's 64x64 /
 # BK 8 / 8x4 tile (kPwTile* in ops/conv/register.cpp; scalar staging holds it), time it in
