@@ -253,6 +253,51 @@ TEST(WebGpuReduceOp, SoftmaxOfMaskedScores) {
   }
 }
 
+// Many rows shorter than a workgroup on the GPU kernel choice (D-FINE's deformable-attention
+// sum over 12 sampling points, [8 * 32 * 300, 12] there): reduce.wgsl with rows packed
+// 256 / tpr a workgroup, not reduce_rows.wgsl's workgroup a row; sum and amax over the last
+// dim, and a mean over the last two, against double CPU sums; the profile says which ran.
+TEST(WebGpuReduceOp, ShortRowsTakeThePackedKernel) {
+  std::mt19937 rng(38);
+  struct C { std::vector<int64_t> shape; std::vector<int64_t> dims; const char* op; };
+  const std::vector<C> cases = {
+      {{8, 37, 30, 12}, {-1}, "aten.sum.dim_IntList"},
+      {{3001, 12}, {1}, "aten.amax.default"},
+      {{7, 9, 5, 11}, {2, 3}, "aten.mean.dim"},
+  };
+  for (const C& c : cases) {
+    Tensor t = test::random_tensor(ScalarType::kFloat, c.shape, rng, -3, 5);
+    Split s = split(c.shape, c.dims, false);
+    auto g = groups(c.shape, s.reduced);
+    const std::string op = c.op;
+    test::VkGraphBuilder b;
+    b.gpu_kernels = true;
+    b.profile = true;
+    int x = b.input(ScalarType::kFloat, c.shape);
+    int out = b.tensor(ScalarType::kFloat, s.out_shape);
+    if (op == "aten.amax.default") b.op(c.op, {x, b.int_list(c.dims), b.bool_value(false), out});
+    else b.op(c.op, {x, b.int_list(c.dims), b.bool_value(false), b.none(), out});
+    b.output(out);
+    auto r = b.run({Value::make_tensor(t)});
+    ASSERT_TRUE(r.ok()) << op << ": " << r.status().to_string();
+    ASSERT_EQ(b.kernels.size(), 1u) << op;
+    EXPECT_EQ(test::count_kernel(b.kernels, " reduce"), 1u) << op << ": " << b.kernels[0];
+    const Tensor& got = (*r)[0].tensor;
+    ASSERT_EQ(static_cast<int64_t>(g.size()), got.numel());
+    for (size_t row = 0; row < g.size(); ++row) {
+      double acc = op == "aten.amax.default" ? -INFINITY : 0, mag = 0;
+      for (int64_t i : g[row]) {
+        const double v = t.data_as<float>()[i];
+        mag += std::fabs(v);
+        acc = op == "aten.amax.default" ? std::max(acc, v) : acc + v;
+      }
+      double tol = op == "aten.amax.default" ? 0 : 1e-5 * (1 + mag);
+      if (op == "aten.mean.dim") { acc /= static_cast<double>(g[row].size()); tol /= static_cast<double>(g[row].size()); }
+      ASSERT_NEAR(got.data_as<float>()[row], acc, tol) << op << " row " << row;
+    }
+  }
+}
+
 // reduce_rows.wgsl's own paths, on odd sizes: rows longer than a workgroup's register
 // cache (softmax's two-read path, with -inf runs), and few long rows split into chunks
 // whose partials a second dispatch combines (sum, mean, amax, amin). Against double CPU

@@ -51,6 +51,8 @@ struct RowParams {
 // chunk's 256 threads each read (8).
 constexpr uint64_t kTargetGroups = 1024;
 constexpr uint64_t kMinChunk = 8 * kWorkgroup;
+// Rows shorter than a workgroup take reduce.wgsl's packed rows instead (build_reduce).
+constexpr uint64_t kRowsMinLen = kWorkgroup;
 
 // Whether every reduced dim larger than 1 comes after every kept dim larger than 1 (in the
 // upper-bound shape; live dims are no larger): each output row is then one contiguous run.
@@ -169,7 +171,14 @@ Status build_reduce(Graph& g, GpuTensor* in, GpuTensor* out, std::vector<int64_t
   const bool softmax = op == ReduceOp::kSoftmax || op == ReduceOp::kLogSoftmax;
   if (softmax && (!in->is_float() || !out->is_float()))
     return Status(ErrorCode::kNotSupported, std::string(name) + ": float tensors only");
-  if (g.gpu_kernel_choice() && in->is_float() && out->is_float() && reduces_inner_run(in->max_dims, reduced)) {
+  // reduce_rows gives every row (or chunk) a workgroup of 256 threads: rows shorter than that
+  // (D-FINE's deformable-attention sums over 12 sampling points, 76,800 rows: 162 us each on
+  // the H100) go to reduce.wgsl, which packs 256 / tpr rows a workgroup.
+  uint64_t max_len = 1;
+  for (size_t d = 0; d < reduced.size(); ++d)
+    if (reduced[d]) max_len *= static_cast<uint64_t>(std::max<int64_t>(in->max_dims[d], 1));
+  if (g.gpu_kernel_choice() && in->is_float() && out->is_float() && reduces_inner_run(in->max_dims, reduced) &&
+      max_len >= kRowsMinLen) {
     const RowsOp rop = op == ReduceOp::kAmax ? RowsOp::kAmax : op == ReduceOp::kAmin ? RowsOp::kAmin
                      : op == ReduceOp::kSoftmax ? RowsOp::kSoftmax : op == ReduceOp::kLogSoftmax ? RowsOp::kLogSoftmax
                      : RowsOp::kSum;
