@@ -170,7 +170,9 @@ TEST(WebGpuReduceOp, SoftmaxAndLogSoftmaxAreStable) {
       {{3000, 37}, -1}, {{1500, 300}, -1}, {{2, 1100, 300}, -1}, {{1100, 300, 2}, 1},
   };
   for (int variant = 0; variant < 4; ++variant) {
-    const bool log = variant & 1, gpu = variant & 2;  // gpu: reduce_rows.wgsl for softmax over the last dim
+    // gpu: the GPU kernel choice, reduce_rows.wgsl for a softmax over the last dim of rows of
+    // 256 or more ({4, 1031} here), reduce.wgsl's packed rows for shorter ones.
+    const bool log = variant & 1, gpu = variant & 2;
     for (const auto& [shape, dim] : cases) {
       // reduce_rows.wgsl runs a 256-thread workgroup per row: on SwiftShader only the small
       // cases (RowsKernelLongRowsAndChunks has long rows of its own).
