@@ -9,7 +9,9 @@
 # whisper_base_encoder_30s_sdpa dfine_s_640` (copy ratio_rounds.sh into the stage): Whisper's
 # Wick/ORT was 0.49 in one run and 0.51 in the next, so its verdict needs rounds. D-FINE's
 # ten largest layers: 17.5 TFLOP/s in that call; the split ones (1024 -> 256 at 40x40) and
-# 256 -> 256 at 80x80 are what stays under 20.
+# 256 -> 256 at 80x80 are what stays under 20. Stage with KBENCH="reduce" and run with
+# KERNEL_BENCH="reduce reduce" KBENCH_ARGS_reduce="--only short" (the short-row reductions
+# that 981a5d4 moved to reduce.wgsl: D-FINE's three 162-us sums should drop to ~10 us).
 # NEXT (after the evening session of 2026-12-06; every call that day ran on an H100): give
 # conv2d_pw_gemm (D-FINE's two largest layers, 14.6 and 13.6 TFLOP/s) the matmul's 64x64 /
 # BK 8 / 8x4 tile (kPwTile* in ops/conv/register.cpp; scalar staging holds it), time it in
