@@ -138,13 +138,16 @@ TEST(WebGpuSubgroupOp, LongRowNormsMatchCpu) {
   }
 }
 
-// reduce_rows_sg (the GPU kernel choice, forced): softmax / log_softmax rows shorter than a
-// subgroup, odd, cached (<= 2048 words) and online (longer), with -inf entries and a fully
-// masked row; sum / amax / amin rows, and few long rows split into chunks (two dispatches).
+// reduce_rows_sg (the GPU kernel choice, forced): softmax / log_softmax rows cached (<= 2048
+// words) and online (longer), with -inf entries and a fully masked row; sum / amax / amin
+// rows, and few long rows split into chunks (two dispatches: the second reduces rows of a
+// few chunk partials, shorter than a subgroup). Rows shorter than a workgroup (256 words)
+// take the packed kernel instead (reduce.wgsl; softmax_rows on a CPU adapter): checked too,
+// and that they do not run reduce_rows_sg.
 TEST(WebGpuSubgroupOp, RowReductionsMatchCpu) {
   std::mt19937 rng(62);
   const float ninf = -std::numeric_limits<float>::infinity();
-  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{5, 3}, {300, 77}, {3, 2049}, {4, 1}}) {
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{5, 3}, {300, 77}, {7, 259}, {3, 2049}, {4, 1}}) {
     for (const bool log : {false, true}) {
       Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng, -8, 8);
       const int64_t len = shape.back(), rows = shape_numel(shape) / len;
@@ -162,7 +165,8 @@ TEST(WebGpuSubgroupOp, RowReductionsMatchCpu) {
       auto r = b.run({Value::make_tensor(x)});
       const std::string what = std::string(log ? "log_softmax " : "softmax ") + shape_to_string(shape);
       ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
-      ASSERT_EQ(shader_of(b, 0), "reduce_rows_sg") << what << " (does the adapter have subgroups?)";
+      if (len >= 256) ASSERT_EQ(shader_of(b, 0), "reduce_rows_sg") << what << " (does the adapter have subgroups?)";
+      else ASSERT_NE(shader_of(b, 0), "reduce_rows_sg") << what << ": short rows take the packed kernel";
       const float* py = (*r)[0].tensor.data_as<float>();
       for (int64_t row = 0; row < rows; ++row) {
         const float* v = px + row * len;
@@ -186,7 +190,7 @@ TEST(WebGpuSubgroupOp, RowReductionsMatchCpu) {
     }
   }
   const char* names[] = {"aten.sum.dim_IntList", "aten.amax.default", "aten.amin.default"};
-  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{13, 97}, {7, 2}, {2, 5000}}) {
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{13, 97}, {7, 2}, {5, 301}, {2, 5000}}) {
     for (int op = 0; op < 3; ++op) {
       Tensor x = test::random_tensor(ScalarType::kFloat, shape, rng, -4, 4);
       const int64_t len = shape.back(), rows = shape_numel(shape) / len;
@@ -202,7 +206,10 @@ TEST(WebGpuSubgroupOp, RowReductionsMatchCpu) {
       auto r = b.run({Value::make_tensor(x)});
       const std::string what = std::string(names[op]) + " " + shape_to_string(shape);
       ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
-      for (size_t i = 0; i < b.kernels.size(); ++i) ASSERT_EQ(shader_of(b, i), "reduce_rows_sg") << what;
+      for (size_t i = 0; i < b.kernels.size(); ++i) {
+        if (len >= 256) ASSERT_EQ(shader_of(b, i), "reduce_rows_sg") << what;
+        else ASSERT_EQ(shader_of(b, i), "reduce") << what << ": short rows take the packed kernel";
+      }
       const float* px = x.data_as<float>();
       for (int64_t row = 0; row < rows; ++row) {
         double want = op == 0 ? 0 : px[row * len], mag = 0;
