@@ -9,23 +9,12 @@
 //#include "conv2d_pw_epilogue.inc.wgsl"
 //#include "matmul_large_tile.inc.wgsl"
 //#include "conv2d_pw_gemm_sizes.inc.wgsl"
+//#include "matmul_vec4_staging.inc.wgsl"
 
 // x and w as vec4s. The includes' scalar declarations of bindings 0 and 1 (x, w) are not
 // used by this entry point, so they do not collide with these.
 @group(0) @binding(0) var<storage, read> x4: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> w4: array<vec4<f32>>;
-
-
-// vec4s per thread's share of a K tile: 1 or 2 at every tile register.cpp uses.
-override LA: u32 = A_V4 / NT;
-override LB: u32 = B_V4 / NT;
-
-// Global loads of one K tile, in registers between issue and the shared-memory store (named
-// registers, not an array: matmul_large_tile.inc.wgsl, "Register arrays").
-var<private> ra0: vec4<f32>;
-var<private> ra1: vec4<f32>;
-var<private> rb0: vec4<f32>;
-var<private> rb1: vec4<f32>;
 
 // A = w [out_c, in_c]: vec4 e of the thread's share is row row0 + e / (BK / 4) (clamped to
 // the last: in bounds, never stored), input channels k0 + 4 (e % (BK / 4)) .. + 3 (0 past in_c).
@@ -50,32 +39,13 @@ fn b_at(e: u32, bi: u32, col0: u32, k0: u32) -> vec4<f32> {
   return select(vec4<f32>(0.0), v, gk < p.in_c && gn < plane);
 }
 
+// Its share of the K tile into the staging registers (matmul_vec4_staging.inc.wgsl, whose
+// store_tile puts them in shared memory; b is [K, N] here: trans_b stays 0).
 fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
   ra0 = a_at(li, row0, k0);
   if (LA > 1u) { ra1 = a_at(li + NT, row0, k0); }
   rb0 = b_at(li, bi, col0, k0);
   if (LB > 1u) { rb1 = b_at(li + NT, bi, col0, k0); }
-}
-
-// vec4 v (input channels kk..kk+3 of row e / (BK / 4)) into as_ at abase, K-major.
-fn store_a(abase: u32, e: u32, v: vec4<f32>) {
-  let kq = BK / 4u;
-  let row = e / kq;
-  let kk = (e % kq) * 4u;
-  as_[abase + kk * (BM / 4u) + row / 4u][row % 4u] = v.x;
-  as_[abase + (kk + 1u) * (BM / 4u) + row / 4u][row % 4u] = v.y;
-  as_[abase + (kk + 2u) * (BM / 4u) + row / 4u][row % 4u] = v.z;
-  as_[abase + (kk + 3u) * (BM / 4u) + row / 4u][row % 4u] = v.w;
-}
-
-fn store_tile(li: u32, buf: u32) {
-  let abase = buf * A_V4;
-  store_a(abase, li, ra0);
-  if (LA > 1u) { store_a(abase, li + NT, ra1); }
-  // B's vec4 e is already K-major: channel e / (BN / 4), pixels 4 (e % (BN / 4)).
-  let bbase = buf * B_V4;
-  bs_[bbase + li] = rb0;
-  if (LB > 1u) { bs_[bbase + li + NT] = rb1; }
 }
 
 // Pixels gn..gn+3 (gn % 4 == 0 and the plane a multiple of 4: all four are in it) of output
