@@ -89,6 +89,26 @@ uint64_t pointwise_tiles(const PwTile& t, uint64_t oc, uint64_t plane, uint64_t 
   return ceil_div(oc, t.bm) * ceil_div(plane, t.bn) * n;
 }
 
+// Split-K factor of conv2d_igemm and the pointwise GEMM (GraphOptions::conv_splitk): the
+// most splits (a power of two up to 16) that keep a grid of `tiles` workgroups within the fill
+// (conv_splitk_fill, else kIgemmFill on GPU adapters and kIgemmFillCpu on CPU ones), each
+// split at least `min_steps` of the `steps` K steps, the partial sums (`out_bytes` a split)
+// within kIgemmMaxPartialBytes and the binding limit, and `z_per_split` workgroups a split
+// within the grid's z limit `max_z`.
+uint32_t conv_splitk_factor(Graph& g, uint64_t tiles, uint64_t steps, uint64_t min_steps, uint64_t out_bytes,
+                            uint64_t z_per_split, uint64_t max_z) {
+  if (!g.options().conv_splitk) return 1;
+  const uint64_t fill = g.options().conv_splitk_fill                        ? g.options().conv_splitk_fill
+                        : g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu
+                                                                           : kIgemmFill;
+  const uint64_t max_bytes = std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size);
+  uint32_t splits = 1;
+  while (tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= min_steps * splits * 2 &&
+         out_bytes * splits * 2 <= max_bytes && z_per_split * splits * 2 <= max_z)
+    splits *= 2;
+  return splits;
+}
+
 // Split-K factor of conv2d_pw: enough invocations to fill the GPU (about 64K) while each
 // still sums at least 8 input channels.
 uint32_t pointwise_split(uint64_t slots, uint64_t in_c) {
@@ -349,15 +369,9 @@ Status conv(Graph& g, const OpArgs& a) {
   uint32_t splits = 1;
   gpu::Buffer* partial = nullptr;
   if (igemm) {
-    const uint64_t steps = (k_dim + kIgemmK - 1) / kIgemmK;
+    // Each split at least 4 K steps; the grid's z is the split.
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
-    const uint64_t fill = g.options().conv_splitk_fill                        ? g.options().conv_splitk_fill
-                          : g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu
-                                                                             : kIgemmFill;
-    const uint64_t tiles = m_tiles * n_tiles;
-    while (g.options().conv_splitk && tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits &&
-           out_bytes * splits * 2 <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size))
-      splits *= 2;
+    splits = conv_splitk_factor(g, m_tiles * n_tiles, ceil_div(k_dim, kIgemmK), 4, out_bytes, 1, max_dim);
     if (splits > 1) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_igemm split-K partial sums", out_bytes * splits));
     }
@@ -430,17 +444,11 @@ Status conv(Graph& g, const OpArgs& a) {
   // (kIgemmFill; each split at least 8 K steps): D-FINE's long-K 1x1 convs on 20x20 and 40x40
   // planes ran 28-200 tiles at 2-8 TFLOP/s on the H100. The partial sums go to `partial`,
   // then conv2d_pw_splitk_reduce finishes them (bias, clamp, epilogue, residual).
-  if (pw_gemm && g.options().conv_splitk && g.options().conv_pw_splitk) {
-    const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
+  if (pw_gemm && g.options().conv_pw_splitk) {
+    // The grid's z is image * split.
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
-    const uint64_t fill = g.options().conv_splitk_fill                        ? g.options().conv_splitk_fill
-                          : g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu
-                                                                             : kIgemmFill;
-    const uint64_t tiles = pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n);
-    while (tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= uint64_t{8} * splits * 2 &&
-           out_bytes * splits * 2 <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size) &&
-           max_n * splits * 2 <= max_dim)
-      splits *= 2;
+    splits = conv_splitk_factor(g, pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n),
+                                ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk), 8, out_bytes, max_n, max_dim);
     if (splits > 1) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_pw_gemm split-K partial sums", out_bytes * splits));
     }
