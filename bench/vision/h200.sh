@@ -18,7 +18,9 @@
 # prepare.sh's BEFORE=...: before/after in one call), KERNEL_BENCH="NAME..." (run
 # wick_kernel_bench_NAME from the staged kbench/ while the models export; KBENCH_ARGS_NAME="..."
 # its arguments), F16=1 (every
-# model also run, checked and timed with `wick --f16`: f16 linear weights).
+# model also run, checked and timed with `wick --f16`: f16 linear weights), PER_PASS=1 (every
+# model also profiled with WICK_PROFILE_PER_PASS=1, a compute pass per dispatch, the way
+# profiles were taken before timestamps inside passes: wick_profile_per_pass_MODEL.txt).
 set -u
 VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # these scripts
 STAGE=$(dirname "$VISION")                           # node.xz, ort.tar.xz, et.tar.xz, wick.tar.xz
@@ -110,6 +112,11 @@ bench_model() {
     timeout $(tmo 120) "$WICK" run "$D/model.pte" --backend webgpu --profile "${inargs[@]}" \
       "${outs[@]}" > "$LOGS/wick_profile_$m.txt" 2>&1
     echo "exit $?" >> "$LOGS/wick_profile_$m.txt"
+    if [[ -n ${PER_PASS:-} ]]; then
+      WICK_PROFILE_PER_PASS=1 timeout $(tmo 60) "$WICK" run "$D/model.pte" --backend webgpu --profile "${inargs[@]}" \
+        --output-dir /tmp/per_pass_out > "$LOGS/wick_profile_per_pass_$m.txt" 2>&1
+      echo "exit $?" >> "$LOGS/wick_profile_per_pass_$m.txt"
+    fi
     [[ -f $D/wick_out_0.bin ]] && python3 "$VISION/compare.py" --meta "$D" wick_out |
       sed "s/^{/{\"model\": \"$m\", \"tool\": \"wick_check\", /" >> "$RES"
     log "$m: wick bench"

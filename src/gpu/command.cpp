@@ -187,6 +187,10 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
   }
   const bool timed = options.timestamps && active > 0 &&
                      device_->has_feature(Feature::kTimestampQuery);
+  // Timestamps inside passes: one at each pass's start and one after each dispatch. Passes
+  // are at most one per dispatch, so 2 * active queries cover both ways.
+  const bool inside = timed && options.timestamps_inside_pass &&
+                      device_->has_feature(Feature::kTimestampInsidePasses);
   if (timed) {
     const uint32_t needed = static_cast<uint32_t>(2 * active);
     if (!timestamps_) timestamps_ = std::make_unique<Timestamps>();
@@ -252,6 +256,19 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
   };
   uint64_t chunk = options.first_chunk, in_chunk = 0;  // dispatches per command buffer, and in the open one
   uint32_t query = 0;
+  // Inside passes: the query written last (the pass's start or the dispatch before), and per
+  // timed dispatch the pair of queries its time lies between.
+  uint32_t last_query = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> spans;
+#ifndef __EMSCRIPTEN__
+  auto write_timestamp = [&] {
+    wgpuComputePassEncoderWriteTimestamp(pass.get(), timestamps_->query_sets[query / kQueriesPerSet].get(),
+                                         query % kQueriesPerSet);
+    last_query = query++;
+  };
+#else
+  auto write_timestamp = [] {};  // never inside: the browser bridge has no such feature
+#endif
   for (size_t index = 0; index < commands_.size(); ++index) {
     const Command& c = commands_[index];
     if (c.kind == Command::Kind::kCopy) {
@@ -270,7 +287,7 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     }
     open();
     WGPUPassTimestampWrites writes = WGPU_PASS_TIMESTAMP_WRITES_INIT;
-    if (timed) {
+    if (timed && !inside) {
       // One pass per dispatch: timestamps are written at pass boundaries.
       end_pass();
       // query is even and a set holds an even count: a pass's pair stays in one set.
@@ -282,8 +299,9 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     if (!pass) {
       // One pass holds many dispatches: WebGPU orders storage writes between dispatches.
       WGPUComputePassDescriptor pdesc = WGPU_COMPUTE_PASS_DESCRIPTOR_INIT;
-      if (timed) pdesc.timestampWrites = &writes;
+      if (timed && !inside) pdesc.timestampWrites = &writes;
       pass = ComputePassHandle(wgpuCommandEncoderBeginComputePass(encoder.get(), &pdesc));
+      if (inside) write_timestamp();
     }
     if (bound_pipeline != c.pipeline->handle()) {
       wgpuComputePassEncoderSetPipeline(pass.get(), c.pipeline->handle());
@@ -291,6 +309,11 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     }
     wgpuComputePassEncoderSetBindGroup(pass.get(), 0, c.bind_group.get(), 0, nullptr);
     wgpuComputePassEncoderDispatchWorkgroups(pass.get(), c.x, c.y, c.z);
+    if (inside) {
+      const uint32_t before = last_query;
+      write_timestamp();
+      spans.emplace_back(before, last_query);
+    }
     if (timed) {
       stats.labels.push_back(c.label);
       stats.commands.push_back(static_cast<uint32_t>(index));
@@ -321,16 +344,20 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
     std::vector<uint64_t> ticks(query);
     WICK_RETURN_IF_ERROR(device_->read_mapped(timestamps_->readback.get(), 0, sizeof(uint64_t) * query, ticks.data(),
                                               0, sizeof(uint64_t) * query, "read timestamps"));
-    // Dawn reports timestamps in nanoseconds. Some GPUs pin every begin timestamp to the
-    // start of the submit, so a dispatch starts no earlier than the previous one ended.
+    // Dawn reports timestamps in nanoseconds.
+    for (const auto& [begin, end] : spans)
+      stats.gpu_ns.push_back(ticks[end] > ticks[begin] ? ticks[end] - ticks[begin] : 0);
+    // A pass per dispatch: some GPUs pin every begin timestamp to the start of the submit,
+    // so a dispatch starts no earlier than the previous one ended.
     uint64_t previous_end = 0;
-    for (uint32_t i = 0; i + 1 < query; i += 2) {
+    for (uint32_t i = 0; !inside && i + 1 < query; i += 2) {
       const uint64_t begin = std::max(ticks[i], previous_end);
       const uint64_t end = ticks[i + 1];
       stats.gpu_ns.push_back(end > begin ? end - begin : 0);
       previous_end = std::max(previous_end, end);
     }
     stats.has_gpu_times = true;
+    stats.gpu_times_inside_pass = inside;
   }
   stats.total_ns = ns_since(start);
   return stats;

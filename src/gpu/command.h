@@ -38,9 +38,16 @@ struct Dispatch {
 };
 
 struct SubmitOptions {
-  // Per-dispatch GPU time through timestamp queries, when the device has them. Costs one
-  // compute pass per dispatch instead of one for the whole list.
+  // Per-dispatch GPU time through timestamp queries, when the device has them.
   bool timestamps = false;
+  // How they are taken. Where the device has Feature::kTimestampInsidePasses and this is
+  // set: the passes of an untimed submit, with a timestamp at each pass's start and after
+  // each dispatch; a dispatch's time runs from the end of the one before (or the pass's
+  // start) to its own end, so it holds the barrier before it and its launch, and the times
+  // add up to the GPU time of the same list untimed. Otherwise: one compute pass per
+  // dispatch, its timestamps at the pass's boundaries (each dispatch alone, and each time
+  // holds a pass's fixed cost: ~4 us a dispatch on the H100 that the untimed list doesn't pay).
+  bool timestamps_inside_pass = true;
   // Overlap of host encoding with GPU execution: the first `first_chunk` dispatches are
   // encoded and submitted on their own, so the GPU starts while the rest is encoded; each
   // later command buffer holds twice as many as the one before (few submits, and the host
@@ -57,6 +64,7 @@ struct SubmitStats {
                                     // chunks the GPU ran during the later chunks' encoding too)
   uint64_t total_ns = 0;            // host: the whole submit() call
   bool has_gpu_times = false;       // timestamps asked for and supported
+  bool gpu_times_inside_pass = false;  // taken inside the passes (SubmitOptions::timestamps_inside_pass)
   std::vector<std::string> labels;  // per encoded dispatch, parallel to gpu_ns
   std::vector<uint64_t> gpu_ns;     // per encoded dispatch, GPU nanoseconds
   std::vector<uint32_t> commands;   // per encoded dispatch, its index in the list (when timed)

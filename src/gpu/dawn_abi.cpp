@@ -49,6 +49,10 @@ constexpr FeatureEntry kFeatures[] = {
     {"dual-source-blending", 0x10, WGPUFeatureName_DualSourceBlending},
     {"subgroups", 0x11, WGPUFeatureName_Subgroups},
     {"chromium-experimental-subgroup-matrix", 0x50037, WGPUFeatureName_ChromiumExperimentalSubgroupMatrix},
+    // The same number in both (checked by writing a timestamp inside a pass on the legacy
+    // library: Device::probe_feature).
+    {"chromium-experimental-timestamp-query-inside-passes", 0x50003,
+     WGPUFeatureName_ChromiumExperimentalTimestampQueryInsidePasses},
 };
 
 bool detect_legacy() {

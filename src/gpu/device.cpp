@@ -150,6 +150,7 @@ const char* feature_name(Feature feature) {
     case Feature::kTimestampQuery: return "timestamp-query";
     case Feature::kSubgroups: return "subgroups";
     case Feature::kSubgroupMatrix: return "chromium-experimental-subgroup-matrix";
+    case Feature::kTimestampInsidePasses: return "chromium-experimental-timestamp-query-inside-passes";
   }
   return "unknown";
 }
@@ -215,7 +216,10 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   self->options_ = options;
 
   // Timed waits: every asynchronous WebGPU call here is waited on with wgpuInstanceWaitAny.
-  self->instance_ = InstanceHandle(dawn_abi::create_instance(options.request_subgroup_matrix));
+  // Dawn's experimental features (subgroup matrices, timestamps inside passes) are offered
+  // only under its allow_unsafe_apis toggle, on the instance, adapter and device.
+  const bool unsafe_apis = options.request_subgroup_matrix || options.request_timestamps_inside_passes;
+  self->instance_ = InstanceHandle(dawn_abi::create_instance(unsafe_apis));
   if (!self->instance_) {
     return make_error(ErrorCode::kDeviceLost, "wgpuCreateInstance failed");
   }
@@ -231,7 +235,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   WGPUDawnTogglesDescriptor adapter_toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
   adapter_toggles.enabledToggleCount = 2;
   adapter_toggles.enabledToggles = adapter_toggle_names;
-  if (options.request_subgroup_matrix) adapter_options.nextInChain = &adapter_toggles.chain;
+  if (unsafe_apis) adapter_options.nextInChain = &adapter_toggles.chain;
   RequestReply<WGPUAdapter> adapter_reply;
   WGPURequestAdapterCallbackInfo adapter_cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
   request_into<WGPURequestAdapterStatus_Success>(adapter_cb, adapter_reply);
@@ -274,6 +278,8 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   if (options.request_timestamp_query) wanted.push_back(Feature::kTimestampQuery);
   if (options.request_subgroups) wanted.push_back(Feature::kSubgroups);
   if (options.request_subgroup_matrix) wanted.push_back(Feature::kSubgroupMatrix);
+  if (options.request_timestamp_query && options.request_timestamps_inside_passes)
+    wanted.push_back(Feature::kTimestampInsidePasses);
   std::vector<WGPUFeatureName> required;
   for (Feature f : wanted) {
     WGPUFeatureName value = dawn_abi::feature_value(f);
@@ -304,7 +310,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   WGPUDawnTogglesDescriptor toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
   toggles.disabledToggleCount = 1;
   toggles.disabledToggles = disabled_toggles;
-  if (options.request_subgroup_matrix) {
+  if (unsafe_apis) {
     toggles.enabledToggleCount = 2;
     toggles.enabledToggles = enabled_toggles;
   }
@@ -373,6 +379,24 @@ bool Device::probe_feature(Feature feature) {
       desc.nextInChain = &wgsl.chain;
       ShaderModuleHandle probe(wgpuDeviceCreateShaderModule(handle(), &desc));
       break;
+    }
+    case Feature::kTimestampInsidePasses: {
+#ifdef __EMSCRIPTEN__
+      (void)pop_error_scope("probe").ok();
+      return false;  // the browser bridge (gpu/web) has no timestamps inside passes
+#else
+      // A timestamp written between dispatches: refused unless the feature is on.
+      WGPUQuerySetDescriptor qdesc = WGPU_QUERY_SET_DESCRIPTOR_INIT;
+      qdesc.type = WGPUQueryType_Timestamp;
+      qdesc.count = 2;
+      QuerySetHandle queries(wgpuDeviceCreateQuerySet(handle(), &qdesc));
+      CommandEncoderHandle encoder(wgpuDeviceCreateCommandEncoder(handle(), nullptr));
+      ComputePassHandle pass(wgpuCommandEncoderBeginComputePass(encoder.get(), nullptr));
+      wgpuComputePassEncoderWriteTimestamp(pass.get(), queries.get(), 0);
+      wgpuComputePassEncoderEnd(pass.get());
+      CommandBufferHandle commands(wgpuCommandEncoderFinish(encoder.get(), nullptr));
+      break;
+#endif
     }
     case Feature::kShaderF16:
     case Feature::kSubgroups: {

@@ -25,7 +25,7 @@ namespace wick::gpu {
 // subgroup_matrix_left/right/result; tensor cores through VK_KHR_cooperative_matrix on
 // Vulkan). Dawn exposes it only with the allow_unsafe_apis toggle, so it is requested only
 // when DeviceOptions::request_subgroup_matrix is set.
-enum class Feature { kShaderF16, kTimestampQuery, kSubgroups, kSubgroupMatrix };
+enum class Feature { kShaderF16, kTimestampQuery, kSubgroups, kSubgroupMatrix, kTimestampInsidePasses };
 const char* feature_name(Feature feature);  // the WebGPU spelling: "shader-f16", ...
 
 enum class Backend { kDefault, kVulkan, kMetal, kD3D12, kNull };
@@ -41,6 +41,11 @@ struct DeviceOptions {
   bool request_subgroups = true;
   // Off by default: it needs Dawn's allow_unsafe_apis toggle on the instance and device.
   bool request_subgroup_matrix = false;
+  // Dawn's chromium-experimental-timestamp-query-inside-passes (timestamps between the
+  // dispatches of one compute pass: the profiler's per-dispatch times then add up to the
+  // GPU time of an unprofiled call). Off by default: it also needs allow_unsafe_apis, so
+  // only profiling backends ask for it.
+  bool request_timestamps_inside_passes = false;
   // Ask for the adapter's own limits rather than WebGPU's defaults (e.g. 1 GiB storage
   // bindings instead of 128 MiB).
   bool request_adapter_limits = true;

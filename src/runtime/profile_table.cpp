@@ -23,6 +23,7 @@ bool any_flops(const std::vector<ProfileRow>& rows) {
 void print_rows(std::FILE* out, const std::vector<ProfileRow>& rows, const std::vector<ProfileRow>* first,
                 const ProfileWords& words, const std::string& total_note) {
   const bool flops = any_flops(rows);
+  if (words.note) std::fprintf(out, "%s\n", words.note);
   std::fprintf(out, "%-6s %-64s %12s", "#", words.label_header, words.time_header);
   if (first) std::fprintf(out, " %12s", "first us");
   if (flops) std::fprintf(out, " %9s %8s", "GFLOP", "TFLOP/s");

@@ -30,6 +30,7 @@ struct ProfileWords {
   const char* time_header;   // "cpu us", "gpu us"
   const char* steps;         // "ops", "dispatches"
   const char* time;          // "CPU delegate time", "GPU time"
+  const char* note = nullptr;  // a line above the table: how the times were taken
 };
 
 // Prints nothing for no rows.

@@ -51,6 +51,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_CONV_CIN_INNER")) go.conv_cin_inner = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_NARROW_TAIL")) go.conv_narrow_tail = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_PW_VEC4")) go.conv_pw_vec4 = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_PROFILE_PER_PASS")) go.profile_per_pass = std::string_view(v) == "1";
   if (const char* v = std::getenv("WICK_CONV_PW_SPLITK")) go.conv_pw_splitk = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_MATMUL_TILE_K8")) go.matmul_tile_k8 = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_RM8")) {
@@ -114,6 +115,9 @@ struct RunLog {
   uint64_t calls_run = 0;
   size_t cat_placed = 0, cat_not_copied = 0;  // concatenations built in place (cat_plan.h)
   std::vector<DelegateCallTimes> calls;  // host times per delegate call when profiling, until taken
+  // How the last profiled call's GPU times were taken: 0 not yet, 1 a pass per dispatch,
+  // 2 inside the passes (gpu::SubmitStats::gpu_times_inside_pass).
+  int timing = 0;
 };
 
 // sum += c, figure by figure.
@@ -160,6 +164,7 @@ class WebGpuDelegate : public DelegateInstance {
     log_->calls_run += 1;
     log_->profile.insert(log_->profile.end(), graph_->last_profile().begin(), graph_->last_profile().end());
     if (profile_) log_->calls.push_back(c);
+    if (profile_ && graph_->last_submit().has_gpu_times) log_->timing = graph_->last_submit().gpu_times_inside_pass ? 2 : 1;
     return s;
   }
 
@@ -281,6 +286,7 @@ class WebGpuBackend : public Backend {
     std::lock_guard<std::mutex> lock(mutex_);
     if (device_ && !device_->is_lost()) return {};
     gpu::DeviceOptions o;
+    o.request_timestamps_inside_passes = options_.profile;
     WICK_ASSIGN_OR_RETURN(device_, gpu::Device::create(o));
     cache_ = std::make_shared<gpu::PipelineCache>(device_, find_wgsl);
     return {};
@@ -293,7 +299,9 @@ class WebGpuBackend : public Backend {
 
   // Takes over another backend's device and compiled pipelines, if it has a live one. The
   // options change how graphs are built, not the device (ensure_device asks the same of
-  // every device), so a re-registration with other options compiles nothing twice.
+  // every device, but for the timestamps inside passes a profiling backend asks for: on an
+  // adopted device without them, profiles take a pass per dispatch), so a re-registration
+  // with other options compiles nothing twice.
   void adopt_device(WebGpuBackend& from) {
     std::scoped_lock lock(mutex_, from.mutex_);
     if (!from.device_ || from.device_->is_lost()) return;
@@ -359,8 +367,18 @@ std::vector<ProfileRow> take_last_profile_rows() {
 }
 
 const ProfileWords& profile_words() {
-  static const ProfileWords words{"op kernel", "gpu us", "dispatches", "GPU time"};
-  return words;
+  static const ProfileWords unknown{"op kernel", "gpu us", "dispatches", "GPU time"};
+  static const ProfileWords per_pass{"op kernel", "gpu us", "dispatches", "GPU time",
+                                     "GPU times: a compute pass per dispatch, timestamps at its boundaries (each "
+                                     "dispatch alone; each time holds a pass's fixed cost, which an unprofiled call "
+                                     "does not pay)"};
+  static const ProfileWords inside{"op kernel", "gpu us", "dispatches", "GPU time",
+                                   "GPU times: timestamps between the dispatches of the call's passes (each from "
+                                   "the end of the one before to its own end, barrier and launch included; they add "
+                                   "up to the GPU time of an unprofiled call)"};
+  int timing = 0;
+  with_locked_log(registered(), [&](RunLog& lr) { timing = lr.timing; });
+  return timing == 2 ? inside : timing == 1 ? per_pass : unknown;
 }
 
 void print_last_profile(std::FILE* out) { print_profile_table(out, take_last_profile_rows(), profile_words()); }

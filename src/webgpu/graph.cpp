@@ -1097,6 +1097,7 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   host_times_.prepare_ns = ns_between(t1, Clock::now());
   gpu::SubmitOptions so;
   so.timestamps = options_.profile;
+  so.timestamps_inside_pass = !options_.profile_per_pass;
   // Profiled calls (a pass per dispatch, timestamps) go out as one command buffer, as they
   // did before chunking: the per-dispatch GPU times are measured the same way, and on the
   // H200 chunked profiled calls of Whisper base took longer (bench/results/vision_h200.md).

@@ -116,6 +116,11 @@ struct HostTimes {
 
 struct GraphOptions {
   bool profile = false;  // per-dispatch GPU timestamps
+  // Profiled calls time each dispatch inside the pass where the device can
+  // (gpu::SubmitOptions::timestamps_inside_pass): the times then add up to an unprofiled
+  // call's GPU time. true: a pass per dispatch (each alone, each with a pass's fixed cost).
+  // Environment override: WICK_PROFILE_PER_PASS=1.
+  bool profile_per_pass = false;
   bool fuse = true;      // graph-build-time fusion into convolutions (fusion.cpp)
   // With `fuse`: elementwise chains as one dispatch (chain_fusion.h). Environment
   // override: WICK_FUSE_CHAINS=0.

@@ -325,6 +325,55 @@ TEST(GpuDispatch, TimestampsPastOneQuerySet) {
   EXPECT_EQ(stats->labels.size(), count);
 }
 
+// Timestamps inside the passes (the profiler's default where the device has them): a
+// device that asks for the feature gets it on the CPU Vulkan drivers CI runs, every dispatch
+// is timed across chunks, copies (each ends a pass) and more queries than one set holds,
+// and a dispatch's time is its own: the one large dispatch among small ones takes the most.
+TEST(GpuDispatch, TimestampsInsidePasses) {
+  DeviceOptions options;
+  options.request_timestamps_inside_passes = true;
+  auto created = Device::create(options);
+  ASSERT_TRUE(created.ok()) << created.status().to_string();
+  std::shared_ptr<Device> device = created.value();
+  ASSERT_TRUE(device->has_feature(Feature::kTimestampInsidePasses))
+      << "the adapter offers no timestamps inside passes under allow_unsafe_apis";
+  const uint32_t big = 1u << 21, small = 64, wg = 64, count = 2100, heavy = 1000;
+  auto xb = Buffer::create_storage(device, big * 4, "x");
+  auto yb = Buffer::create_storage(device, big * 4, "y");
+  auto small_params = Buffer::create_uniform(device, 16, "small params");
+  auto big_params = Buffer::create_uniform(device, 16, "big params");
+  ASSERT_TRUE(xb.ok() && yb.ok() && small_params.ok() && big_params.ok());
+  AxpbParams sp{small, 1.0f, 1.0f, 0}, bp{big, 1.0f, 1.0f, 0};
+  ASSERT_TRUE(small_params->write(&sp, 16).ok() && big_params->write(&bp, 16).ok());
+  PipelineCache cache = test_cache(device);
+  auto pipeline = cache.get(PipelineKey("axpb").set("wg_size", wg));
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status().to_string();
+  CommandList list(device);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (i == heavy) {
+      ASSERT_TRUE(list.add(axpb(pipeline.value(), xb.value(), yb.value(), big_params.value(), big / wg, "big")).ok());
+    } else {
+      ASSERT_TRUE(list.add(axpb(pipeline.value(), xb.value(), yb.value(), small_params.value(), 1, "small")).ok());
+    }
+    if (i % 700 == 350) ASSERT_TRUE(list.add_copy(yb.value(), 0, xb.value(), 0, 256).ok());
+  }
+  // Untimed first: lavapipe compiles a pipeline at its first dispatch, which the first
+  // timed dispatch would otherwise hold.
+  ASSERT_TRUE(list.submit().ok());
+  for (bool inside : {true, false}) {
+    auto stats = list.submit({.timestamps = true, .timestamps_inside_pass = inside, .first_chunk = 4});
+    ASSERT_TRUE(stats.ok()) << stats.status().to_string();
+    const SubmitStats& s = stats.value();
+    ASSERT_TRUE(s.has_gpu_times);
+    EXPECT_EQ(s.gpu_times_inside_pass, inside);
+    ASSERT_EQ(s.gpu_ns.size(), count);
+    EXPECT_EQ(s.labels[heavy], "big");
+    for (uint32_t i = 0; i < count; ++i)
+      if (i != heavy) EXPECT_GT(s.gpu_ns[heavy], s.gpu_ns[i]) << "dispatch " << i << (inside ? " inside" : " per pass");
+    EXPECT_LE(s.gpu_total_ns(), s.total_ns);
+  }
+}
+
 }  // namespace wick::gpu
 
 #endif  // WICK_HAVE_WEBGPU
