@@ -55,6 +55,11 @@ CommandList::CommandList(CommandList&&) noexcept = default;
 CommandList& CommandList::operator=(CommandList&&) noexcept = default;
 
 size_t CommandList::size() const { return commands_.size(); }
+bool CommandList::active(size_t index) const {
+  if (index >= commands_.size()) return false;
+  const Command& c = commands_[index];
+  return c.kind == Command::Kind::kDispatch && c.x && c.y && c.z;
+}
 void CommandList::clear() { commands_.clear(); }
 
 Status CommandList::check_workgroups(const std::string& label, uint32_t x, uint32_t y,

@@ -92,6 +92,8 @@ class CommandList {
 
   size_t size() const;
   void clear();
+  // Whether dispatch `index` runs (every workgroup count non-zero).
+  bool active(size_t index) const;
 
   // Encodes everything into one command buffer (or several, SubmitOptions::first_chunk),
   // submits it and waits for the GPU.

@@ -28,7 +28,7 @@ namespace {
 // WICK_CONV_SPLITK, WICK_CONV_SPLITK_FILL, WICK_CONV_NARROW_TAIL, WICK_CONV_PW_GEMM, WICK_CONV_PW_VEC4, WICK_CONV_PW_SPLITK, WICK_CONV_RM8, WICK_MATMUL_TILE_K8,
 // WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH, WICK_FLASH_SCORE_CHAIN,
 // WICK_FLASH_TILE, WICK_FLASH_RS, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
-// WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_SUBGROUPS, WICK_F16_ARITH), and
+// WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_NORM_SPLITK_FUSE, WICK_KERNEL_CHOICE, WICK_SUBGROUPS, WICK_F16_ARITH), and
 // turn on f16 weights (WICK_F16=1).
 GraphOptions graph_options(const BackendOptions& options) {
   GraphOptions go;
@@ -92,6 +92,13 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_SPECIALIZE_EPILOGUE")) go.specialize_matmul_epilogue = std::string_view(v) == "1";
   if (const char* v = std::getenv("WICK_NORM_ROWS")) go.norm_rows = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_NORM_SPLIT")) go.norm_split = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_NORM_SPLITK_FUSE")) go.norm_into_splitk = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_KERNEL_CHOICE")) {
+    const std::string_view c(v);
+    go.kernel_choice = c == "gpu" ? GraphOptions::KernelChoice::kGpu
+                       : c == "cpu" ? GraphOptions::KernelChoice::kCpu
+                                    : GraphOptions::KernelChoice::kByAdapter;
+  }
   if (const char* v = std::getenv("WICK_SUBGROUPS")) go.subgroups = std::string_view(v) == "1";
   if (const char* v = std::getenv("WICK_F16_ARITH")) go.f16_arith = std::string_view(v) != "0";
   return go;

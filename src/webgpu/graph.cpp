@@ -538,6 +538,17 @@ Status Graph::build_ops(const vkgraph::Plan& plan) {
   WICK_RETURN_IF_ERROR(vkgraph::check_ops_implemented(
       plan, "WebGPU", [](std::string_view name) { return !(find_op(name) == nullptr); }));
   skip_op_.assign(plan.ops.size(), false);
+  value_refs_.assign(values_.size(), 0);
+  auto ref = [&](int32_t id) {
+    if (id >= 0 && static_cast<size_t>(id) < value_refs_.size()) ++value_refs_[static_cast<size_t>(id)];
+  };
+  for (const vkgraph::OpCall& call : plan.ops)
+    for (int32_t id : call.args) {
+      ref(id);
+      if (id >= 0 && static_cast<size_t>(id) < values_.size() && values_[static_cast<size_t>(id)].kind == GValue::kValueList)
+        for (int32_t item : values_[static_cast<size_t>(id)].items) ref(item);
+    }
+  for (int32_t id : output_ids_) ref(id);
   if (options_.fuse) WICK_RETURN_IF_ERROR(apply_conv_fusions(plan_conv_fusions(plan, *this)));
   // LLM fusions were planned with the memory plan (plan_transient_buffers), which keeps
   // the fused ops' operands alive long enough.

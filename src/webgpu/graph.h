@@ -204,6 +204,11 @@ struct GraphOptions {
   // workgroups on the GPU kernel choice (row_norm_stats + row_norm_apply; WICK_NORM_SPLIT=0).
   bool norm_rows = true;
   bool norm_split = true;
+  // A layer norm over the last dim that directly follows a split-K product's reduce
+  // (Whisper's, DINOv2's, Hiera's pre-norm blocks: out-projection or fc2, + residual, then
+  // the next norm) is done by that reduce (matmul_splitk_reduce_ln.wgsl): one dispatch and
+  // one read of the row fewer. Environment override: WICK_NORM_SPLITK_FUSE=0.
+  bool norm_into_splitk = true;
   // Attention (bmm, softmax, bmm and the copies around them) as one flash_attention
   // dispatch (attention_fusion.h), for head dims up to flash_attention_max_head_dim: on the
   // H200 the kernel beats the unfused ops at head dim 64 (ViT-S, Whisper) but its head-dim-96
@@ -255,7 +260,7 @@ struct GraphOptions {
   // bench/kernels/matmul/README.md). kByAdapter: the adapter's own; tests force kGpu on
   // SwiftShader so CI covers the GPU kernels too.
   enum class KernelChoice { kByAdapter, kGpu, kCpu };
-  KernelChoice kernel_choice = KernelChoice::kByAdapter;
+  KernelChoice kernel_choice = KernelChoice::kByAdapter;  // environment override: WICK_KERNEL_CHOICE=gpu|cpu
   // Linear weights stored as f16 (converted once at build: half their memory), read by
   // matmul_large_vec4_f16w.wgsl with f32 products and sums; activations stay f32. Core WGSL
   // (no shader-f16), so every adapter runs it. Which weights: f16_weights.h. Environment
@@ -462,6 +467,40 @@ class Graph {
   // Whether ops may specialize their kernels to the build's shapes (GraphOptions::fixed_shapes
   // and no symbolic value); those that do count themselves, so inputs_fit_placement checks.
   bool shapes_fixed() const;
+
+  // ---- a layer norm fused into the split-K reduce before it (ops/norm/register.cpp) ----
+  // The split-K reduce a matrix product recorded last (ops/matmul/register.cpp): while that
+  // product's dispatches are the last commands recorded, a layer norm of its output may
+  // take the reduce over.
+  struct SplitReduceNote {
+    const GpuTensor* out = nullptr;  // the product's output (after its epilogue)
+    size_t end = 0;                  // the command count after the product's dispatches
+    size_t reduce_index = 0;         // the reduce's dispatch
+    std::vector<gpu::BufferBinding> bindings;  // the reduce's (0, 2-6)
+    uint32_t splits = 0, epi_codes = 0;
+    bool specialize = false;         // epi_codes as the EPI pipeline constant
+    const GpuTensor* b = nullptr;    // the product's second operand: its live N
+    bool trans_b = false;            // b is [N, K] (a linear's weight), else [.., K, N]
+  };
+  void note_split_reduce(SplitReduceNote note) {
+    split_note_ = std::move(note);
+    split_note_.end = dispatch_count();
+  }
+  const SplitReduceNote* split_reduce_note() const {
+    return split_note_.out && split_note_.end == dispatch_count() ? &split_note_ : nullptr;
+  }
+  // Counts command `command`'s GPU time with the op that recorded `owner` in profiles (its
+  // FLOP row's TFLOP/s): the fused norm's dispatch also finishes the product's sums.
+  void profile_with(size_t command, size_t owner) {
+    if (owner >= command_flop_op_.size() || command_flop_op_[owner] < 0) return;
+    if (command >= command_flop_op_.size()) command_flop_op_.resize(command + 1, -1);
+    command_flop_op_[command] = command_flop_op_[owner];
+  }
+  // Whether value `id` is read by an op other than the one that writes it, or is a graph
+  // output (every op's arguments counted, value lists' items included).
+  bool value_read_elsewhere(int32_t id) const {
+    return id < 0 || static_cast<size_t>(id) >= value_refs_.size() || value_refs_[static_cast<size_t>(id)] > 1;
+  }
   void count_fixed_shape_op() { ++fixed_shape_ops_; }
   size_t fixed_shape_ops() const { return fixed_shape_ops_; }
   void count_cat_piece_not_copied() { ++cat_pieces_skipped_; }
@@ -556,6 +595,8 @@ class Graph {
   std::vector<std::function<Status()>> steps_;
   std::vector<std::function<Status()>> after_submit_;
   std::string current_op_;
+  SplitReduceNote split_note_;
+  std::vector<uint32_t> value_refs_;  // per value: op arguments naming it, graph outputs
   std::vector<bool> skip_op_;               // per chain op
   std::map<size_t, ConvFusion> fusions_;   // per chain op index of a convolution
   std::map<size_t, ElementwiseChain> chains_;  // per chain op index of a fused chain's last op

@@ -85,6 +85,7 @@ class VkGraphBuilder {
   std::vector<std::vector<std::string>> later_kernels;  // with profile: each later call's dispatch labels
   int conv_pw_gemm = -1;      // GraphOptions::conv_pw_gemm for run() (1: every pointwise conv as a GEMM)
   int matmul_splitk = 0;      // GraphOptions::matmul_splitk for run() (n >= 2: n splits wherever the 64x64 tile runs)
+  bool norm_into_splitk = true;  // GraphOptions::norm_into_splitk for run()
   int conv_rm8 = 0;           // GraphOptions::conv_rm8 for run() (1: RM 8 wherever the channel tile is 32 or 64)
   uint32_t conv_splitk_fill = 0;  // GraphOptions::conv_splitk_fill for run() (0: the adapter's default)
   bool f16_weights = false;   // GraphOptions::f16_weights for run()

@@ -215,6 +215,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   size_t large128_index = kNone, large128x64_index = kNone, large64_index = kNone, large_scalar_index = kNone;
   size_t large64k8_index = kNone;
   size_t split_index = kNone, reduce_index = kNone;  // split-K of the 64x64 vec4 kernel
+  std::vector<gpu::BufferBinding> reduce_bindings;
   uint32_t splits = 1;
   const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
   const int splitk_option = g.options().matmul_splitk;
@@ -282,6 +283,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
                       {3, out->buffer.get()}, {4, params->buffer()},
                       {5, res_mode == kResidualBinding ? residual->buffer.get() : b->buffer.get()},
                       {6, column ? column->buffer.get() : b->buffer.get()}};
+        reduce_bindings = r.bindings;
         WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
       }
     }
@@ -294,6 +296,9 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     WICK_ASSIGN_OR_RETURN(narrow_index, add(gpu::PipelineKey(gpu::shaders::matmul_direct).set("trans_b", tb)
                                                 .set("wg_x", 4).set("wg_y", 16)));
   }
+  // A layer norm that reads the output next may take the reduce over (ops/norm/norm_into_splitk.h).
+  if (reduce_index != kNone)
+    g.note_split_reduce({out, 0, reduce_index, reduce_bindings, splits, epi_codes, specialize, b, trans_b});
   const std::vector<size_t> all = {tiled_index, gemv_index, direct_index, narrow_index,
                                    large128_index, large128x64_index, large64_index, large_scalar_index,
                                    large64k8_index, split_index, reduce_index};

@@ -9,6 +9,7 @@
 
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
+#include "webgpu/ops/norm/norm_into_splitk.h"
 #include "webgpu/ops/op_kit.h"
 #include "wgsl/wick_gpu_shaders.h"
 #include "wgsl/wick_gpu_struct_sizes.h"
@@ -79,6 +80,7 @@ struct RowNormSpec {
   size_t norm_rank = 1;  // layer norm: trailing dims normalized
   int64_t groups = 1;    // group norm; 0: one group per channel, statistics shaped [C] (batch 1)
   float eps;
+  int32_t mean_id = -1, rstd_id = -1;  // the statistics' values (layer norm; -1: none)
 };
 
 Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
@@ -161,6 +163,12 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     WICK_ASSIGN_OR_RETURN(stats_index, g.add_dispatch(std::move(ds)));
     d.bindings.push_back({7, partials});
   }
+  // A layer norm right after a split-K product's reduce may be done by it (norm_into_splitk.h):
+  // that dispatch is recorded first, the plain one beside it, and each call runs one.
+  NormIntoSplitk fused;
+  if (s.mode == kLayer && s.norm_rank == 1 && !split) {
+    WICK_ASSIGN_OR_RETURN(fused, plan_norm_into_splitk(g, name, s.x, s.weight, s.bias, s.out, s.mean_id, s.rstd_id));
+  }
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
 
   const RowNormSpec spec = s;
@@ -211,6 +219,8 @@ Status build_row_norm(Graph& g, const char* name, const RowNormSpec& s) {
     WICK_RETURN_IF_ERROR(set_output_dims(name, spec.out, dims));
     if (mean_ok && set_stat_dims(spec.mean, stat_shape)) p.flags |= 4u;
     if (rstd_ok && set_stat_dims(spec.rstd, stat_shape)) p.flags |= 8u;
+    WICK_ASSIGN_OR_RETURN(const bool in_reduce, use_norm_into_splitk(g, fused, rows, inner, spec.eps, spec.weight, spec.bias));
+    if (in_reduce) return g.set_workgroups(index, 0, 0, 0);
     p.rows = static_cast<uint32_t>(rows);
     p.inner = static_cast<uint32_t>(inner);
     p.nchunks = 1;
@@ -249,6 +259,11 @@ Status row_norm(Graph& g, const OpArgs& a) {
   if (at.groups >= 0) s.groups = a.integer(at.groups);
   WICK_RETURN_IF_ERROR(outputs3(a, at.outs, s.out, s.mean, s.rstd));
   if (s.mode == kLayer) {
+    if (!a.is_tensor(at.outs)) {
+      const std::vector<int32_t>& ids = a.items(at.outs);
+      if (ids.size() > 1) s.mean_id = ids[1];
+      if (ids.size() > 2) s.rstd_id = ids[2];
+    }
     const std::vector<int64_t> shape = a.ints(1);
     if (shape.empty() || shape.size() > s.x->max_dims.size())
       return a.invalid("normalized_shape of rank " + std::to_string(shape.size()));
