@@ -39,6 +39,8 @@ const KERNELS = [
   // Split-K (register.cpp's splitk_factor): the 64x64 kernel storing raw sums, then the reduce.
   {shader: 'matmul/matmul_large_vec4', consts: {...T64, trans_b: 1, KS: 4}, clean: true},
   {shader: 'matmul/matmul_splitk_reduce', consts: {KS: 4}, clean: true},
+  {shader: 'matmul/matmul_splitk_reduce_ln', consts: {KS: 2, WG: 128, VPT: 1}, clean: true},
+  {shader: 'matmul/matmul_splitk_reduce_ln', consts: {KS: 4, WG: 256, VPT: 4, RES_IN_LN: 1}, clean: true},
   {shader: 'matmul/matmul_large_vec4_f16w', consts: {...T128, trans_b: 1}, clean: true},
   {shader: 'matmul/matmul_large', consts: {BM: 64, BN: 64, BK: 16, RM: 8, RN: 4, trans_b: 0}, clean: true},
   {shader: 'matmul/matmul_large_vec4_f16math', consts: {...T128}, f16: true, clean: true},
