@@ -4,7 +4,7 @@
 // nothing and changes nothing (Graph::build_ops applies the plan).
 //
 //  * conv epilogues: a chain of elementwise ops that directly follows a convolution
-//    (relu, leaky_relu, clamp, hardtanh, hardswish, SiLU as sigmoid(y) * y, and
+//    (relu, leaky_relu, clamp, hardtanh, hardswish, gelu, SiLU as sigmoid(y) * y, and
 //    add/sub/mul/div by a scalar known on the host) is applied by the conv as it stores its
 //    result. The conv writes the chain's last output; the intermediate tensors are never
 //    written. Each link must be the only user of the previous result (SiLU: the sigmoid
@@ -325,6 +325,14 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
         if (nm == "aten.relu.default") push(EpilogueCode::kMax, 0.0);
         else push(EpilogueCode::kHardswish, 0.0);
         ok = true;
+      } else if (nm == "aten.gelu.default" && a.size() == 3 && a[0] == cur) {
+        // approximate: none (erf, Whisper's conv stem) or "tanh".
+        const GValue* av = a[1] >= 0 && static_cast<size_t>(a[1]) < values.size() ? &values[static_cast<size_t>(a[1])] : nullptr;
+        const std::string approx = g.is_none(a[1]) ? "none" : av && av->kind == GValue::kString ? av->s : "";
+        if (approx == "none" || approx == "tanh") {
+          push(approx == "none" ? EpilogueCode::kGeluErf : EpilogueCode::kGeluTanh, 0.0);
+          ok = true;
+        }
       } else if (nm == "aten.leaky_relu.default" && a.size() == 3 && a[0] == cur) {
         // negative_slope: a host scalar, or none (PyTorch's default, 0.01).
         auto slope = g.is_none(a[1]) ? Result<double>(0.01) : g.scalar_arg(a[1], "fusion");

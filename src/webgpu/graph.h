@@ -283,7 +283,7 @@ struct GraphOptions {
 // and its own clamp), in order. Codes are those of the conv shaders' epilogue().
 // kAddTensor (y += a * residual at the same index) only in conv2d_pw and conv2d_pw_gemm;
 // kLeakyRelu: v >= 0 ? v : a * v (aten.leaky_relu, a its negative_slope); kSilu: v * sigmoid(v).
-enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7, kLeakyRelu = 8, kSilu = 9 };
+enum class EpilogueCode : uint32_t { kMax = 1, kMin = 2, kHardswish = 3, kAdd = 4, kMul = 5, kDiv = 6, kAddTensor = 7, kLeakyRelu = 8, kSilu = 9, kGeluErf = 10, kGeluTanh = 11 };
 struct EpilogueOp {
   EpilogueCode code;
   float a = 0;

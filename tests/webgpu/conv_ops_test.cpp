@@ -489,6 +489,17 @@ double leaky_relu(double v, double slope) {
   return v >= 0 ? v : static_cast<double>(static_cast<float>(v) * static_cast<float>(slope));
 }
 
+std::vector<int> add_gelu(test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape, bool tanh_form) {
+  int z = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.gelu.default", {y, tanh_form ? b.string_value("tanh") : b.string_value("none"), z});
+  return {z};
+}
+
+double gelu_erf(double v) { return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))); }
+double gelu_tanh(double v) {
+  return 0.5 * v * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (v + 0.044715 * v * v * v)));
+}
+
 const EpilogueCase kEpilogueCases[] = {
     // A fused activation lands in conv2d_igemm's own epilogue (no split) and in the split-K
     // reduce pass.
@@ -514,6 +525,13 @@ const EpilogueCase kEpilogueCases[] = {
     {"LeakyRelu", {kIgemm, kIgemmSplit, kPwLarge},
      [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_leaky_relu(b, y, shape, false); },
      [](double v) { return leaky_relu(v, 0.2); }, true},
+    // GELU after a conv is its epilogue (Whisper's conv stem: conv1d -> gelu, twice).
+    {"GeluErf", {kIgemm, kIgemmSplit, kPwLarge, kPwSmall},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_gelu(b, y, shape, false); },
+     gelu_erf, true, "", 2e-6},
+    {"GeluTanh", {kIgemm, kPwLarge},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_gelu(b, y, shape, true); },
+     gelu_tanh, true, "", 2e-6},
     {"LeakyReluDefaultSlope", {kIgemm, kIgemmSplit, kPwLarge},
      [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_leaky_relu(b, y, shape, true); },
      [](double v) { return leaky_relu(v, 0.01); }, true},

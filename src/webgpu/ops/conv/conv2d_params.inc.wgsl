@@ -5,6 +5,7 @@
 // (f32, as the program stores them) or by a shader that reads them repacked (conv2d_block,
 // conv2d_igemm); conv2d_splitk_reduce reads split-K partial sums at binding 0 and no weights.
 //#include "dispatch.inc.wgsl"
+//#include "unary_math.inc.wgsl"
 struct Params {
   n: u32, in_c: u32, in_h: u32, in_w: u32,
   out_c: u32, out_h: u32, out_w: u32, groups: u32,
@@ -20,7 +21,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> y: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
 
-// One scalar epilogue step (codes 1-6, 8 and 9); other codes (7, the residual add of conv2d_pw)
+// One scalar epilogue step (codes 1-6 and 8-11); other codes (7, the residual add of conv2d_pw)
 // are the caller's.
 fn epilogue_step(v: f32, code: u32, a: f32) -> f32 {
   switch code {
@@ -32,6 +33,8 @@ fn epilogue_step(v: f32, code: u32, a: f32) -> f32 {
     case 6u: { return v / a; }
     case 8u: { return select(v * a, v, v >= 0.0); }  // leaky_relu, a = negative_slope
     case 9u: { return v * (1.0 / (1.0 + exp(-v))); }  // SiLU: the sigmoid of unary.wgsl, times v
+    case 10u: { return 0.5 * v * (1.0 + erf_f(v * 0.7071067811865476)); }  // gelu (erf), as unary.wgsl
+    case 11u: { return 0.5 * v * (1.0 + tanh_safe(0.7978845608028654 * (v + 0.044715 * v * v * v))); }  // gelu (tanh)
     default: { return v; }
   }
 }
