@@ -1,4 +1,12 @@
 #!/usr/bin/env bash
+# NEXT (after the session of 2026-12-06 late evening): on main as it is (profiles timed
+# inside the passes, e1d3dc8; the layer norm in the split-K reduce, 8dc5f3f; GELU as a conv
+# epilogue, 3535531), PER_PASS=1 MODELS="whisper_base_encoder_30s dfine_s_640
+# whisper_base_encoder_30s_sdpa" with AB="whisper_base_encoder_30s:WICK_NORM_SPLITK_FUSE=0,
+# default,WICK_NORM_SPLITK_FUSE=0,default", then `ROUNDS=3 bash .dev/bench/vision/ratio_rounds.sh
+# whisper_base_encoder_30s whisper_base_encoder_30s_sdpa dfine_s_640`. The profiles now time
+# each dispatch inside the call's passes: D-FINE's ten largest layers get their first figure
+# without the ~4 us a dispatch of a pass each (wick_profile_per_pass_*.txt has the old way).
 # NEXT (after the night session of 2026-12-06; its one call ran on an H100, and the device
 # budget went on refusals before a second): on main as it is (d694e32 onward: every vec4
 # pointwise GEMM at 64x64 / BK 16, which the first call's build did not have on grids of 384+
