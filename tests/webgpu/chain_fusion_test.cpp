@@ -46,16 +46,7 @@ ChainRuns run_three(const std::function<void(test::VkGraphBuilder&)>& build, con
 }
 
 void expect_same(const std::vector<Value>& got, const std::vector<Value>& want, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t o = 0; o < got.size(); ++o) {
-    const Tensor& g = got[o].tensor;
-    const Tensor& w = want[o].tensor;
-    ASSERT_EQ(g.sizes, w.sizes) << what << " output " << o;
-    for (int64_t i = 0; i < g.numel(); ++i) {
-      const float a = g.data_as<float>()[i], b = w.data_as<float>()[i];
-      ASSERT_NEAR(a, b, 2e-5 + 2e-5 * std::fabs(b)) << what << " output " << o << " at " << i;
-    }
-  }
+  test::expect_outputs_near(got, want, 2e-5, what);
 }
 
 // One row of the case table: the graph (its constants drawn from `rng`, seeded alike for each

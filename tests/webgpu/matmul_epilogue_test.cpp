@@ -65,22 +65,9 @@ Runs run_modes(const std::function<void(test::VkGraphBuilder&)>& build, const st
   return r;
 }
 
-void expect_near(const std::vector<Value>& got, const std::vector<Value>& want, double tol, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t o = 0; o < got.size(); ++o) {
-    const Tensor& g = got[o].tensor;
-    const Tensor& w = want[o].tensor;
-    ASSERT_EQ(g.sizes, w.sizes) << what << " output " << o;
-    for (int64_t i = 0; i < g.numel(); ++i) {
-      const float a = g.data_as<float>()[i], b = w.data_as<float>()[i];
-      ASSERT_NEAR(a, b, tol + tol * std::fabs(b)) << what << " output " << o << " at " << i;
-    }
-  }
-}
-
 void expect_matches(const Runs& r, const std::string& what) {
-  if (!r.unfused.empty()) expect_near(r.fused, r.unfused, 2e-5, what + ": fused vs unfused");
-  if (!r.cpu.empty()) expect_near(r.fused, r.cpu, 2e-4, what + ": fused vs cpu");
+  if (!r.unfused.empty()) test::expect_outputs_near(r.fused, r.unfused, 2e-5, what + ": fused vs unfused");
+  if (!r.cpu.empty()) test::expect_outputs_near(r.fused, r.cpu, 2e-4, what + ": fused vs cpu");
 }
 
 // Dispatches of the fused run that are not the product's (views, elementwise ops).

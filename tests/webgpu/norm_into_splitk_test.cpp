@@ -72,19 +72,6 @@ Outcome run_graph(const Case& c, const Tensor& x, const Tensor& w, const Tensor&
   return res;
 }
 
-void expect_near(const std::vector<Value>& got, const std::vector<Value>& want, double tol, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t o = 0; o < got.size(); ++o) {
-    const Tensor& g = got[o].tensor;
-    const Tensor& w = want[o].tensor;
-    ASSERT_EQ(g.sizes, w.sizes) << what << " output " << o;
-    for (int64_t i = 0; i < g.numel(); ++i) {
-      const float a = g.data_as<float>()[i], b = w.data_as<float>()[i];
-      ASSERT_NEAR(a, b, tol + tol * std::fabs(b)) << what << " output " << o << " at " << i;
-    }
-  }
-}
-
 TEST(WebGpuNormIntoSplitK, MatchesUnfusedAndCpu) {
   // Rows of 512 (one vec4 a thread, Whisper base's width), 68 (17 vec4s on 32 threads, no
   // weight or bias, the norm's output in the residual's memory: the kernel's RES_IN_LN), 1040
@@ -117,8 +104,8 @@ TEST(WebGpuNormIntoSplitK, MatchesUnfusedAndCpu) {
       EXPECT_EQ(test::count_kernel(fused.kernels, "matmul_splitk_reduce"), 0u) << what;
       EXPECT_EQ(fused.kernels.size() + 1, plain.kernels.size()) << what << ": one dispatch fewer";
     }
-    expect_near(fused.out, plain.out, 1e-5, what + " fused vs unfused");
-    expect_near(fused.out, cpu.out, 3e-4, what + " fused vs cpu");
+    test::expect_outputs_near(fused.out, plain.out, 1e-5, what + " fused vs unfused");
+    test::expect_outputs_near(fused.out, cpu.out, 3e-4, what + " fused vs cpu");
     if (HasFatalFailure()) return;
   }
 }

@@ -1,5 +1,8 @@
 #include "single_op.h"
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <cstring>
 
 #include "format/named_data.h"
@@ -316,6 +319,20 @@ size_t count_kernel(const std::vector<std::string>& kernels, const std::string& 
   size_t n = 0;
   for (const std::string& k : kernels) n += k.size() >= shader.size() && k.compare(k.size() - shader.size(), shader.size(), shader) == 0;
   return n;
+}
+
+void expect_outputs_near(const std::vector<Value>& got, const std::vector<Value>& want, double tol,
+                         const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t o = 0; o < got.size(); ++o) {
+    const Tensor& g = got[o].tensor;
+    const Tensor& w = want[o].tensor;
+    ASSERT_EQ(g.sizes, w.sizes) << what << " output " << o;
+    for (int64_t i = 0; i < g.numel(); ++i) {
+      const float a = g.data_as<float>()[i], b = w.data_as<float>()[i];
+      ASSERT_NEAR(a, b, tol + tol * std::fabs(b)) << what << " output " << o << " at " << i;
+    }
+  }
 }
 
 float at_f(const Tensor& t, int64_t i) {

@@ -122,6 +122,10 @@ float at_f(const Tensor& t, int64_t i);  // element i as float, any dtype
 // How many of a profiled run's dispatch labels ("<op> <shader>", VkGraphBuilder::kernels)
 // end in `shader`: which kernels an op chose.
 size_t count_kernel(const std::vector<std::string>& kernels, const std::string& shader);
+// Every float output of `got` within tol + tol * |want| of `want`'s (same count, same shapes);
+// fails the test at the first element that is not (gtest's fatal assertions).
+void expect_outputs_near(const std::vector<Value>& got, const std::vector<Value>& want, double tol,
+                         const std::string& what);
 
 // 4-bit values q[n * k] in [-8, 7] packed as linear_q4gsw takes its weight: uint8 [n, (k+1)/2],
 // +8 offset, even k in the low nibble (a zero nibble pads odd k).
