@@ -134,13 +134,9 @@ std::map<size_t, ElementwiseChain> plan_elementwise_chains(const vkgraph::Plan& 
       unary_step(*u, 0);
     } else if (nm == "aten.gelu.default") {
       if (a.size() != 3 || !first_input()) return std::nullopt;
-      uint32_t code = kGeluErf;
-      if (!g.is_none(a[1])) {
-        const GValue& v = values[static_cast<size_t>(a[1])];
-        if (v.kind != GValue::kString || (v.s != "none" && v.s != "tanh")) return std::nullopt;
-        if (v.s == "tanh") code = kGeluTanh;
-      }
-      unary_step(code, 0);
+      const std::optional<bool> tanh_form = g.gelu_tanh_arg(a[1]);
+      if (!tanh_form) return std::nullopt;
+      unary_step(*tanh_form ? kGeluTanh : kGeluErf, 0);
     } else if (nm == "aten.leaky_relu.default") {
       if (a.size() != 3 || !first_input()) return std::nullopt;
       double slope = 0.01;

@@ -327,10 +327,8 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
         ok = true;
       } else if (nm == "aten.gelu.default" && a.size() == 3 && a[0] == cur) {
         // approximate: none (erf, Whisper's conv stem) or "tanh".
-        const GValue* av = a[1] >= 0 && static_cast<size_t>(a[1]) < values.size() ? &values[static_cast<size_t>(a[1])] : nullptr;
-        const std::string approx = g.is_none(a[1]) ? "none" : av && av->kind == GValue::kString ? av->s : "";
-        if (approx == "none" || approx == "tanh") {
-          push(approx == "none" ? EpilogueCode::kGeluErf : EpilogueCode::kGeluTanh, 0.0);
+        if (const std::optional<bool> tanh_form = g.gelu_tanh_arg(a[1])) {
+          push(*tanh_form ? EpilogueCode::kGeluTanh : EpilogueCode::kGeluErf, 0.0);
           ok = true;
         }
       } else if (nm == "aten.leaky_relu.default" && a.size() == 3 && a[0] == cur) {

@@ -768,6 +768,14 @@ bool Graph::is_none(int64_t id) const {
   return id >= 0 && static_cast<size_t>(id) < values_.size() && values_[static_cast<size_t>(id)].kind == GValue::kNone;
 }
 
+std::optional<bool> Graph::gelu_tanh_arg(int64_t id) const {
+  if (is_none(id)) return false;
+  if (id < 0 || static_cast<size_t>(id) >= values_.size()) return std::nullopt;
+  const GValue& v = values_[static_cast<size_t>(id)];
+  if (v.kind != GValue::kString || (v.s != "none" && v.s != "tanh")) return std::nullopt;
+  return v.s == "tanh";
+}
+
 Result<GpuTensor*> Graph::tensor(int64_t id, const char* op) {
   WICK_ASSIGN_OR_RETURN(GValue * v, value(id));
   if (v->kind != GValue::kTensor)

@@ -21,6 +21,7 @@
 #include <set>
 #include <tuple>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -372,6 +373,9 @@ class Graph {
   Result<int64_t> int_arg(int64_t id, const char* op) const;  // Int, Bool, integral Double or SymInt
   Result<double> scalar_arg(int64_t id, const char* op) const;
   Result<bool> bool_arg(int64_t id, const char* op) const;
+  // aten.gelu's `approximate` argument: false for "none" (erf; a None value too), true for
+  // "tanh", nothing for any other value (the fusion passes then leave the gelu alone).
+  std::optional<bool> gelu_tanh_arg(int64_t id) const;
   // IntList, or a ValueList of Int/SymInt values (read at call time, so SymInts are current).
   Result<std::vector<int64_t>> int_list(int64_t id, const char* op) const;
   Result<std::vector<int32_t>> value_list(int64_t id, const char* op);
@@ -474,13 +478,13 @@ class Graph {
   // take the reduce over.
   struct SplitReduceNote {
     const GpuTensor* out = nullptr;  // the product's output (after its epilogue)
-    size_t end = 0;                  // the command count after the product's dispatches
     size_t reduce_index = 0;         // the reduce's dispatch
     std::vector<gpu::BufferBinding> bindings;  // the reduce's (0, 2-6)
     uint32_t splits = 0, epi_codes = 0;
     bool specialize = false;         // epi_codes as the EPI pipeline constant
     const GpuTensor* b = nullptr;    // the product's second operand: its live N
     bool trans_b = false;            // b is [N, K] (a linear's weight), else [.., K, N]
+    size_t end = 0;                  // the command count after the product's dispatches (set by note_split_reduce)
   };
   void note_split_reduce(SplitReduceNote note) {
     split_note_ = std::move(note);

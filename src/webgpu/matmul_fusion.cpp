@@ -235,11 +235,9 @@ MatmulFusionPlan plan_matmul_epilogues(const vkgraph::Plan& plan, const Graph& g
       };
       if (nm == "aten.relu.default" && a.size() == 2 && a[0] == cur) return step(MatmulStep::kRelu, 0);
       if (nm == "aten.gelu.default" && a.size() == 3 && a[0] == cur) {
-        if (g.is_none(a[1])) return step(MatmulStep::kGeluErf, 0);
-        const GValue& v = values[static_cast<size_t>(a[1])];
-        if (v.kind == GValue::kString && v.s == "none") return step(MatmulStep::kGeluErf, 0);
-        if (v.kind == GValue::kString && v.s == "tanh") return step(MatmulStep::kGeluTanh, 0);
-        return std::nullopt;
+        const std::optional<bool> tanh_form = g.gelu_tanh_arg(a[1]);
+        if (!tanh_form) return std::nullopt;
+        return step(*tanh_form ? MatmulStep::kGeluTanh : MatmulStep::kGeluErf, 0);
       }
       const bool mul = (nm == "aten.mul.Tensor" || nm == "aten.mul.Scalar") && a.size() == 3;
       const bool add = nm == "aten.add.Tensor" && a.size() == 4;

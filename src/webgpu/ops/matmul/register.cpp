@@ -298,7 +298,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   }
   // A layer norm that reads the output next may take the reduce over (ops/norm/norm_into_splitk.h).
   if (reduce_index != kNone)
-    g.note_split_reduce({out, 0, reduce_index, reduce_bindings, splits, epi_codes, specialize, b, trans_b});
+    g.note_split_reduce({out, reduce_index, reduce_bindings, splits, epi_codes, specialize, b, trans_b});
   const std::vector<size_t> all = {tiled_index, gemv_index, direct_index, narrow_index,
                                    large128_index, large128x64_index, large64_index, large_scalar_index,
                                    large64k8_index, split_index, reduce_index};
