@@ -10,6 +10,12 @@ networks' outputs span very different ranges. With --meta, every output of expor
 meta.json (MODEL_DIR/ref_I.bin against MODEL_DIR/PREFIX_I.bin) is compared, the line lists
 each ("outputs") and its top-level fields are the worst of them. Exit status 1 when not ok.
 Numpy where it is installed, the standard library alone where it is not.
+
+Where meta.json has "rows_as_set": DIM (models.py ROWS_AS_SET: D-FINE's queries), the
+outputs' rows along DIM are an unordered set: each runtime row is first matched to the
+reference row nearest it (jointly over every output, each scaled by its reference's max
+abs), the match must be one to one, and the differences are taken between matched rows.
+The line then says how many rows were permuted ("rows_permuted"). Needs numpy.
 """
 
 import json
@@ -57,21 +63,111 @@ def compare(ref_path, out_path, rtol):
     return res
 
 
+def _rows(a, shape, dim):
+    """a flat float array as (batches, rows, values per row), rows along dim of shape."""
+    pre = 1
+    for n in shape[:dim]:
+        pre *= n
+    return np.asarray(a, dtype=np.float64).reshape(pre, shape[dim], -1)
+
+
+def match_rows(refs, outs, shapes, dim):
+    """For outputs whose rows along dim form a set: out row i <-> ref row perm[b][i], for
+    each batch b, nearest by the largest scaled difference over every output's row; None
+    when the nearest rows are not one to one (then no order explains the difference)."""
+    scales = [float(np.abs(np.asarray(r)).max()) or 1.0 for r in refs]
+    ref = np.concatenate([_rows(r, s, dim) / c for r, s, c in zip(refs, shapes, scales)], axis=2)
+    out = np.concatenate([_rows(o, s, dim) / c for o, s, c in zip(outs, shapes, scales)], axis=2)
+    perms = []
+    for b in range(ref.shape[0]):
+        cost = np.abs(out[b][:, None, :] - ref[b][None, :, :]).max(axis=2)
+        perm = cost.argmin(axis=1)
+        if len(set(perm.tolist())) != len(perm):
+            return None
+        perms.append(perm)
+    return perms
+
+
+def apply_perm(a, shape, dim, perms):
+    """a's rows along dim put in reference order: row perm[b][i] of the result is row i of a."""
+    rows = _rows(a, shape, dim)
+    res = np.empty_like(rows)
+    for b, perm in enumerate(perms):
+        res[b][perm] = rows[b]
+    return res.reshape(-1).astype(np.float32)
+
+
+def compare_as_set(model_dir, outputs, prefix, dim, rtol):
+    """compare() for every output after matching their rows as a set (see the docstring)."""
+    refs, outs, shapes, each = [], [], [], []
+    for i, o in enumerate(outputs):
+        ref_path, out_path = os.path.join(model_dir, o["file"]), os.path.join(model_dir, f"{prefix}_{i}.bin")
+        try:
+            ref, out = np.fromfile(ref_path, dtype="<f4"), np.fromfile(out_path, dtype="<f4")
+        except OSError as e:
+            return {"ok": False, "error": str(e)}
+        if len(ref) != len(out):
+            return {"ok": False, "error": f"{out_path}: {len(out)} values, reference has {len(ref)}"}
+        refs.append(ref), outs.append(out), shapes.append(o["shape"])
+    if not all(np.isfinite(o).all() for o in outs):
+        return {"ok": False, "error": "non-finite values", "finite": False}
+    perms = match_rows(refs, outs, shapes, dim)
+    if perms is None:
+        return {"ok": False, "error": f"rows along dim {dim} do not match the reference's one to one"}
+    for i, (ref, out, shape) in enumerate(zip(refs, outs, shapes)):
+        matched = apply_perm(out, shape, dim, perms)
+        diff = float(np.abs(matched.astype(np.float64) - ref).max()) if len(ref) else 0.0
+        scale = float(np.abs(ref).max()) if len(ref) else 0.0
+        rel = diff / scale if scale > 0 else diff
+        each.append({"out": os.path.join(model_dir, f"{prefix}_{i}.bin"), "numel": len(ref), "max_abs_diff": diff,
+                     "ref_max_abs": scale, "rel": rel, "finite": True, "ok": bool(rel <= rtol)})
+    permuted = int(sum(int((p != np.arange(len(p))).sum()) for p in perms))
+    return {"outputs": each, "ok": all(r["ok"] for r in each), "rows_as_set": dim, "rows_permuted": permuted}
+
+
+def self_test():
+    """--self-test (numpy): rows permuted between two outputs match back exactly; a changed
+    row is found; a row that two runtime rows claim fails."""
+    rng = np.random.default_rng(0)
+    shapes = [[1, 30, 8], [1, 30, 4]]
+    refs = [rng.standard_normal(30 * 8).astype(np.float32), rng.random(30 * 4).astype(np.float32)]
+    perm = rng.permutation(30)
+    outs = [_rows(r, s, 1)[:, perm].reshape(-1).astype(np.float32) for r, s in zip(refs, shapes)]
+    got = match_rows(refs, outs, shapes, 1)
+    assert got is not None and (got[0] == perm).all(), got
+    for r, o, s in zip(refs, outs, shapes):
+        assert (apply_perm(o, s, 1, got) == r).all()
+    outs[1][5] += 0.05  # one box coordinate of the runtime's row 1 off: still matched, its diff reported
+    got = match_rows(refs, outs, shapes, 1)
+    assert got is not None and abs(float(np.abs(apply_perm(outs[1], shapes[1], 1, got) - refs[1]).max()) - 0.05) < 1e-6
+    outs = [_rows(r, s, 1)[:, [0] * 30].reshape(-1).astype(np.float32) for r, s in zip(refs, shapes)]
+    assert match_rows(refs, outs, shapes, 1) is None
+    print("compare.py self-test ok")
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        self_test()
+        return
     rtol = float(sys.argv[sys.argv.index("--rtol") + 1]) if "--rtol" in sys.argv else 1e-3
     if sys.argv[1] == "--meta":
         model_dir, prefix = sys.argv[2], sys.argv[3]
         with open(os.path.join(model_dir, "meta.json")) as f:
-            outputs = json.load(f)["outputs"]
-        each = [compare(os.path.join(model_dir, o["file"]), os.path.join(model_dir, f"{prefix}_{i}.bin"), rtol)
-                for i, o in enumerate(outputs)]
-        res = {"outputs": each, "ok": all(r["ok"] for r in each)}
-        if all("rel" in r for r in each):
+            meta = json.load(f)
+        outputs = meta["outputs"]
+        if meta.get("rows_as_set") is not None:
+            res = compare_as_set(model_dir, outputs, prefix, int(meta["rows_as_set"]), rtol)
+            each = res.get("outputs", [])
+        else:
+            each = [compare(os.path.join(model_dir, o["file"]), os.path.join(model_dir, f"{prefix}_{i}.bin"), rtol)
+                    for i, o in enumerate(outputs)]
+            res = {"outputs": each, "ok": all(r["ok"] for r in each)}
+        if each and all("rel" in r for r in each):
             worst = max(each, key=lambda r: r["rel"])
             res.update(out=worst["out"], max_abs_diff=worst["max_abs_diff"], ref_max_abs=worst["ref_max_abs"],
                        rel=worst["rel"], finite=all(r["finite"] for r in each))
-        else:
-            res["error"] = next(r.get("error", "?") for r in each if "rel" not in r)
+        elif "error" not in res:
+            res["error"] = next((r.get("error", "?") for r in each if "rel" not in r), "no outputs")
     else:
         res = compare(sys.argv[1], sys.argv[2], rtol)
     print(json.dumps(res))

@@ -23,7 +23,7 @@ from collections import Counter
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 
-from models import CONSTANT_PROP_FIRST, build  # noqa: E402
+from models import CONSTANT_PROP_FIRST, ROWS_AS_SET, build  # noqa: E402
 
 
 def as_tuple(v):
@@ -94,9 +94,11 @@ def run_step(kind, fn, path):
     return res
 
 
-def references(m, xs, meta, out):
+def references(m, xs, meta, out, rows_as_set=None):
     """PyTorch eager on the CPU in fp32 (the reference), and fp64 (on the GPU where there is
-    one: the same fp64 arithmetic, minutes faster at 1024x1024) for the fp32 error bound."""
+    one: the same fp64 arithmetic, minutes faster at 1024x1024) for the fp32 error bound.
+    rows_as_set: the dim along which the outputs' rows are an unordered set (ROWS_AS_SET);
+    the fp32 error bound is then also taken between rows matched as compare.py matches them."""
     with torch.no_grad():
         refs = as_tuple(m(*xs))
         dev = "cuda" if torch.cuda.is_available() else "cpu"
@@ -115,6 +117,20 @@ def references(m, xs, meta, out):
     meta["input_shape"], meta["output_shape"] = list(xs[0].shape), list(refs[0].shape)
     meta["ref_max_abs"] = max(o["max_abs"] for o in meta["outputs"])
     meta["fp32_vs_fp64_max_abs"] = max(o["fp32_vs_fp64_max_abs"] for o in meta["outputs"])
+    if rows_as_set is not None:
+        import numpy as np
+        from compare import apply_perm, match_rows
+        meta["rows_as_set"] = rows_as_set
+        flat32 = [r.contiguous().view(-1).numpy() for r in refs]
+        flat64 = [r.contiguous().view(-1).numpy() for r in refs64]
+        shapes = [list(r.shape) for r in refs]
+        perms = match_rows(flat64, flat32, shapes, rows_as_set)
+        meta["fp32_vs_fp64_rows_permuted"] = None if perms is None else int(
+            sum(int((p != np.arange(len(p))).sum()) for p in perms))
+        for o, r32, r64, shape in zip(meta["outputs"], flat32, flat64, shapes):
+            if perms is not None:
+                o["fp32_vs_fp64_max_abs_matched"] = float(abs(apply_perm(r32, shape, rows_as_set, perms).astype(
+                    "float64") - r64).max())
     for i, v in enumerate(xs):
         v.contiguous().numpy().tofile(os.path.join(out, f"input_{i}.bin"))
     for i, r in enumerate(refs):
@@ -146,7 +162,7 @@ def main():
     if hasattr(m, "m") and hasattr(m.m, "config"):  # transformers: which attention ran
         from sam2_dfine import attn_implementations
         meta["attn_implementation"] = attn_implementations(m.m)
-    n_out = references(m, xs, meta, out)
+    n_out = references(m, xs, meta, out, ROWS_AS_SET.get(name))
     meta["eager_s"] = round(time.time() - t, 2)
     # the meta file first, so that a failed export still leaves the inputs for the other tools
     with open(os.path.join(out, "meta.json"), "w") as f:

@@ -65,10 +65,13 @@ def main():
             if "rel" not in c:
                 return c.get("error", "?")
             cell = f"{'ok' if c['ok'] else 'FAIL'} {c['rel']:.1e}"
+            if c.get("rows_as_set") is not None:  # compare.py matched the rows (D-FINE's queries)
+                cell += f" (queries matched as a set: {c.get('rows_permuted')} in another order)"
             # A failing output next to how far PyTorch's own fp32 eager is from its fp64 run
             # (export.py's fp32_vs_fp64_max_abs): a random-weight D-FINE's box selection flips
             # under rounding, so eager fp32 is as far from fp64 as the runtimes are from it.
-            spread = [o2.get("fp32_vs_fp64_max_abs") for o2 in ex.get("outputs", [])]
+            spread = [o2.get("fp32_vs_fp64_max_abs_matched", o2.get("fp32_vs_fp64_max_abs"))
+                      for o2 in ex.get("outputs", [])]
             worst = max(range(len(c.get("outputs", []))), key=lambda i: c["outputs"][i].get("rel", 0), default=None)
             if not c["ok"] and worst is not None and worst < len(spread) and spread[worst] is not None:
                 scale = c["outputs"][worst].get("ref_max_abs") or 0
