@@ -1,4 +1,4 @@
-// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v22) on
+// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v24) on
 // the 1x1 layers of D-FINE S at 640x640 (HGNetv2-B0 aggregation convs, hybrid-encoder
 // projections and CSP/ELAN convs), MobileNetV2-style expand/project convs (MODNet's
 // encoder), a squeeze-and-excitation conv on a 1x1 plane and odd cases (channels and
@@ -58,6 +58,13 @@ const Case kCases[] = {
     {"dfine csp 128->64 80x80", 1, 128, 80, 80, 64},
     {"dfine csp 256->128 40x40", 1, 256, 40, 40, 128},
     {"dfine elan 384->256 20x20", 1, 384, 20, 20, 256},
+    // Load balance (2026-12-07): cv4 and proj 256->256 above make 400 tiles of 64x64, cv1
+    // 800: on 132 multiprocessors holding 3 workgroups each (16 KiB, ../occupancy), 4 / 8 of
+    // them are left for a last round. The same convs on 6,336 pixels (396 / 792 tiles, 1%
+    // less work) say what that round costs.
+    {"balance cv4 640->256 66x96 (396 tiles)", 1, 640, 66, 96, 256},
+    {"balance proj 256->256 66x96 (396 tiles)", 1, 256, 66, 96, 256},
+    {"balance cv1 512->512 66x96 (792 tiles)", 1, 512, 66, 96, 512},
     // MobileNetV2 (MODNet's encoder at 512): expand and project convs.
     {"mbv2 24->144 128x128", 1, 24, 128, 128, 144},
     {"mbv2 144->24 128x128", 1, 144, 128, 128, 24},
@@ -92,6 +99,10 @@ const Variant kVariants[] = {
     {20, "v19_pw_gemm_vec4.wgsl", true, 128, 64, 8, 8, 8, true},
     {21, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true},
     {22, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true},
+    // v23 / v24: half tiles (64 channels x 32 pixels, 32 x 64; BK 16, 4x4, 128 invocations,
+    // 12 KiB: four workgroups a multiprocessor), twice the tiles for a finer last round.
+    {23, "v19_pw_gemm_vec4.wgsl", true, 64, 32, 16, 4, 4, true},
+    {24, "v19_pw_gemm_vec4.wgsl", true, 32, 64, 16, 4, 4, true},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
