@@ -1,4 +1,4 @@
-// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v24) on
+// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v25) on
 // the 1x1 layers of D-FINE S at 640x640 (HGNetv2-B0 aggregation convs, hybrid-encoder
 // projections and CSP/ELAN convs), MobileNetV2-style expand/project convs (MODNet's
 // encoder), a squeeze-and-excitation conv on a 1x1 plane and odd cases (channels and
@@ -103,6 +103,11 @@ const Variant kVariants[] = {
     // 12 KiB: four workgroups a multiprocessor), twice the tiles for a finer last round.
     {23, "v19_pw_gemm_vec4.wgsl", true, 64, 32, 16, 4, 4, true},
     {24, "v19_pw_gemm_vec4.wgsl", true, 32, 64, 16, 4, 4, true},
+    // v25: 68-pixel tiles at BK 8 (8x4 a thread, 136 invocations, 8.5 KiB: five a
+    // multiprocessor), so that 6,400 pixels make 95 columns of tiles: 380 tiles at 256
+    // channels, one round, where 64-pixel tiles make 400 (v22: the same BK, six a
+    // multiprocessor).
+    {25, "v19_pw_gemm_vec4.wgsl", true, 64, 68, 8, 8, 4, true},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
