@@ -168,11 +168,6 @@ struct GraphOptions {
   // v19-v22: D-FINE S 6.6 against 7.2 ms end to end on the H100 with the split below).
   // Environment override: WICK_CONV_PW_VEC4=0.
   bool conv_pw_vec4 = true;
-  // conv2d_pw_gemm_vec4's pixel tile widened from 64 to up to 96 (at BK 8) where a grid of
-  // 64x64 tiles leaves a short last round on a GPU whose multiprocessor count Wick knows
-  // (gpu_multiprocessors below; ops/conv/register.cpp, balanced_pointwise_tile). Environment
-  // override: WICK_CONV_PW_BALANCE=0.
-  bool conv_pw_balance = true;
   // conv2d_pw_gemm split over the input channels where its grid is small, as conv2d_igemm's
   // split-K (conv_splitk off turns both off; ops/conv/register.cpp). Environment override:
   // WICK_CONV_PW_SPLITK=0.

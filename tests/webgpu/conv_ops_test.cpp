@@ -199,41 +199,6 @@ TEST(WebGpuConvOp, PointwiseGemmTiles) {
   }
 }
 
-// The vec4 GEMM's balanced tiles (register.cpp, balanced_pointwise_tile), with the
-// multiprocessor count given: a grid of 64x64 tiles past one round of 3 a multiprocessor
-// takes a wider pixel tile at BK 8 where that evens out the last round, and keeps 64x64
-// where one round holds it. Each against the float64 reference; the 68-pixel tiles end
-// inside the plane (400 pixels), and the batch-2 case has a half-empty channel tile too.
-TEST(WebGpuConvOp, PointwiseGemmBalancedTiles) {
-  std::mt19937 rng(79);
-  struct Case {
-    ConvCase k;
-    uint32_t multiprocessors;
-    const char* kernel;
-  };
-  const std::vector<Case> cases = {
-      {{1, 32, 20, 20, 128, 1, 1, 1, 0, 1, 1, true}, 4, "conv2d_pw_gemm_vec4:64x68x8"},   // 14 tiles -> 12
-      {{2, 36, 20, 20, 96, 1, 1, 1, 0, 1, 1, false}, 6, "conv2d_pw_gemm_vec4:64x68x8"},  // 28 tiles -> 24
-      {{1, 32, 20, 20, 128, 1, 1, 1, 0, 1, 1, true}, 132, "conv2d_pw_gemm_vec4"},        // one round
-  };
-  for (const Case& c : cases) {
-    const ConvCase& k = c.k;
-    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
-    test::VkGraphBuilder b;
-    b.profile = true;
-    b.gpu_multiprocessors = c.multiprocessors;
-    b.conv_pw_gemm = 1;  // the GEMM on grids under its 16-tile threshold too (14 tiles)
-    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
-    b.output(add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow));
-    auto r = b.run({Value::make_tensor(xt)});
-    ASSERT_TRUE(r.ok()) << describe(k) << ": " << r.status().to_string();
-    expect_close((*r)[0].tensor, conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow), describe(k));
-    ASSERT_EQ(b.kernels.size(), 1u) << describe(k);
-    const std::string label = b.kernels[0] + " ";
-    EXPECT_NE(label.find(std::string(c.kernel) + " "), std::string::npos) << describe(k) << ": " << label;
-  }
-}
-
 // conv2d_pw_gemm_vec4 recorded for a plane that is a multiple of 4 in a graph whose shapes
 // may vary (fixed_shapes off, as the backend rebuilds for a smaller input), then called with
 // one that is not: that call runs the scalar kernel recorded beside it, and the next

@@ -232,7 +232,6 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.matmul_splitk = matmul_splitk;
   go.norm_into_splitk = norm_into_splitk;
   go.conv_rm8 = conv_rm8;
-  go.gpu_multiprocessors = gpu_multiprocessors;
   go.conv_splitk_fill = conv_splitk_fill;
   go.f16_weights = f16_weights;
   go.subgroups = subgroups;

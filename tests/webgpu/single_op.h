@@ -87,7 +87,6 @@ class VkGraphBuilder {
   int matmul_splitk = 0;      // GraphOptions::matmul_splitk for run() (n >= 2: n splits wherever the 64x64 tile runs)
   bool norm_into_splitk = true;  // GraphOptions::norm_into_splitk for run()
   int conv_rm8 = 0;           // GraphOptions::conv_rm8 for run() (1: RM 8 wherever the channel tile is 32 or 64)
-  uint32_t gpu_multiprocessors = 0;  // GraphOptions::gpu_multiprocessors for run() (0: the adapter's, if known)
   uint32_t conv_splitk_fill = 0;  // GraphOptions::conv_splitk_fill for run() (0: the adapter's default)
   bool f16_weights = false;   // GraphOptions::f16_weights for run()
   bool subgroups = false;     // GraphOptions::subgroups for run() (the *_sg.wgsl row reductions)

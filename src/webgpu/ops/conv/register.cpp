@@ -7,7 +7,6 @@
 
 #include <cstring>
 
-#include "webgpu/gpu_multiprocessors.h"
 #include "webgpu/graph.h"
 #include "webgpu/ops/families.h"
 #include "webgpu/ops/matmul/tile_staging.h"
@@ -88,45 +87,6 @@ PwTile pointwise_tile(uint64_t oc, uint64_t plane, uint64_t n, bool vec4) {
 }
 uint64_t pointwise_tiles(const PwTile& t, uint64_t oc, uint64_t plane, uint64_t n) {
   return ceil_div(oc, t.bm) * ceil_div(plane, t.bn) * n;
-}
-
-// Load balance of the vec4 GEMM's grid (bench/kernels/conv/README.md, "Load balance"). Dawn
-// on NVIDIA gives a multiprocessor 48 KiB of workgroup memory (bench/kernels/occupancy), so
-// 64x64 tiles at BK 16 (16 KiB) run three a multiprocessor, and D-FINE's 80x80 planes at 256
-// channels make 400 tiles: 132 multiprocessors x 3 hold 396, and four tiles wait for a round
-// of their own. In the conv_pw bench (H100) such layers ran at ~19 TFLOP/s where 800 tiles
-// ran at 22, and the times fit a model in which that last round costs half a full one.
-// Where Wick knows the multiprocessor count (gpu_multiprocessors.h) and the 64x64 grid has
-// more than one round, a pixel tile of 64-96 at BK 8 (8x4 a thread, 8-10 KiB: four or five a
-// multiprocessor) replaces it if it cuts the largest work a multiprocessor gets, ceil(tiles /
-// multiprocessors) x tile width, by 10% or more (with BK 8's 4% lower speed in the bench
-// counted): 640 -> 256 at 80x80 takes 68-pixel tiles, 95 x 4 = 380, three at most each.
-constexpr uint64_t kWorkgroupStoragePerMultiprocessor = 48 * 1024;
-constexpr PwTile balanced_tile(uint32_t bn) { return {64, bn, 8, 8, 4}; }
-// Every balanced tile's vec4 staging (matmul_vec4_staging.inc.wgsl): one B vec4 a thread
-// (bn x 8 / 4 = 2 bn, the thread count), and A's 128 vec4s on the first 128 threads (LA 0
-// past bn 64), within the default 256 invocations.
-constexpr bool balanced_staging_fits(const PwTile& t) {
-  return t.bm * t.bk / 4 <= t.threads() && t.bn * t.bk / 4 == t.threads() && t.threads() <= 256;
-}
-static_assert(balanced_staging_fits(balanced_tile(64)) && balanced_staging_fits(balanced_tile(96)));
-uint64_t pointwise_tiles_per_multiprocessor(const PwTile& t) {
-  return kWorkgroupStoragePerMultiprocessor / ((uint64_t{t.bm} + t.bn) * t.bk * 4 * 2);
-}
-PwTile balanced_pointwise_tile(const PwTile& base, uint64_t oc, uint64_t plane, uint64_t n, uint32_t mps) {
-  if (mps == 0) return base;
-  if (pointwise_tiles(base, oc, plane, n) <= mps * pointwise_tiles_per_multiprocessor(base)) return base;
-  // Work units: tiles of the busiest multiprocessor x pixels a tile (x 1.04 at BK 8).
-  auto cost = [&](const PwTile& t, double speed) {
-    return static_cast<double>(ceil_div(pointwise_tiles(t, oc, plane, n), mps) * t.bn) * speed;
-  };
-  PwTile best = base;
-  double best_cost = 0.9 * cost(base, 1.0);
-  for (uint32_t bn = 64; bn <= 96; bn += 4) {
-    const PwTile t = balanced_tile(bn);
-    if (cost(t, 1.04) < best_cost) best = t, best_cost = cost(t, 1.04);
-  }
-  return best;
 }
 
 // Split-K factor of conv2d_igemm and the pointwise GEMM (GraphOptions::conv_splitk): the
@@ -471,16 +431,7 @@ Status conv(Graph& g, const OpArgs& a) {
   // shapes a smaller input rebuilds the graph (count_fixed_shape_op).
   const bool vec4_shape = pointwise && g.options().conv_pw_vec4 && out_channels > 32 && w->max_dims[1] % 4 == 0 &&
                           max_plane % 4 == 0 && x->buffer->size() >= 16 && w->buffer->size() >= 16;
-  PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n, vec4_shape);
-  // Balanced only with fixed shapes: the scalar kernel recorded beside the vec4 one otherwise
-  // stages whole tiles only (matmul_scalar_staging.inc.wgsl), which these are not.
-  if (vec4_shape && g.shapes_fixed() && g.options().conv_pw_balance && pw_tile.bn == kPwTile64.bn &&
-      pw_tile.bk == kPwTile64.bk) {
-    const uint32_t mps = g.options().gpu_multiprocessors ? g.options().gpu_multiprocessors
-                                                         : known_multiprocessors(g.device().adapter_info());
-    pw_tile = balanced_pointwise_tile(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n, mps);
-  }
-  const bool pw_balanced = pw_tile.bk != kPwTile64.bk && vec4_shape;
+  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n, vec4_shape);
   const int pw_force = g.options().conv_pw_gemm;
   const bool pw_gemm = pointwise && lim.max_compute_workgroup_storage_size >= 16384 &&
                        lim.max_compute_invocations_per_workgroup >= pw_tile.threads() &&
@@ -550,9 +501,6 @@ Status conv(Graph& g, const OpArgs& a) {
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
               (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
-  if (pw_vec4 && pw_balanced)  // the tile in the profile: "conv2d_pw_gemm_vec4:64x68x8"
-    d.label = (d.label.empty() ? std::string(name) + " " + std::string(shader.name) : d.label) + ":" +
-              std::to_string(pw_tile.bm) + "x" + std::to_string(pw_tile.bn) + "x" + std::to_string(pw_tile.bk);
   size_t pw_scalar_index = 0;
   const bool pw_fallback = pw_vec4 && !g.shapes_fixed();
   if (pw_vec4 && !pw_fallback) g.count_fixed_shape_op();
