@@ -125,12 +125,10 @@ def references(m, xs, meta, out, rows_as_set=None):
         flat64 = [r.contiguous().view(-1).numpy() for r in refs64]
         shapes = [list(r.shape) for r in refs]
         perms = match_rows(flat64, flat32, shapes, rows_as_set)
-        meta["fp32_vs_fp64_rows_permuted"] = None if perms is None else int(
-            sum(int((p != np.arange(len(p))).sum()) for p in perms))
+        meta["fp32_vs_fp64_rows_permuted"] = int(sum(int((p != np.arange(len(p))).sum()) for p in perms))
         for o, r32, r64, shape in zip(meta["outputs"], flat32, flat64, shapes):
-            if perms is not None:
-                o["fp32_vs_fp64_max_abs_matched"] = float(abs(apply_perm(r32, shape, rows_as_set, perms).astype(
-                    "float64") - r64).max())
+            o["fp32_vs_fp64_max_abs_matched"] = float(abs(apply_perm(r32, shape, rows_as_set, perms).astype(
+                "float64") - r64).max())
     for i, v in enumerate(xs):
         v.contiguous().numpy().tofile(os.path.join(out, f"input_{i}.bin"))
     for i, r in enumerate(refs):
