@@ -325,6 +325,10 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
         if (nm == "aten.relu.default") push(EpilogueCode::kMax, 0.0);
         else push(EpilogueCode::kHardswish, 0.0);
         ok = true;
+      } else if (nm == "aten.clone.default" && a.size() == 3 && a[0] == cur && is_float_tensor(l.out)) {
+        // A plain copy of the result (Whisper's second conv1d: conv, clone, GELU): the chain
+        // goes on from the copy, and the conv writes where the copy would have.
+        ok = true;
       } else if (nm == "aten.gelu.default" && a.size() == 3 && a[0] == cur) {
         // approximate: none (erf, Whisper's conv stem) or "tanh".
         if (const std::optional<bool> tanh_form = g.gelu_tanh_arg(a[1])) {
@@ -429,6 +433,7 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
     // Everything up to the longest chain; the prologue only if it leaves some epilogue or stands alone.
     bool use_prologue = f.scale_id >= 0;
     size_t keep = links.size();
+    while (keep > 0 && links[keep - 1].n == 0) --keep;  // a copy folds only ahead of a step
     if (keep == 0 && !use_prologue) continue;
     f.out_id = keep == 0 ? y : links[keep - 1].out;
     const size_t n_between = keep == 0 ? 0 : links[keep - 1].between_end;

@@ -529,6 +529,14 @@ const EpilogueCase kEpilogueCases[] = {
     {"GeluErf", {kIgemm, kIgemmSplit, kPwLarge, kPwSmall},
      [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_gelu(b, y, shape, false); },
      gelu_erf, true, "", 2e-6},
+    // Whisper's second conv1d as exported: conv, clone, GELU; the copy folds away with it.
+    {"GeluErfAfterClone", {kIgemm, kIgemmSplit},
+     [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) {
+       int c = b.tensor(ScalarType::kFloat, shape);
+       b.op("aten.clone.default", {y, b.none(), c});
+       return add_gelu(b, c, shape, false);
+     },
+     gelu_erf, true, "", 2e-6},
     {"GeluTanh", {kIgemm, kPwLarge},
      [](test::VkGraphBuilder& b, int y, const std::vector<int64_t>& shape) { return add_gelu(b, y, shape, true); },
      gelu_tanh, true, "", 2e-6},
