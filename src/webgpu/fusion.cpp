@@ -9,7 +9,8 @@
 //    result. The conv writes the chain's last output; the intermediate tensors are never
 //    written. Each link must be the only user of the previous result (SiLU: the sigmoid
 //    and the multiply its only two), and no link's result may be a graph output except
-//    the last.
+//    the last. A clone of the result passes through to the next link (Whisper's conv1d:
+//    conv, clone, GELU), only ahead of one.
 //    Before that chain, a per-output-channel multiply / add / subtract by constants
 //    (a batch norm exported as y * scale[1, C, 1, 1] + shift[1, C, 1, 1], as D-FINE's
 //    HGNetV2 has it) is folded into the conv's weights and bias at build (ConvFusion::
