@@ -1,4 +1,13 @@
 #!/usr/bin/env bash
+# NEXT (after the night session of 2026-12-07; its one call ran on an H100, results in
+# bench/results/vision_h200.md): D-FINE and Whisper base on main as it is (the set comparison
+# of D-FINE's queries, 495c6ff; the clone before Whisper's second GELU folded, 713fde5):
+#   MODELS="dfine_s_640 whisper_base_encoder_30s" PER_PASS=1 KERNEL_BENCH=" " AB=" " (a space:
+#   empty takes the default list), then D-FINE's profile over 100 calls both ways
+#   (`wick run ... --profile --profile-runs 100`, with and without WICK_PROFILE_PER_PASS=1:
+#   its in-pass profile ran 3.4x slow in that call, Whisper's did not) and
+#   `ROUNDS=3 bash .dev/bench/vision/ratio_rounds.sh whisper_base_encoder_30s` (ORT ran
+#   15-20% faster on that machine than on any before: Whisper base 0.59).
 # NEXT (after the session of 2026-12-06 late evening): on main as it is (profiles timed
 # inside the passes, e1d3dc8; the layer norm in the split-K reduce, 8dc5f3f; GELU as a conv
 # epilogue, 3535531), PER_PASS=1 MODELS="whisper_base_encoder_30s dfine_s_640
