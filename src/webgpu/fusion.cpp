@@ -10,7 +10,9 @@
 //    written. Each link must be the only user of the previous result (SiLU: the sigmoid
 //    and the multiply its only two), and no link's result may be a graph output except
 //    the last. A clone of the result passes through to the next link (Whisper's conv1d:
-//    conv, clone, GELU), only ahead of one.
+//    conv, clone, GELU), only ahead of one; so do up to two ops that do not read the
+//    result (Whisper's position-embedding lookup between its first conv and GELU), after
+//    which no link takes a tensor operand.
 //    Before that chain, a per-output-channel multiply / add / subtract by constants
 //    (a batch norm exported as y * scale[1, C, 1, 1] + shift[1, C, 1, 1], as D-FINE's
 //    HGNetV2 has it) is folded into the conv's weights and bias at build (ConvFusion::
@@ -24,8 +26,8 @@
 // Buffers: the exporter's memory plan shares buffers between tensors whose lifetimes do
 // not overlap. A fused conv writes the chain's output earlier than the plan expects and
 // reads the prologue's inputs later, so a fusion is kept only if the buffer the conv
-// writes is none of those it reads, and ops in between (only host-known scalar copies
-// are allowed there) touch none of them.
+// writes is none of those it reads, and ops in between (host-known scalar copies, and the
+// ops above that do not read the result) touch none of them.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -37,6 +39,9 @@
 namespace wick::webgpu {
 
 namespace {
+
+// Ops a conv's epilogue may pass over on its way to the next link (next_op below).
+constexpr size_t kMaxOpsBetween = 2;
 
 bool is_conv(const std::string& name) {
   return name == "aten.convolution.default" || name == "et_vk.conv_with_clamp.default";
@@ -128,6 +133,16 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
   auto is_float_tensor = [&](int32_t id) {
     const GpuTensor* t = tensor_at(id);
     return t && t->is_float() && buffer_of(id) != 0;
+  };
+  // Whether op `op` has value `id` among its arguments (value lists included).
+  auto reads_value = [&](size_t op, int32_t id) {
+    for (int32_t a : args[op]) {
+      if (a == id) return true;
+      const GValue& v = values[static_cast<size_t>(a)];
+      if (v.kind == GValue::kValueList)
+        for (int32_t item : v.items) if (item == id) return true;
+    }
+    return false;
   };
 
   // Host-known scalars: one-element constants and copies of them.
@@ -243,7 +258,8 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
     // Epilogue: follow the single reader of the current result.
     int32_t cur = y;
     size_t pos = i;
-    std::vector<size_t> between;  // scalar copies passed over
+    std::vector<size_t> between;  // scalar copies (and ops that do not read the result) passed over
+    bool real_between = false;    // an op that runs was passed over
     // A link is one op folded in, or two for SiLU (sigmoid(y) then y * that: `extra` is the sigmoid).
     struct Link { size_t op; int32_t out; EpilogueOp e[2]; int n; size_t between_end; int32_t residual; size_t extra = SIZE_MAX; };
     const bool is_pointwise = pointwise();
@@ -267,11 +283,19 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
       if ((cur_readers != 1 && cur_readers != 2) || is_output[static_cast<size_t>(cur)]) break;
       size_t between_mark = between.size();
       // The next op after `from` that is not skipped, passing over (and noting) scalar copies
-      // and prepacks (they stage a constant: the output shares its buffer, nothing runs).
+      // and prepacks (they stage a constant: the output shares its buffer, nothing runs),
+      // and up to kMaxOpsBetween ops that do not read the current result (Whisper's position
+      // embedding lookup between its first conv and that conv's GELU): those run after the
+      // fused conv as before, so they must not touch the buffer it writes (writable below),
+      // and no link after them takes a tensor operand (they might produce or change it).
       auto next_op = [&](size_t from) {
         size_t k = from + 1;
-        while (k < n_ops && (skip[k] || scalar_op[k] || names[k] == "et_vk.prepack.default")) {
+        size_t others = 0;
+        while (k < n_ops) {
+          const bool passive = skip[k] || scalar_op[k] || names[k] == "et_vk.prepack.default";
+          if (!passive && (others == kMaxOpsBetween || reads_value(k, cur))) break;
           if (!skip[k]) between.push_back(k);
+          if (!passive) ++others, real_between = true;
           ++k;
         }
         return k;
@@ -366,7 +390,7 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
         } else if (alpha.ok() && nm == "aten.add.Tensor" && (a[0] == cur || *alpha == 1.0) && is_pointwise &&
                    !have_residual && is_float_tensor(other) && tensor_at(other)->max_dims == tensor_at(cur)->max_dims) {
           // A residual produced by an op passed over would not exist yet when the conv runs.
-          bool produced_between = false;
+          bool produced_between = real_between;
           for (size_t bk = between_mark; bk < between.size(); ++bk)
             if (args[between[bk]].back() == other) produced_between = true;
           if (!produced_between) {
@@ -434,7 +458,9 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
     // Everything up to the longest chain; the prologue only if it leaves some epilogue or stands alone.
     bool use_prologue = f.scale_id >= 0;
     size_t keep = links.size();
-    while (keep > 0 && links[keep - 1].n == 0) --keep;  // a copy folds only ahead of a step
+    // A copy folds only ahead of a step (the per-channel affine links have no step either,
+    // but their constants went into the weights: they stay).
+    while (keep > 0 && links[keep - 1].n == 0 && names[links[keep - 1].op] == "aten.clone.default") --keep;
     if (keep == 0 && !use_prologue) continue;
     f.out_id = keep == 0 ? y : links[keep - 1].out;
     const size_t n_between = keep == 0 ? 0 : links[keep - 1].between_end;

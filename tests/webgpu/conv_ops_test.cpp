@@ -585,6 +585,52 @@ TEST_P(WebGpuConvOpEpilogue, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(, WebGpuConvOpEpilogue, ::testing::ValuesIn(kEpilogueCases), test::CaseName());
 
+// An op that does not read the conv's result, between the conv and its activation (Whisper's
+// position-embedding lookup between its first conv1d and that GELU), is passed over: the
+// GELU still folds into the conv, and the op in between runs as before. A tensor that such
+// an op produces is not taken as the conv's residual (it would not exist yet when the conv
+// runs): the add stays an op of its own. Every output against its reference.
+TEST(WebGpuConvOp, EpiloguePassesOverAnUnrelatedOp) {
+  std::mt19937 rng(80);
+  for (const bool residual : {false, true}) {
+    const ConvCase k = residual ? kPwLarge : kIgemm;
+    const std::string what = std::string(residual ? "residual made between " : "gelu after an op between ") + describe(k);
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
+    const std::vector<int64_t> shape = {k.n, k.oc, oh, ow};
+    const Tensor ca = test::random_tensor(ScalarType::kFloat, shape, rng, -1, 1);
+    const Tensor cb = test::random_tensor(ScalarType::kFloat, shape, rng, -1, 1);
+    test::VkGraphBuilder b;
+    b.profile = true;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
+    int between = b.tensor(ScalarType::kFloat, shape);  // ca + cb, read by nothing of the conv's
+    b.op("aten.add.Tensor", {b.constant(ca), b.constant(cb), b.int_value(1), between});
+    int z = b.tensor(ScalarType::kFloat, shape);
+    if (residual) b.op("aten.add.Tensor", {y, between, b.int_value(1), z});
+    else b.op("aten.gelu.default", {y, b.string_value("none"), z});
+    b.output(z);
+    b.output(between);
+    auto r = b.run({Value::make_tensor(xt)});
+    ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    const std::vector<double> conv = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+    const float* got = (*r)[0].tensor.data_as<float>();
+    const float* got_between = (*r)[1].tensor.data_as<float>();
+    for (size_t i = 0; i < conv.size(); ++i) {
+      const double s = double(ca.data_as<float>()[i]) + cb.data_as<float>()[i];
+      const double want = residual ? conv[i] + s : gelu_erf(conv[i]);
+      ASSERT_NEAR(got[i], want, tol(want) + 2e-6 * std::fabs(want)) << what << " at " << i;
+      ASSERT_NEAR(got_between[i], s, 1e-6) << what << " (the op in between) at " << i;
+    }
+    const std::string list = kernel_list(b.kernels);
+    if (residual) {
+      EXPECT_EQ(b.kernels[0].find("residual"), std::string::npos) << what << ": " << list;
+    } else {
+      EXPECT_NE(b.kernels[0].find("+1"), std::string::npos) << what << " not fused: " << list;
+      EXPECT_EQ(list.find("unary"), std::string::npos) << what << ": " << list;
+    }
+  }
+}
+
 // Weights computed at run time (a graph input, not a constant) cannot be repacked for
 // conv2d_block at build: the dense conv falls back to conv2d_oc4, same values.
 TEST(WebGpuConvOp, RuntimeWeights) {
