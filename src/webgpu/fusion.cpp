@@ -293,7 +293,8 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
         size_t others = 0;
         while (k < n_ops) {
           const bool passive = skip[k] || scalar_op[k] || names[k] == "et_vk.prepack.default";
-          if (!passive && (others == kMaxOpsBetween || reads_value(k, cur))) break;
+          // Not a conv: its own fusion, planned later, may change what it writes.
+          if (!passive && (others == kMaxOpsBetween || reads_value(k, cur) || is_conv(names[k]))) break;
           if (!skip[k]) between.push_back(k);
           if (!passive) ++others, real_between = true;
           ++k;
