@@ -39,6 +39,15 @@ def load(path):
     return a
 
 
+def _np_stats(r, o, rtol):
+    """compare()'s fields for float32 arrays r (reference) and o of one length (numpy)."""
+    finite = bool(np.isfinite(o).all())
+    diff = float(np.abs(o.astype(np.float64) - r).max()) if len(r) else 0.0
+    scale = float(np.abs(r).max()) if len(r) else 0.0
+    rel = diff / scale if scale > 0 else diff
+    return {"max_abs_diff": diff, "ref_max_abs": scale, "rel": rel, "finite": finite, "ok": bool(finite and rel <= rtol)}
+
+
 def compare(ref_path, out_path, rtol):
     try:
         ref, out = load(ref_path), load(out_path)
@@ -46,12 +55,7 @@ def compare(ref_path, out_path, rtol):
         return {"out": out_path, "ok": False, "error": str(e)}
     res = {"out": out_path, "numel": len(ref)}
     if np is not None and len(out) == len(ref):  # same numbers, faster on millions of values
-        r, o = np.frombuffer(ref, dtype=np.float32), np.frombuffer(out, dtype=np.float32)
-        finite = bool(np.isfinite(o).all())
-        diff = float(np.abs(o.astype(np.float64) - r).max()) if len(r) else 0.0
-        scale = float(np.abs(r).max()) if len(r) else 0.0
-        rel = diff / scale if scale > 0 else diff
-        res.update(max_abs_diff=diff, ref_max_abs=scale, rel=rel, finite=finite, ok=bool(finite and rel <= rtol))
+        res.update(_np_stats(np.frombuffer(ref, dtype=np.float32), np.frombuffer(out, dtype=np.float32), rtol))
     elif len(out) != len(ref):
         res.update(ok=False, error=f"{len(out)} values, reference has {len(ref)}")
     else:
@@ -105,6 +109,11 @@ def apply_perm(a, shape, dim, perms):
     return res.reshape(-1).astype(np.float32)
 
 
+def rows_permuted(perms):
+    """How many rows match_rows paired with a reference row of another index."""
+    return int(sum(int((p != np.arange(len(p))).sum()) for p in perms))
+
+
 def compare_as_set(model_dir, outputs, prefix, dim, rtol):
     """compare() for every output after matching their rows as a set (see the docstring)."""
     refs, outs, shapes, each = [], [], [], []
@@ -121,14 +130,10 @@ def compare_as_set(model_dir, outputs, prefix, dim, rtol):
         return {"ok": False, "error": "non-finite values", "finite": False}
     perms = match_rows(refs, outs, shapes, dim)
     for i, (ref, out, shape) in enumerate(zip(refs, outs, shapes)):
-        matched = apply_perm(out, shape, dim, perms)
-        diff = float(np.abs(matched.astype(np.float64) - ref).max()) if len(ref) else 0.0
-        scale = float(np.abs(ref).max()) if len(ref) else 0.0
-        rel = diff / scale if scale > 0 else diff
-        each.append({"out": os.path.join(model_dir, f"{prefix}_{i}.bin"), "numel": len(ref), "max_abs_diff": diff,
-                     "ref_max_abs": scale, "rel": rel, "finite": True, "ok": bool(rel <= rtol)})
-    permuted = int(sum(int((p != np.arange(len(p))).sum()) for p in perms))
-    return {"outputs": each, "ok": all(r["ok"] for r in each), "rows_as_set": dim, "rows_permuted": permuted}
+        each.append({"out": os.path.join(model_dir, f"{prefix}_{i}.bin"), "numel": len(ref),
+                     **_np_stats(ref, apply_perm(out, shape, dim, perms), rtol)})
+    return {"outputs": each, "ok": all(r["ok"] for r in each), "rows_as_set": dim,
+            "rows_permuted": rows_permuted(perms)}
 
 
 def self_test():
@@ -140,12 +145,12 @@ def self_test():
     perm = rng.permutation(30)
     outs = [_rows(r, s, 1)[:, perm].reshape(-1).astype(np.float32) for r, s in zip(refs, shapes)]
     got = match_rows(refs, outs, shapes, 1)
-    assert got is not None and (got[0] == perm).all(), got
+    assert (got[0] == perm).all(), got
     for r, o, s in zip(refs, outs, shapes):
         assert (apply_perm(o, s, 1, got) == r).all()
     outs[1][5] += 0.05  # one box coordinate of the runtime's row 1 off: still matched, its diff reported
     got = match_rows(refs, outs, shapes, 1)
-    assert got is not None and abs(float(np.abs(apply_perm(outs[1], shapes[1], 1, got) - refs[1]).max()) - 0.05) < 1e-6
+    assert abs(float(np.abs(apply_perm(outs[1], shapes[1], 1, got) - refs[1]).max()) - 0.05) < 1e-6
     # Two identical reference rows: still one to one, each runtime row on its own index.
     refs = [r.copy() for r in refs]
     for r, s in zip(refs, shapes):

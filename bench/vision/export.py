@@ -118,14 +118,13 @@ def references(m, xs, meta, out, rows_as_set=None):
     meta["ref_max_abs"] = max(o["max_abs"] for o in meta["outputs"])
     meta["fp32_vs_fp64_max_abs"] = max(o["fp32_vs_fp64_max_abs"] for o in meta["outputs"])
     if rows_as_set is not None:
-        import numpy as np
-        from compare import apply_perm, match_rows
+        from compare import apply_perm, match_rows, rows_permuted
         meta["rows_as_set"] = rows_as_set
         flat32 = [r.contiguous().view(-1).numpy() for r in refs]
         flat64 = [r.contiguous().view(-1).numpy() for r in refs64]
         shapes = [list(r.shape) for r in refs]
         perms = match_rows(flat64, flat32, shapes, rows_as_set)
-        meta["fp32_vs_fp64_rows_permuted"] = int(sum(int((p != np.arange(len(p))).sum()) for p in perms))
+        meta["fp32_vs_fp64_rows_permuted"] = rows_permuted(perms)
         for o, r32, r64, shape in zip(meta["outputs"], flat32, flat64, shapes):
             o["fp32_vs_fp64_max_abs_matched"] = float(abs(apply_perm(r32, shape, rows_as_set, perms).astype(
                 "float64") - r64).max())

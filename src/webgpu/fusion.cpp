@@ -470,16 +470,8 @@ ConvFusionPlan plan_conv_fusions(const vkgraph::Plan& plan, const Graph& g) {
       // Live from the conv to its last reader (+1: a later fused prologue reads one op late).
       size_t last = is_output[static_cast<size_t>(f.out_id)] ? SIZE_MAX : end_op;
       if (last != SIZE_MAX)
-        for (size_t op = end_op + 1; op < n_ops; ++op) {
-          if (skip[op]) continue;
-          for (int32_t a : args[op]) {
-            const GValue& v = values[static_cast<size_t>(a)];
-            bool hit = a == f.out_id;
-            if (v.kind == GValue::kValueList)
-              for (int32_t item : v.items) hit = hit || item == f.out_id;
-            if (hit) last = op;
-          }
-        }
+        for (size_t op = end_op + 1; op < n_ops; ++op)
+          if (!skip[op] && reads_value(op, f.out_id)) last = op;
       const size_t busy_until = last == SIZE_MAX ? SIZE_MAX : last + 1;
       const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(tensor_at(f.out_id)->max_numel(), 1)) * 4;
       size_t chosen = SIZE_MAX;
