@@ -172,6 +172,10 @@ struct GraphOptions {
   // split-K (conv_splitk off turns both off; ops/conv/register.cpp). Environment override:
   // WICK_CONV_PW_SPLITK=0.
   bool conv_pw_splitk = true;
+  // That split's count by the wave model of ops/conv/split_waves.h (any count up to 16, not
+  // only a power of two) on GPUs whose multiprocessor count is known (gpu_multiprocessors).
+  // Environment override: WICK_CONV_PW_SPLIT_WAVES=0.
+  bool conv_pw_split_waves = true;
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;

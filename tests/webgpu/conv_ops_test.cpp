@@ -13,6 +13,7 @@
 
 #include "case_table.h"
 #include "single_op.h"
+#include "webgpu/ops/conv/split_waves.h"
 
 namespace wick {
 namespace {
@@ -264,8 +265,54 @@ TEST(WebGpuConvOp, PointwiseGemmSplitK) {
     ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
     expect_close((*res)[0].tensor, want, describe(k) + " split-K");
     ASSERT_EQ(b.kernels.size(), 2u) << describe(k) << ": " << kernel_list(b.kernels);
-    EXPECT_NE((b.kernels[0] + " ").find(std::string(c.gemm) + " "), std::string::npos) << kernel_list(b.kernels);
+    EXPECT_NE(b.kernels[0].find(std::string(c.gemm) + ":ks"), std::string::npos) << kernel_list(b.kernels);
     EXPECT_EQ(test::count_kernel(b.kernels, "conv2d_pw_splitk_reduce"), 1u) << kernel_list(b.kernels);
+  }
+}
+
+// The wave model of the split count (ops/conv/split_waves.h): the busiest multiprocessor's K
+// steps, and the count that minimizes them where the doubling rule split.
+TEST(WebGpuConvOp, SplitWavesModel) {
+  using webgpu::split_wave_steps;
+  using webgpu::wave_balanced_splits;
+  // D-FINE's 40x40 1x1 convs over 1,024 channels on 132 multiprocessors: 4 splits make 400
+  // workgroups (4 on the busiest, 16 steps each), 5 make 500 (4 of 13).
+  EXPECT_EQ(split_wave_steps(100, 64, 4, 132), 64u);
+  EXPECT_EQ(split_wave_steps(100, 64, 5, 132), 52u);
+  EXPECT_EQ(wave_balanced_splits(100, 64, 4, 8, 132), 5u);
+  // At most 4 allowed: 2 (200 workgroups, 2 of 32 steps on the busiest) ties with 4.
+  EXPECT_EQ(wave_balanced_splits(100, 64, 4, 4, 132), 2u);
+  EXPECT_EQ(wave_balanced_splits(100, 64, 4, 8, 0), 4u);     // multiprocessors unknown
+  EXPECT_EQ(wave_balanced_splits(100, 64, 1, 8, 132), 1u);   // the doubling rule did not split
+  // Ties go to fewer splits (less partial-sum traffic): 192 tiles of 32 steps on 132 take 48
+  // at 2 and at 4 splits.
+  EXPECT_EQ(split_wave_steps(192, 32, 2, 132), split_wave_steps(192, 32, 4, 132));
+  EXPECT_EQ(wave_balanced_splits(192, 32, 4, 4, 132), 2u);
+}
+
+// The split count the wave model picks runs and matches: 4 tiles over 1,020 input channels
+// (64 K steps of 16, the last short), which the doubling rule splits 8 ways; told of 12
+// multiprocessors, the model takes 3 (one round of 21 steps instead of three of 8). Both
+// against the float64 reference, each count read from the GEMM's profile label.
+TEST(WebGpuConvOp, PointwiseGemmSplitByWaves) {
+  std::mt19937 rng(80);
+  const ConvCase k{1, 1020, 16, 16, 64, 1, 1, 1, 0, 1, 1, true};
+  const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
+  const std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
+  for (const auto& [mps, label] : {std::pair<uint32_t, const char*>{0, "conv2d_pw_gemm_vec4:ks8"},
+                                   std::pair<uint32_t, const char*>{12, "conv2d_pw_gemm_vec4:ks3"}}) {
+    test::VkGraphBuilder b;
+    b.profile = true;
+    b.conv_pw_gemm = 1;
+    b.conv_splitk_fill = 512;
+    b.gpu_multiprocessors = mps;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    b.output(add_conv(b, k, x, wt, &bt, oh, ow));
+    auto res = b.run({Value::make_tensor(xt)});
+    ASSERT_TRUE(res.ok()) << res.status().to_string();
+    expect_close((*res)[0].tensor, want, std::string(label));
+    ASSERT_EQ(b.kernels.size(), 2u) << kernel_list(b.kernels);
+    EXPECT_NE(b.kernels[0].find(label), std::string::npos) << kernel_list(b.kernels);
   }
 }
 

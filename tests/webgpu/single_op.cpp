@@ -233,6 +233,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.norm_into_splitk = norm_into_splitk;
   go.conv_rm8 = conv_rm8;
   go.conv_splitk_fill = conv_splitk_fill;
+  if (gpu_multiprocessors) go.gpu_multiprocessors = gpu_multiprocessors;
   go.f16_weights = f16_weights;
   go.subgroups = subgroups;
   go.f16_arith = f16_arith;

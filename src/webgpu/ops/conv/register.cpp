@@ -7,7 +7,9 @@
 
 #include <cstring>
 
+#include "webgpu/gpu_multiprocessors.h"
 #include "webgpu/graph.h"
+#include "webgpu/ops/conv/split_waves.h"
 #include "webgpu/ops/families.h"
 #include "webgpu/ops/matmul/tile_staging.h"
 #include "webgpu/ops/op_kit.h"
@@ -73,6 +75,10 @@ static_assert(scalar_staging_fits(kPwTile128) && scalar_staging_fits(kPwTile128x
 // and its split over the input channels). bench/kernels/conv/README.md, pointwise section.
 constexpr uint64_t kPwMinTiles = 264;
 constexpr uint64_t kPwGemmMinTiles = 16;
+// Split-K: the pointwise GEMM keeps at least kPwSplitMinSteps K steps (of BK) a split, and
+// both GEMMs split at most kConvMaxSplits ways.
+constexpr uint64_t kPwSplitMinSteps = 8;
+constexpr uint64_t kConvMaxSplits = 16;
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // With vec4 loads (conv2d_pw_gemm_vec4) always 64x64 at BK 16: on the H100 it won every case
 // of the conv_pw bench (v21) against 128x128, 128x64 and 64x64 at BK 8 with 8x4 a thread
@@ -103,7 +109,7 @@ uint32_t conv_splitk_factor(Graph& g, uint64_t tiles, uint64_t steps, uint64_t m
                                                                            : kIgemmFill;
   const uint64_t max_bytes = std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size);
   uint32_t splits = 1;
-  while (tiles * 2 < fill && splits < 16 && tiles * splits * 2 <= fill && steps >= min_steps * splits * 2 &&
+  while (tiles * 2 < fill && splits < kConvMaxSplits && tiles * splits * 2 <= fill && steps >= min_steps * splits * 2 &&
          out_bytes * splits * 2 <= max_bytes && z_per_split * splits * 2 <= max_z)
     splits *= 2;
   return splits;
@@ -447,8 +453,21 @@ Status conv(Graph& g, const OpArgs& a) {
   if (pw_gemm && g.options().conv_pw_splitk) {
     // The grid's z is image * split.
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
-    splits = conv_splitk_factor(g, pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n),
-                                ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk), 8, out_bytes, max_n, max_dim);
+    const uint64_t tiles = pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n);
+    const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
+    splits = conv_splitk_factor(g, tiles, steps, kPwSplitMinSteps, out_bytes, max_n, max_dim);
+    // Then, on a GPU whose multiprocessors Wick counts, the split count that evens out the
+    // grid's waves best (split_waves.h), within the same bounds.
+    const uint32_t mps = g.options().gpu_multiprocessors ? g.options().gpu_multiprocessors
+                                                         : known_multiprocessors(g.device().adapter_info());
+    if (g.options().conv_pw_split_waves && splits > 1 && mps > 0) {
+      uint64_t most = 2;
+      while (most < kConvMaxSplits && steps >= kPwSplitMinSteps * (most + 1) &&
+             out_bytes * (most + 1) <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size) &&
+             max_n * (most + 1) <= max_dim)
+        ++most;
+      splits = static_cast<uint32_t>(wave_balanced_splits(tiles, steps, splits, most, mps));
+    }
     if (splits > 1) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_pw_gemm split-K partial sums", out_bytes * splits));
     }
@@ -501,6 +520,11 @@ Status conv(Graph& g, const OpArgs& a) {
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
               (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
+  // A split pointwise GEMM says its split count in profiles, as the matmul's tiles say theirs.
+  if (pw_gemm && splits > 1) {
+    if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
+    d.label += ":ks" + std::to_string(splits);
+  }
   size_t pw_scalar_index = 0;
   const bool pw_fallback = pw_vec4 && !g.shapes_fixed();
   if (pw_vec4 && !pw_fallback) g.count_fixed_shape_op();
