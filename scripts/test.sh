@@ -12,11 +12,10 @@
 #   fuzz        the same build-asan/: pte_reader_fuzzer and c_api_fuzzer side by side,
 #               WICK_FUZZ_SECONDS each, on seeds copied from the fixtures' small .pte files
 #   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundles in package/dist/
-#               that the node tests load
+#               that the node tests load; built in the background from the start (after
+#               deps), alongside the native and sanitizer stages; the stage waits for it
 #   node        node --test tests/js/*.test.mjs, $WICK_JOBS files at a time (skipped when
 #               there are none)
-#               wasm and node are the web lane: in the background from the start (after
-#               deps), alongside the native and sanitizer stages; its log is printed at the end
 #
 # Every stage runs even when an earlier one failed (stages that need a failed build are
 # skipped); the exit status is 0 only when all passed.
@@ -191,52 +190,33 @@ run_fuzz() {
   return $rc
 }
 
-# The web lane: the Wasm bundles, then the node tests that load them (package/dist/wick.js is
-# not checked in: a fresh clone has none), in the background from the start (right after
-# deps), alongside the native and sanitizer stages. The bundles' link is one long
-# single-threaded wasm-opt pass (Asyncify), and the node tests keep about one core busy (a
-# file waits on Chromium's start and its GPU process); in sequence with the rest, each held
-# the run with a core idle (bench/results/ci_time.md). The lane's output goes to
-# build-wasm/web_lane.log and is printed at the end, with its stage times and results.
-WEB_PID=""
-web_lane() {  # STATE-FILE: the lane's stages, their times and results, for web_join
-  WICK_STAGE_NAMES=() WICK_STAGE_SECONDS=() WICK_STAGE_RESULTS=() FAILED=0
-  OK=()
-  stage wasm - "build-wasm/: wasm bundles (scripts/build_wasm.sh)" scripts/build_wasm.sh
-  stage node wasm "node tests" node_tests
-  local names=("${WICK_STAGE_NAMES[@]}") secs=("${WICK_STAGE_SECONDS[@]}") results=("${WICK_STAGE_RESULTS[@]}")
-  { declare -p names secs results; echo "failed=$FAILED"; } >"$1"
-}
-web_start() {
+# The Wasm bundles build in the background from the start (right after deps), while the
+# native, ASan and fuzz stages run: their link is one long single-threaded wasm-opt pass
+# (Asyncify) that would otherwise hold the whole run with one core idle. Output in
+# build-wasm/build_wasm.log, exit status in build-wasm/build_wasm.rc; the wasm stage waits
+# for it and prints the log, so its stage time is what was left to wait.
+WASM_PID=""
+wasm_start() {
   mkdir -p build-wasm
-  rm -f build-wasm/web_lane.state
-  # Its own process group (job control on for the one fork), so that web_stop can end the
-  # whole lane: the builds, node and the Chromium it starts.
-  set -m
-  ( web_lane build-wasm/web_lane.state ) >build-wasm/web_lane.log 2>&1 &
-  WEB_PID=$!
-  set +m
+  rm -f build-wasm/build_wasm.rc
+  ( t0="$(wick_now)"; rc=0
+    scripts/build_wasm.sh >build-wasm/build_wasm.log 2>&1 || rc=$?
+    awk -v a="$t0" -v b="$(wick_now)" 'BEGIN { printf "build_wasm.sh took %.1f s in the background\n", b - a }' >>build-wasm/build_wasm.log
+    echo "$rc" >build-wasm/build_wasm.rc ) &
+  WASM_PID=$!
 }
-web_join() {
-  echo
-  echo "=== the web lane (since deps, in the background): build-wasm/web_lane.log"
-  wait "$WEB_PID"
-  cat build-wasm/web_lane.log
-  local names=() secs=() results=() failed=1
-  if [[ -f build-wasm/web_lane.state ]]; then
-    # shellcheck disable=SC1091
-    source build-wasm/web_lane.state
-  else
-    names=("web lane") secs=("-") results=("FAILED (no results: the lane did not finish)")
-  fi
-  WICK_STAGE_NAMES+=("${names[@]}") WICK_STAGE_SECONDS+=("${secs[@]}") WICK_STAGE_RESULTS+=("${results[@]}")
-  [[ "$failed" == 0 ]] || FAILED=1
-  WEB_PID=""
+wasm_wait() {
+  [[ -n "$WASM_PID" ]] || { echo "the background Wasm build was not started" >&2; return 1; }
+  # Polled, not `wait`ed: stages run in a subshell, of which the build is not a child.
+  while [[ ! -f build-wasm/build_wasm.rc ]] && kill -0 "$WASM_PID" 2>/dev/null; do sleep 2; done
+  cat build-wasm/build_wasm.log
+  [[ "$(cat build-wasm/build_wasm.rc 2>/dev/null || echo missing)" == 0 ]]
 }
-# A run cut short leaves no lane behind (nor its Chromium).
-web_stop() {
-  [[ -n "$WEB_PID" ]] || return 0
-  kill -TERM -- "-$WEB_PID" 2>/dev/null || true
+# A run cut short leaves no Wasm build behind.
+wasm_stop() {
+  [[ -n "$WASM_PID" && ! -f build-wasm/build_wasm.rc ]] || return 0
+  pkill -TERM -P "$WASM_PID" 2>/dev/null || true
+  kill -- "$WASM_PID" 2>/dev/null || true
 }
 
 node_tests() {
@@ -253,9 +233,9 @@ node_tests() {
   node --test --test-concurrency="$WICK_JOBS" "${files[@]}"
 }
 
-trap 'web_stop; wick_stage_summary' EXIT
+trap 'wasm_stop; wick_stage_summary' EXIT
 stage deps - "deps (setup.sh --deps-only)" deps
-web_start
+skipped wasm || wasm_start
 stage build - "build/: configure + build" build_main
 stage unit build "build/: unit tests (ctest)" unit
 stage e2e build "build/: upscale the bundled photo" e2e
@@ -263,5 +243,8 @@ stage py - "scripts/convert: model converter tests (python3 unittest)" python3 -
 stage asan-build - "build-asan/: configure + build wick_tests and the fuzzers" build_asan
 stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
 stage fuzz asan-build "build-asan/: fuzz the .pte reader and the C API (${FUZZ_SECONDS} s)" run_fuzz
-web_join
+# The node tests load package/dist/wick.js, which only the wasm stage writes (it is not
+# checked in): a fresh clone has none.
+stage wasm - "build-wasm/: wasm bundles (scripts/build_wasm.sh, since deps)" wasm_wait
+stage node wasm "node tests" node_tests
 exit $FAILED
