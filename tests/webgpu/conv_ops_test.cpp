@@ -280,14 +280,17 @@ TEST(WebGpuConvOp, SplitWavesModel) {
   EXPECT_EQ(split_wave_steps(100, 64, 4, 132), 64u);
   EXPECT_EQ(split_wave_steps(100, 64, 5, 132), 52u);
   EXPECT_EQ(wave_balanced_splits(100, 64, 4, 8, 132), 5u);
-  // At most 4 allowed: 2 (200 workgroups, 2 of 32 steps on the busiest) ties with 4.
-  EXPECT_EQ(wave_balanced_splits(100, 64, 4, 4, 132), 2u);
   EXPECT_EQ(wave_balanced_splits(100, 64, 4, 8, 0), 4u);     // multiprocessors unknown
   EXPECT_EQ(wave_balanced_splits(100, 64, 1, 8, 132), 1u);   // the doubling rule did not split
-  // Ties go to fewer splits (less partial-sum traffic): 192 tiles of 32 steps on 132 take 48
-  // at 2 and at 4 splits.
-  EXPECT_EQ(split_wave_steps(192, 32, 2, 132), split_wave_steps(192, 32, 4, 132));
-  EXPECT_EQ(wave_balanced_splits(192, 32, 4, 4, 132), 2u);
+  // A tie keeps the doubling rule's count: at most 4 allowed, 2 splits (200 workgroups, 2 of
+  // 32 steps on the busiest) score as 4 do; 33 tiles of 64 steps score 16 at 4 and at 8.
+  EXPECT_EQ(split_wave_steps(100, 64, 2, 132), split_wave_steps(100, 64, 4, 132));
+  EXPECT_EQ(wave_balanced_splits(100, 64, 4, 4, 132), 4u);
+  EXPECT_EQ(split_wave_steps(33, 64, 4, 132), split_wave_steps(33, 64, 8, 132));
+  EXPECT_EQ(wave_balanced_splits(33, 64, 8, 8, 132), 8u);
+  // Among counts better than the doubling rule's, the fewest splits: 5 and 10 both take 26
+  // steps for 25 tiles of 128 (8 take 32).
+  EXPECT_EQ(wave_balanced_splits(25, 128, 8, 16, 132), 5u);
 }
 
 // The split count the wave model picks runs and matches: 4 tiles over 1,020 input channels
