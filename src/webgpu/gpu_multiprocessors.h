@@ -1,6 +1,7 @@
 // How many workgroups of a big kernel a GPU runs at once, where Wick knows it: WebGPU gives
 // no multiprocessor count, and the key split of the fused attention (ops/attention/
-// flash_splitkv.h) only pays where it evens out a grid's last wave, which depends on it.
+// flash_splitkv.h) only pays where it evens out a grid's last wave, which depends on it; the
+// pointwise GEMM's split-K count (ops/conv/split_waves.h) is chosen by the same waves.
 // Listed only for GPUs the split was measured on (bench/results/vision_h200.md: on the H100
 // the flash kernel ran one 128-invocation workgroup per multiprocessor at a time); 0 for
 // every other adapter (no split). GraphOptions::gpu_multiprocessors (WICK_GPU_MULTIPROCESSORS)
