@@ -1,4 +1,11 @@
 #!/usr/bin/env bash
+# NEXT (after the morning session of 2026-12-07; its one call ran on an H100, results in
+# bench/results/vision_h200.md): D-FINE against eager with its queries matched as a set has
+# still not run on a GPU (the call's DEADLINE=170 was cut by D-FINE's 146-s export). Run
+#   MODELS="dfine_s_640" DEADLINE=300 END=10 KERNEL_BENCH=" " AB=" " PER_PASS=0
+# (the table's "Wick vs eager" and "ORT vs eager" columns, compare.py's set matching), then
+# `ROUNDS=3 bash .dev/bench/vision/ratio_rounds.sh whisper_base_encoder_30s dfine_s_640`
+# (the Whisper GELU folds and the wave-model split counts in one build; Whisper was 0.496).
 # NEXT (after the night session of 2026-12-07; its one call ran on an H100, results in
 # bench/results/vision_h200.md): D-FINE and Whisper base on main as it is (the set comparison
 # of D-FINE's queries, 495c6ff; the clone before Whisper's second GELU folded, 713fde5):
