@@ -456,8 +456,8 @@ Status conv(Graph& g, const OpArgs& a) {
     const uint64_t tiles = pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n);
     const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
     splits = conv_splitk_factor(g, tiles, steps, kPwSplitMinSteps, out_bytes, max_n, max_dim);
-    // Then, on a GPU whose multiprocessors Wick counts, the split count that evens out the
-    // grid's waves best (split_waves.h), within the same bounds.
+    // Then, on a GPU whose multiprocessors Wick counts, a split count within the same bounds
+    // whose waves load the busiest multiprocessor less, if there is one (split_waves.h).
     const uint32_t mps = g.options().gpu_multiprocessors ? g.options().gpu_multiprocessors
                                                          : known_multiprocessors(g.device().adapter_info());
     if (g.options().conv_pw_split_waves && splits > 1 && mps > 0) {
