@@ -135,8 +135,7 @@ Status build_flash_attention(Graph& g, const AttentionFusion& f) {
   const uint32_t gx = static_cast<uint32_t>((f.sq + tile->bq - 1) / tile->bq);
   const uint32_t gy = static_cast<uint32_t>(f.batch * f.heads);
   // Key splits: the option's (or the rule's) count, if the partial rows fit the scratch bound.
-  const uint32_t mps = g.options().gpu_multiprocessors ? g.options().gpu_multiprocessors
-                                                       : known_multiprocessors(g.device().adapter_info());
+  const uint32_t mps = multiprocessors(g.options().gpu_multiprocessors, g.device().adapter_info());
   uint64_t splits = flash_splits(g.options().flash_splitkv, mps, static_cast<uint64_t>(gx) * gy,
                                  static_cast<uint64_t>((f.skv + tile->bkv - 1) / tile->bkv));
   // Rounded up to whole vec4s: the combine reads the (max, sum) pairs as vec4s, and a pair in

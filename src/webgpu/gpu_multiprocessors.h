@@ -24,4 +24,10 @@ inline uint32_t known_multiprocessors(const gpu::AdapterInfo& info) {
   return 0;
 }
 
+// The count the graph works with: GraphOptions::gpu_multiprocessors (`option`) where set, else
+// the adapter's known count.
+inline uint32_t multiprocessors(uint32_t option, const gpu::AdapterInfo& info) {
+  return option ? option : known_multiprocessors(info);
+}
+
 }  // namespace wick::webgpu

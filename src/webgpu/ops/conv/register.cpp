@@ -95,23 +95,33 @@ uint64_t pointwise_tiles(const PwTile& t, uint64_t oc, uint64_t plane, uint64_t 
   return ceil_div(oc, t.bm) * ceil_div(plane, t.bn) * n;
 }
 
+// The bounds of a split-K count: each split at least `min_steps` of the `steps` K steps, the
+// partial sums (`out_bytes` a split) within kIgemmMaxPartialBytes and the binding limit,
+// `z_per_split` workgroups a split within the grid's z limit `max_z`, at most kConvMaxSplits.
+struct SplitBounds {
+  uint64_t steps, min_steps, out_bytes, max_bytes, z_per_split, max_z;
+  bool allow(uint64_t s) const {
+    return s <= kConvMaxSplits && steps >= min_steps * s && out_bytes * s <= max_bytes && z_per_split * s <= max_z;
+  }
+};
+
+SplitBounds split_bounds(Graph& g, uint64_t steps, uint64_t min_steps, uint64_t out_bytes, uint64_t z_per_split,
+                         uint64_t max_z) {
+  return {steps, min_steps, out_bytes,
+          std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size), z_per_split,
+          max_z};
+}
+
 // Split-K factor of conv2d_igemm and the pointwise GEMM (GraphOptions::conv_splitk): the
-// most splits (a power of two up to 16) that keep a grid of `tiles` workgroups within the fill
-// (conv_splitk_fill, else kIgemmFill on GPU adapters and kIgemmFillCpu on CPU ones), each
-// split at least `min_steps` of the `steps` K steps, the partial sums (`out_bytes` a split)
-// within kIgemmMaxPartialBytes and the binding limit, and `z_per_split` workgroups a split
-// within the grid's z limit `max_z`.
-uint32_t conv_splitk_factor(Graph& g, uint64_t tiles, uint64_t steps, uint64_t min_steps, uint64_t out_bytes,
-                            uint64_t z_per_split, uint64_t max_z) {
+// most splits (a power of two within `bounds`) that keep a grid of `tiles` workgroups within
+// the fill (conv_splitk_fill, else kIgemmFill on GPU adapters and kIgemmFillCpu on CPU ones).
+uint32_t conv_splitk_factor(Graph& g, uint64_t tiles, const SplitBounds& bounds) {
   if (!g.options().conv_splitk) return 1;
   const uint64_t fill = g.options().conv_splitk_fill                        ? g.options().conv_splitk_fill
                         : g.device().adapter_info().adapter_type == "CPU" ? kIgemmFillCpu
                                                                            : kIgemmFill;
-  const uint64_t max_bytes = std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size);
   uint32_t splits = 1;
-  while (tiles * 2 < fill && splits < kConvMaxSplits && tiles * splits * 2 <= fill && steps >= min_steps * splits * 2 &&
-         out_bytes * splits * 2 <= max_bytes && z_per_split * splits * 2 <= max_z)
-    splits *= 2;
+  while (tiles * 2 < fill && tiles * splits * 2 <= fill && bounds.allow(uint64_t{splits} * 2)) splits *= 2;
   return splits;
 }
 
@@ -377,7 +387,7 @@ Status conv(Graph& g, const OpArgs& a) {
   if (igemm) {
     // Each split at least 4 K steps; the grid's z is the split.
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
-    splits = conv_splitk_factor(g, m_tiles * n_tiles, ceil_div(k_dim, kIgemmK), 4, out_bytes, 1, max_dim);
+    splits = conv_splitk_factor(g, m_tiles * n_tiles, split_bounds(g, ceil_div(k_dim, kIgemmK), 4, out_bytes, 1, max_dim));
     if (splits > 1) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_igemm split-K partial sums", out_bytes * splits));
     }
@@ -455,17 +465,14 @@ Status conv(Graph& g, const OpArgs& a) {
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
     const uint64_t tiles = pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n);
     const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
-    splits = conv_splitk_factor(g, tiles, steps, kPwSplitMinSteps, out_bytes, max_n, max_dim);
+    const SplitBounds bounds = split_bounds(g, steps, kPwSplitMinSteps, out_bytes, max_n, max_dim);
+    splits = conv_splitk_factor(g, tiles, bounds);
     // Then, on a GPU whose multiprocessors Wick counts, a split count within the same bounds
     // whose waves load the busiest multiprocessor less, if there is one (split_waves.h).
-    const uint32_t mps = g.options().gpu_multiprocessors ? g.options().gpu_multiprocessors
-                                                         : known_multiprocessors(g.device().adapter_info());
+    const uint32_t mps = multiprocessors(g.options().gpu_multiprocessors, g.device().adapter_info());
     if (g.options().conv_pw_split_waves && splits > 1 && mps > 0) {
       uint64_t most = 2;
-      while (most < kConvMaxSplits && steps >= kPwSplitMinSteps * (most + 1) &&
-             out_bytes * (most + 1) <= std::min<uint64_t>(kIgemmMaxPartialBytes, lim.max_storage_buffer_binding_size) &&
-             max_n * (most + 1) <= max_dim)
-        ++most;
+      while (bounds.allow(most + 1)) ++most;
       splits = static_cast<uint32_t>(wave_balanced_splits(tiles, steps, splits, most, mps));
     }
     if (splits > 1) {
