@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Per-layer GPU profiles of a model h200.sh already exported (same W), one per environment
+# setting: `wick run --profile --profile-runs 100` (the median of 99 calls after the first,
+# each dispatch timed inside the call's passes) after a second of `wick bench` to bring the
+# GPU to its clocks (a cold GPU's first calls run 2-4x slow). One file per setting under $OUT
+# (profile_<model>_<setting with = as _>.txt) with the run's "largest 10 by FLOPs" summary.
+#
+#   bash .dev/<stage>/vision/profile_ab.sh MODEL SETTING... (SETTING: NAME=VALUE or default;
+#   A=1+B=2 sets both)
+set -u
+W=${W:-/tmp/vb}
+R=${OUT:-/tmp/vision_out}
+WICK=$W/wick/wick
+export LD_LIBRARY_PATH=$W/wick
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+m=$1
+shift
+D=$W/models/$m
+[[ -f $D/model.pte ]] || { echo "$m: not exported"; exit 1; }
+inargs=()
+while read -r s; do inargs+=(--input "$s"); done < <(python3 "$(dirname "${BASH_SOURCE[0]}")/input_specs.py" "$D")
+for setting in "$@"; do
+  envs=()
+  [[ $setting == default ]] || IFS=+ read -ra envs <<< "$setting"
+  f=$R/profile_${m}_${setting//=/_}.txt
+  env "${envs[@]}" timeout 30 "$WICK" bench "$D/model.pte" --backend webgpu --runs 1000 --warmup 3 --max-seconds 1 \
+    "${inargs[@]}" > /dev/null 2>&1
+  env "${envs[@]}" timeout 60 "$WICK" run "$D/model.pte" --backend webgpu --profile --profile-runs 100 "${inargs[@]}" \
+    --output-dir /tmp/profile_ab_out > "$f" 2>&1
+  echo "$m $setting: $(grep -m1 '^largest 10' "$f") | $(grep -m1 '^total:' "$f")"
+done
