@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# One device call (2026-12-07, day session): D-FINE S and Whisper base exported and run by
-# h200.sh (the table's comparisons against eager; D-FINE's queries matched as a set by
-# compare.py), then D-FINE's per-layer profiles and end-to-end A/B of the pointwise GEMM's
-# wave tiles (GraphOptions::conv_pw_wave_tiles: off, the default's pick, 52-pixel tiles only),
-# then Wick/ORT rounds on both models. Stage with bench/vision/prepare.sh and copy this
-# folder's scripts in (see next_h200_call.sh); run with OUT set.
+# One device call (2026-12-07, day session): D-FINE S exported and run by h200.sh (the
+# table's comparisons against eager; its queries matched as a set by compare.py), then its
+# per-layer profiles and end-to-end A/B of the pointwise GEMM's wave tiles
+# (GraphOptions::conv_pw_wave_tiles: off, the default's pick, 52-pixel tiles only), then
+# Wick/ORT rounds. MODELS adds models (Whisper base: the change leaves it alone). Stage with
+# bench/vision/prepare.sh and copy this folder's scripts in (see next_h200_call.sh); run
+# with OUT set.
 set -u
 S=${S:-.dev/bench}
 OUT=${OUT:-/tmp/vision_out}
 export OUT
-MODELS="dfine_s_640 whisper_base_encoder_30s" DEADLINE=${DEADLINE:-330} END=10 KERNEL_BENCH=" " AB=" " PER_PASS=0 \
-  timeout $((${DEADLINE:-330} + 20)) bash $S/vision/next_h200_call.sh > /tmp/call.log 2>&1
+MODELS="${MODELS:-dfine_s_640}" DEADLINE=${DEADLINE:-300} END=10 KERNEL_BENCH=" " AB=" " PER_PASS=0 \
+  timeout $((${DEADLINE:-300} + 20)) bash $S/vision/next_h200_call.sh > /tmp/call.log 2>&1
 # (next_h200_call.sh clears $OUT of all but its logs at its end: the log is copied after.)
 cp /tmp/call.log $OUT/
 echo "[$SECONDS s] profiles"
@@ -19,7 +20,7 @@ echo "[$SECONDS s] A/B"
 AB_SECONDS=2 timeout 90 bash $S/vision/env_ab.sh \
   dfine_s_640:WICK_CONV_PW_WAVE_TILES=0,default,WICK_CONV_PW_WAVE_WIDTHS=52,WICK_CONV_PW_WAVE_TILES=0,default 2>&1 | tee $OUT/env_ab.log
 echo "[$SECONDS s] rounds"
-ROUNDS=3 timeout 120 bash $S/vision/ratio_rounds.sh whisper_base_encoder_30s dfine_s_640 2>&1 | tee $OUT/rounds.log
+ROUNDS=3 timeout 120 bash $S/vision/ratio_rounds.sh ${MODELS:-dfine_s_640} 2>&1 | tee $OUT/rounds.log
 # At most 8 files come back: the logs, the table, and the rest in one archive.
 (cd $OUT && tar -czf /tmp/rest.tgz --exclude=call.log --exclude=profiles.log --exclude=env_ab.log --exclude=rounds.log \
   --exclude=h200.log --exclude=table.md --exclude=all_logs.tar.gz . && mv /tmp/rest.tgz . &&
