@@ -54,19 +54,6 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_PROFILE_PER_PASS")) go.profile_per_pass = std::string_view(v) == "1";
   if (const char* v = std::getenv("WICK_CONV_PW_SPLITK")) go.conv_pw_splitk = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_PW_SPLIT_WAVES")) go.conv_pw_split_waves = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_CONV_PW_WAVE_TILES")) go.conv_pw_wave_tiles = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_CONV_PW_WAVE_WIDTHS")) {
-    go.conv_pw_wave_widths.clear();
-    for (const char* c = v; *c;) {
-      if (*c < '0' || *c > '9') {
-        ++c;
-        continue;
-      }
-      uint32_t n = 0;
-      for (; *c >= '0' && *c <= '9'; ++c) n = std::min<uint32_t>(n * 10 + static_cast<uint32_t>(*c - '0'), 100000);
-      go.conv_pw_wave_widths.push_back(n);
-    }
-  }
   if (const char* v = std::getenv("WICK_MATMUL_TILE_K8")) go.matmul_tile_k8 = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_RM8")) {
     const std::string_view s(v);

@@ -176,13 +176,6 @@ struct GraphOptions {
   // only a power of two) on GPUs whose multiprocessor count is known (gpu_multiprocessors).
   // Environment override: WICK_CONV_PW_SPLIT_WAVES=0.
   bool conv_pw_split_waves = true;
-  // The vec4 pointwise GEMM's tile width (64 pixels, or one of conv_pw_wave_widths) by the
-  // same model where the multiprocessor count is known: D-FINE's 80x80 planes make 400 tiles
-  // of 64, 380 of 68 (ops/conv/split_waves.h). Environment overrides:
-  // WICK_CONV_PW_WAVE_TILES=0; WICK_CONV_PW_WAVE_WIDTHS=52+56 (multiples of 4 in 48..128,
-  // any separator; those the device's limits hold are tried).
-  bool conv_pw_wave_tiles = true;
-  std::vector<uint32_t> conv_pw_wave_widths = {52, 56, 60, 68, 72, 80};
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;

@@ -12,8 +12,6 @@
 #include <limits>
 
 #include "case_table.h"
-#include "gpu/device.h"
-#include "gpu/gpu_test_util.h"
 #include "single_op.h"
 #include "webgpu/ops/conv/split_waves.h"
 
@@ -318,76 +316,6 @@ TEST(WebGpuConvOp, PointwiseGemmSplitByWaves) {
     expect_close((*res)[0].tensor, want, std::string(label));
     ASSERT_EQ(b.kernels.size(), 2u) << kernel_list(b.kernels);
     EXPECT_NE(b.kernels[0].find(label), std::string::npos) << kernel_list(b.kernels);
-  }
-}
-
-TEST(WebGpuConvOp, WaveTileModel) {
-  using webgpu::wave_balanced_tile;
-  // D-FINE's 80x80 1x1 convs to 256 channels (4 M tiles) over 1,024 input channels (64 K
-  // steps) on 132 multiprocessors: 400 tiles of 64 pixels (4 on the busiest, 4 x 64 x 64),
-  // 380 of 68 (3 x 64 x 68), 356 of 72, 320 of 80: 68 wins, unsplit.
-  const uint64_t widths[] = {64, 68, 72, 80}, tiles[] = {400, 380, 356, 320};
-  auto pick = wave_balanced_tile(widths, tiles, 4, 64, 1, 1, 132);
-  EXPECT_EQ(pick.bn, 68u);
-  EXPECT_EQ(pick.splits, 1u);
-  EXPECT_EQ(wave_balanced_tile(widths, tiles, 4, 64, 1, 1, 0).bn, 64u);  // multiprocessors unknown
-  EXPECT_EQ(wave_balanced_tile(widths, tiles, 1, 64, 1, 1, 132).bn, 64u);  // no other width fits
-  // Where only narrower tiles fit (256 invocations): 496 tiles of 52 pixels, 4 x 64 x 52.
-  const uint64_t narrow[] = {64, 52, 56, 60}, narrow_tiles[] = {400, 496, 460, 428};
-  EXPECT_EQ(wave_balanced_tile(narrow, narrow_tiles, 4, 64, 1, 1, 132).bn, 52u);
-  // 396 tiles of 64 fill 3 rounds exactly: no width beats it (a tie keeps 64).
-  const uint64_t full[] = {396, 372, 352, 316};
-  EXPECT_EQ(wave_balanced_tile(widths, full, 4, 64, 1, 1, 132).bn, 64u);
-  // A split grid: 40x40 planes (25 tiles of 64 pixels a M tile, 24 of 68) over 1,024 channels,
-  // 4 M tiles, which the wave model split 5 ways at 64 pixels (4 x 13 x 64 = 3,328); 68 pixels
-  // at 4 splits take 3 x 16 x 68 = 3,264.
-  const uint64_t small[] = {100, 96, 92, 80};
-  pick = wave_balanced_tile(widths, small, 2, 64, 5, 8, 132);
-  EXPECT_EQ(pick.bn, 68u);
-  EXPECT_EQ(pick.splits, 4u);
-}
-
-// The tile widths the wave model picks run and match: 68 pixels where the device holds 272
-// invocations (lavapipe, GPUs; the ctest entry wick_gpu_tests_lavapipe runs this test there),
-// else 52-60 (SwiftShader's 256). Told of 4 multiprocessors: 100 output channels over 264
-// pixels make 2 x 5 tiles of 64 pixels (3 rounds), 2 x 4 of 68 (2 rounds, the last tile 60
-// pixels wide) or 2 x 6 of 52 (3 rounds of less work, the last tile 4 pixels wide); 36 input
-// channels, the last K tile short. 64 output channels over 1,020 input channels: a split
-// grid, 8 splits of 5 tiles, becomes 2 splits of 4 tiles of 68 or 4 splits of 5 tiles of 56.
-// Each against the float64 reference, the width and split count read from the GEMM's label.
-TEST(WebGpuConvOp, PointwiseGemmWaveTile) {
-  WICK_GPU_DEVICE_OR_FAIL(device);
-  const auto& lim = device->limits();
-  const bool wide = lim.max_compute_invocations_per_workgroup >= 272 && lim.max_compute_workgroup_storage_size >= 16896;
-  std::printf("[ wave tile] %s: %s\n", device->adapter_info().summary().c_str(),
-              wide ? "68-pixel tiles fit" : "68-pixel tiles do not fit, 52-60 do");
-  std::mt19937 rng(81);
-  struct Case {
-    ConvCase k;
-    const char* wide_label;
-    const char* narrow_label;
-  };
-  const Case cases[] = {{{1, 36, 12, 22, 100, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4:bn68", "conv2d_pw_gemm_vec4:bn52"},
-                        {{1, 1020, 12, 22, 64, 1, 1, 1, 0, 1, 1, true}, "conv2d_pw_gemm_vec4:bn68:ks2",
-                         "conv2d_pw_gemm_vec4:bn56:ks4"}};
-  for (const Case& c : cases) {
-    const auto [xt, wt, bt, oh, ow] = random_conv(c.k, rng);
-    const std::vector<double> want = conv_ref(c.k, xt, wt, &bt, oh, ow);
-    test::VkGraphBuilder b;
-    b.profile = true;
-    b.conv_pw_gemm = 1;
-    b.conv_splitk_fill = 512;
-    b.gpu_multiprocessors = 4;
-    int x = b.input(ScalarType::kFloat, {c.k.n, c.k.c, c.k.h, c.k.w});
-    b.output(add_conv(b, c.k, x, wt, &bt, oh, ow));
-    auto res = b.run({Value::make_tensor(xt)});
-    ASSERT_TRUE(res.ok()) << res.status().to_string();
-    const std::string label = wide ? c.wide_label : c.narrow_label;
-    expect_close((*res)[0].tensor, want, label);
-    ASSERT_FALSE(b.kernels.empty());
-    // The label's end: ":bn68" must not match ":bn68:ks2".
-    const std::string& k0 = b.kernels[0];
-    EXPECT_EQ(k0.substr(k0.size() - std::min(k0.size(), label.size())), label) << kernel_list(b.kernels);
   }
 }
 

@@ -48,10 +48,6 @@ const KERNELS = [
   {shader: 'conv/conv2d_pw_gemm', consts: {BM: 32, BN: 128, BK: 8, RM: 4, RN: 8}, clean: true},
   {shader: 'conv/conv2d_pw_gemm_vec4', consts: {BM: 64, BN: 64, BK: 16, RM: 4, RN: 4}, clean: true},
   {shader: 'conv/conv2d_pw_gemm_vec4', consts: {BM: 64, BN: 64, BK: 16, RM: 4, RN: 4, KS: 4}, clean: true},
-  // The wave model's widths (ops/conv/split_waves.h) within this check's default limits (256
-  // invocations): a short second staging share of A (52, 56; 68-80 need more invocations).
-  {shader: 'conv/conv2d_pw_gemm_vec4', consts: {BM: 64, BN: 52, BK: 16, RM: 4, RN: 4}, clean: true},
-  {shader: 'conv/conv2d_pw_gemm_vec4', consts: {BM: 64, BN: 56, BK: 16, RM: 4, RN: 4, KS: 2}, clean: true},
   {shader: 'conv/conv2d_igemm', consts: {}},
   {shader: 'conv/conv2d_transposed_gemm', consts: {}},
   {shader: 'conv/conv2d_transposed_phase', consts: {}},

@@ -5,17 +5,14 @@
 // `store_tile`, which stores them to shared buffer `buf`: a transposed into as_'s K-major
 // rows, b as it is when it is [K, N] (trans_b = 0) or transposed when [N, K] (trans_b = 1).
 
-// vec4s per thread's share of its global load: 1 or 2 at the matmul's tiles and the pointwise
-// conv's 64x64 (tile_staging.h checks them). 0 where a tile has fewer vec4s than the
-// workgroup has threads (the matmul bench's v38, v40 and v42: 64x64 at BK 8 with 4x4 a
-// thread, 128 vec4s, 256 threads; the pointwise conv's wave tiles of 68-80 pixels: 256 A
-// vec4s, 272-320 threads): then only threads li < A_V4 (B_V4) store one. A short 2 where it
-// has more, but not twice as many (the wave tiles of 52-60 pixels: 256 A vec4s, 208-240
-// threads): threads li + NT past the tile store no second. They are staged in two named
-// registers, not an array indexed by a loop variable (matmul_large_tile.inc.wgsl, "Register
-// arrays"). The includer's load_tile must stay in bounds for the vec4s past the tile.
-override LA: u32 = A_V4 / NT + u32(A_V4 > NT && A_V4 % NT != 0u);
-override LB: u32 = B_V4 / NT + u32(B_V4 > NT && B_V4 % NT != 0u);
+// vec4s per thread's share of its global load: 1 or 2 at every tile ops/matmul and ops/conv
+// register.cpp use (tile_staging.h checks them). 0 only in the matmul bench's v38, v40 and v42, whose tiles
+// have fewer vec4s than the workgroup has threads (64x64 at BK 8 with 4x4 a thread: 128
+// vec4s, 256 threads): then only threads li < A_V4 (B_V4) load and store one. They are
+// staged in two named registers, not an array indexed by a loop variable
+// (matmul_large_tile.inc.wgsl, "Register arrays").
+override LA: u32 = A_V4 / NT;
+override LB: u32 = B_V4 / NT;
 
 // Global loads of one K tile, in registers between issue and the shared-memory store.
 var<private> ra0: vec4<f32>;
@@ -48,14 +45,14 @@ fn store_b_k_major(bbase: u32, e: u32, v: vec4<f32>) {
 fn store_tile(li: u32, buf: u32) {
   let abase = buf * A_V4;
   if (LA > 0u || li < A_V4) { store_a(abase, li, ra0); }
-  if (LA > 1u && (A_V4 % NT == 0u || li + NT < A_V4)) { store_a(abase, li + NT, ra1); }
+  if (LA > 1u) { store_a(abase, li + NT, ra1); }
   if (LB == 0u && li >= B_V4) { return; }
   let bbase = buf * B_V4;
   if (trans_b == 1u) {
     store_b_k_major(bbase, li, rb0);
-    if (LB > 1u && (B_V4 % NT == 0u || li + NT < B_V4)) { store_b_k_major(bbase, li + NT, rb1); }
+    if (LB > 1u) { store_b_k_major(bbase, li + NT, rb1); }
   } else {
     bs_[bbase + li] = rb0;
-    if (LB > 1u && (B_V4 % NT == 0u || li + NT < B_V4)) { bs_[bbase + li + NT] = rb1; }
+    if (LB > 1u) { bs_[bbase + li + NT] = rb1; }
   }
 }

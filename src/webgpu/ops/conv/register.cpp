@@ -61,8 +61,6 @@ constexpr uint64_t kTransposedGemmMinMacs = uint64_t{1} << 16;
 struct PwTile {
   uint32_t bm, bn, bk, rm, rn;
   constexpr uint32_t threads() const { return (bm / rm) * (bn / rn); }
-  // The two shared-memory buffers of A and B tiles (matmul_large_tile.inc.wgsl).
-  constexpr uint32_t workgroup_bytes() const { return 2 * (bm + bn) * bk * 4; }
 };
 constexpr PwTile kPwTile128 = {128, 128, 8, 8, 8};
 constexpr PwTile kPwTile128x64 = {128, 64, 8, 8, 8};
@@ -71,15 +69,6 @@ constexpr PwTile kPwTile32 = {32, 128, 8, 4, 8};  // out_c <= 32: no mostly-empt
 // conv2d_pw_gemm's staging of global loads (matmul_scalar_staging.inc.wgsl) holds these tiles.
 static_assert(scalar_staging_fits(kPwTile128) && scalar_staging_fits(kPwTile128x64) && scalar_staging_fits(kPwTile64) &&
               scalar_staging_fits(kPwTile32));
-// The widths the wave model (split_waves.h, GraphOptions::conv_pw_wave_tiles) may give
-// kPwTile64 in place of its 64 pixels (GraphOptions::conv_pw_wave_widths), where the device's
-// limits hold them: each thread keeps its 4x4 outputs, so a width of BN pixels takes 4 BN
-// invocations (208-320 at 52-80) and 128 (64 + BN) bytes of workgroup memory (14.5-18 KiB),
-// and the staging holds a partial share (matmul_vec4_staging.inc.wgsl: the A tile's 256
-// vec4s over 208-320 threads).
-constexpr PwTile pw_wave_tile(uint32_t bn) { return {kPwTile64.bm, bn, kPwTile64.bk, kPwTile64.rm, kPwTile64.rn}; }
-constexpr uint32_t kPwWaveMinWidth = 48, kPwWaveMaxWidth = 128;
-static_assert(vec4_staging_fits_partial(pw_wave_tile(kPwWaveMinWidth)) && vec4_staging_fits_partial(pw_wave_tile(kPwWaveMaxWidth)));
 // The largest tile whose grid still gives the GPU's multiprocessors (132 on the H200) about
 // two workgroups each; the GEMM runs where its grid has at least kPwGemmMinTiles tiles
 // (smaller layers, e.g. squeeze-and-excitation's 1x1 convs on a 1x1 plane, keep conv2d_pw
@@ -458,7 +447,7 @@ Status conv(Graph& g, const OpArgs& a) {
   // shapes a smaller input rebuilds the graph (count_fixed_shape_op).
   const bool vec4_shape = pointwise && g.options().conv_pw_vec4 && out_channels > 32 && w->max_dims[1] % 4 == 0 &&
                           max_plane % 4 == 0 && x->buffer->size() >= 16 && w->buffer->size() >= 16;
-  PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n, vec4_shape);
+  const PwTile pw_tile = pointwise_tile(static_cast<uint64_t>(out_channels), max_plane, max_n, vec4_shape);
   const int pw_force = g.options().conv_pw_gemm;
   const bool pw_gemm = pointwise && lim.max_compute_workgroup_storage_size >= 16384 &&
                        lim.max_compute_invocations_per_workgroup >= pw_tile.threads() &&
@@ -471,42 +460,20 @@ Status conv(Graph& g, const OpArgs& a) {
   // (kIgemmFill; each split at least 8 K steps): D-FINE's long-K 1x1 convs on 20x20 and 40x40
   // planes ran 28-200 tiles at 2-8 TFLOP/s on the H100. The partial sums go to `partial`,
   // then conv2d_pw_splitk_reduce finishes them (bias, clamp, epilogue, residual).
-  bool wave_tile = false;  // pw_tile widened by the wave model
-  if (pw_gemm) {
+  if (pw_gemm && g.options().conv_pw_splitk) {
     // The grid's z is image * split.
     const uint64_t out_bytes = static_cast<uint64_t>(y->max_numel()) * 4;
     const uint64_t tiles = pointwise_tiles(pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n);
     const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
     const SplitBounds bounds = split_bounds(g, steps, kPwSplitMinSteps, out_bytes, max_n, max_dim);
-    uint64_t most = 1;  // the most splits the bounds allow
-    while (bounds.allow(most + 1)) ++most;
-    // On a GPU whose multiprocessors Wick counts, the wave model of split_waves.h.
+    splits = conv_splitk_factor(g, tiles, bounds);
+    // Then, on a GPU whose multiprocessors Wick counts, a split count within the same bounds
+    // whose waves load the busiest multiprocessor less, if there is one (split_waves.h).
     const uint32_t mps = multiprocessors(g.options().gpu_multiprocessors, g.device().adapter_info());
-    if (g.options().conv_pw_splitk) {
-      splits = conv_splitk_factor(g, tiles, bounds);
-      // A split count within the same bounds whose waves load the busiest multiprocessor
-      // less, if there is one.
-      if (g.options().conv_pw_split_waves && splits > 1 && mps > 0)
-        splits = static_cast<uint32_t>(wave_balanced_splits(tiles, steps, splits, most, mps));
-    }
-    // Then the vec4 tile's width, with the split count again (fixed shapes only: the scalar
-    // kernel beside it for other planes has the 64-pixel tile).
-    if (pw_vec4 && g.options().conv_pw_wave_tiles && mps > 0 && g.shapes_fixed()) {
-      std::vector<uint64_t> widths = {pw_tile.bn}, grid = {tiles};
-      for (const uint32_t bn : g.options().conv_pw_wave_widths) {
-        const PwTile t = pw_wave_tile(bn);
-        if (bn % 4 != 0 || bn < kPwWaveMinWidth || bn > kPwWaveMaxWidth || bn == pw_tile.bn ||
-            t.threads() > lim.max_compute_invocations_per_workgroup || t.workgroup_bytes() > lim.max_compute_workgroup_storage_size ||
-            ceil_div(max_plane, bn) > max_dim)
-          continue;
-        widths.push_back(bn);
-        grid.push_back(pointwise_tiles(t, static_cast<uint64_t>(out_channels), max_plane, max_n));
-      }
-      const WaveTile pick = wave_balanced_tile(widths.data(), grid.data(), static_cast<int>(widths.size()), steps, splits,
-                                               splits > 1 ? most : 1, mps);
-      wave_tile = pick.bn != pw_tile.bn;
-      pw_tile.bn = static_cast<uint32_t>(pick.bn);
-      splits = static_cast<uint32_t>(pick.splits);
+    if (g.options().conv_pw_split_waves && splits > 1 && mps > 0) {
+      uint64_t most = 2;
+      while (bounds.allow(most + 1)) ++most;
+      splits = static_cast<uint32_t>(wave_balanced_splits(tiles, steps, splits, most, mps));
     }
     if (splits > 1) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_pw_gemm split-K partial sums", out_bytes * splits));
@@ -560,12 +527,10 @@ Status conv(Graph& g, const OpArgs& a) {
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
               (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
-  // A split pointwise GEMM says its split count in profiles, as the matmul's tiles say
-  // theirs, and a widened tile its width.
-  if (pw_gemm && (splits > 1 || wave_tile)) {
+  // A split pointwise GEMM says its split count in profiles, as the matmul's tiles say theirs.
+  if (pw_gemm && splits > 1) {
     if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
-    if (wave_tile) d.label += ":bn" + std::to_string(pw_tile.bn);
-    if (splits > 1) d.label += ":ks" + std::to_string(splits);
+    d.label += ":ks" + std::to_string(splits);
   }
   size_t pw_scalar_index = 0;
   const bool pw_fallback = pw_vec4 && !g.shapes_fixed();

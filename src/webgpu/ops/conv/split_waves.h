@@ -38,35 +38,4 @@ constexpr uint64_t wave_balanced_splits(uint64_t tiles, uint64_t steps, uint64_t
   return best;
 }
 
-// The tile width (pixels, BN) of the vec4 pointwise GEMM, chosen by the same model where the
-// GPU's multiprocessor count is known. A grid's tiles are 64 output channels by BN pixels;
-// D-FINE's 1x1 convs on its 80x80 plane make 4 x 100 = 400 tiles of 64, one more round on 132
-// multiprocessors than 396 would take (3.03 rounds of work in 4). 68 pixels make 4 x 95 = 380
-// tiles: 3 rounds of 68 / 64 the work each, 3.19 rounds of 64x64 time instead of 4. A round's
-// time grows with the tile's pixels (the multiprocessor runs 64 x BN x BK multiply-adds a
-// step), so the model's cost is the busiest multiprocessor's K steps times BN:
-//   ceil(tiles(BN) * splits / multiprocessors) * ceil(steps / splits) * BN.
-struct WaveTile {
-  uint64_t bn, splits;
-};
-
-// Among `widths` (n of them; widths[0] the base tile's, whose grid has `tiles[0]` tiles and
-// the split count `splits` already chosen), the width and split count of least cost, the
-// other widths tried with any split count in 2..max_splits where `splits` > 1 (a grid small
-// enough to split) and unsplit otherwise. The base keeps every tie.
-constexpr WaveTile wave_balanced_tile(const uint64_t* widths, const uint64_t* tiles, int n, uint64_t steps,
-                                      uint64_t splits, uint64_t max_splits, uint64_t mps) {
-  WaveTile best{widths[0], splits};
-  if (mps == 0 || n <= 0 || tiles[0] == 0) return best;
-  uint64_t best_cost = split_wave_steps(tiles[0], steps, splits, mps) * widths[0];
-  for (int i = 1; i < n; ++i) {
-    const uint64_t lo = splits > 1 ? 2 : 1, hi = splits > 1 ? max_splits : 1;
-    for (uint64_t s = lo; s <= hi; ++s) {
-      const uint64_t cost = split_wave_steps(tiles[i], steps, s, mps) * widths[i];
-      if (cost < best_cost) best = {widths[i], s}, best_cost = cost;
-    }
-  }
-  return best;
-}
-
 }  // namespace wick::webgpu

@@ -26,16 +26,4 @@ constexpr bool vec4_staging_fits(const Tile& t) { return tile_staging_fits(t, 4,
 template <class Tile>
 constexpr bool scalar_staging_fits(const Tile& t) { return tile_staging_fits(t, 1, 8); }
 
-// The vec4 staging where an operand's share may also be partial (matmul_vec4_staging.inc.wgsl):
-// fewer vec4s than the workgroup has threads (LA or LB = 0: threads li < the count stage one
-// each), or more but at most twice as many (a short second: threads li + NT past the tile
-// store none). The includer's load_tile must stay in bounds for the vec4s past the tile, as
-// conv2d_pw_gemm_vec4's clamps do.
-template <class Tile>
-constexpr bool vec4_staging_fits_partial(const Tile& t) {
-  const uint32_t threads = (t.bn / t.rn) * (t.bm / t.rm);
-  auto fits = [threads](uint32_t loads) { return loads <= 2 * threads; };
-  return fits(t.bm * t.bk / 4) && fits(t.bn * t.bk / 4);
-}
-
 }  // namespace wick::webgpu
