@@ -64,17 +64,27 @@ def main():
                 return "-"
             if "rel" not in c:
                 return c.get("error", "?")
-            cell = f"{'ok' if c['ok'] else 'FAIL'} {c['rel']:.1e}"
-            if c.get("rows_as_set") is not None:  # compare.py matched the rows (D-FINE's queries)
-                cell += f" (queries matched as a set: {c.get('rows_permuted')} in another order)"
             # A failing output next to how far PyTorch's own fp32 eager is from its fp64 run
             # (export.py's fp32_vs_fp64_max_abs): a random-weight D-FINE's box selection flips
             # under rounding, so eager fp32 is as far from fp64 as the runtimes are from it.
+            # Such an output passes as "ok (fp32)" when the runtime is within twice that
+            # distance of eager (two fp32 evaluations, each that far from the exact answer);
+            # every output must pass by compare.py's tolerance or by this.
             spread = [o2.get("fp32_vs_fp64_max_abs_matched", o2.get("fp32_vs_fp64_max_abs"))
                       for o2 in ex.get("outputs", [])]
-            worst = max(range(len(c.get("outputs", []))), key=lambda i: c["outputs"][i].get("rel", 0), default=None)
+            outs = c.get("outputs", [])
+
+            def within_fp32(i):
+                return (i < len(spread) and spread[i] is not None and outs[i].get("finite", True) and
+                        outs[i].get("max_abs_diff", float("inf")) <= 2 * spread[i])
+
+            fp32_ok = not c["ok"] and bool(outs) and all(oi.get("ok") or within_fp32(i) for i, oi in enumerate(outs))
+            cell = f"{'ok' if c['ok'] else 'ok (fp32)' if fp32_ok else 'FAIL'} {c['rel']:.1e}"
+            if c.get("rows_as_set") is not None:  # compare.py matched the rows (D-FINE's queries)
+                cell += f" (queries matched as a set: {c.get('rows_permuted')} in another order)"
+            worst = max(range(len(outs)), key=lambda i: outs[i].get("rel", 0), default=None)
             if not c["ok"] and worst is not None and worst < len(spread) and spread[worst] is not None:
-                scale = c["outputs"][worst].get("ref_max_abs") or 0
+                scale = outs[worst].get("ref_max_abs") or 0
                 if scale > 0:
                     cell += f" (eager fp32 vs fp64: {spread[worst] / scale:.1e})"
             return cell
