@@ -2,9 +2,9 @@
 # NEXT (after the day session of 2026-12-07; its one call ran on an H100, results in
 # bench/results/vision_h200.md): D-FINE against eager as a set has run (logits ok, boxes within
 # twice eager's own fp32 error). Whisper base's Wick/ORT (0.496 on the morning's machine, 0.59 on
-# the night's) is the ratio nearest the line: `MODELS="whisper_base_encoder_30s" DEADLINE=200
-# bash .dev/bench/vision/wave_tile_call.sh` gives it in rounds, D-FINE's profiles left out by
-# setting none (edit the script's profile and A/B lines). A stream-K tail for the pointwise
+# the night's) is the ratio nearest the line: this script with MODELS="whisper_base_encoder_30s"
+# DEADLINE=200 END=10 KERNEL_BENCH=" " AB=" " PER_PASS=0, then `ROUNDS=3 bash
+# .dev/bench/vision/ratio_rounds.sh whisper_base_encoder_30s`. A stream-K tail for the pointwise
 # GEMM's 400-tile grids is the open kernel idea (bench/kernels/conv/README.md).
 # NEXT (after the morning session of 2026-12-07; its one call ran on an H100, results in
 # bench/results/vision_h200.md): D-FINE against eager with its queries matched as a set has
