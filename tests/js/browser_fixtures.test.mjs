@@ -47,7 +47,10 @@ for (const rel of fixtures) {
   });
 }
 
-// The pipelines reuse the encoder fixture's outputs; the SAM and Whisper pages run them.
+// The encoder -> decoder pipelines (each reuses its encoder fixture's outputs): in Chromium
+// the SAM page checks its decoder on Wick's embeddings against the reference, the Whisper
+// page runs its pipeline (Transcribe) and checks each program on the fixture's inputs;
+// node_fixtures checks both pipelines against the references.
 for (const base of ALL ? PIPELINES : []) {
   test(`pipeline ${base}: encoder -> decoder (Chromium)`, async () => {
     const result = await h.page.evaluate((b) => window.wick.pipeline(b), base);
