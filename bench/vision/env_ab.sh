@@ -16,22 +16,18 @@
 # once). One log per
 # model and setting under $OUT (env_ab_<model>_<setting with = as _>.txt), medians printed.
 set -u
-W=${W:-/tmp/vb}
+. "$(dirname "${BASH_SOURCE[0]}")/run_env.sh"
 R=${OUT:-/tmp/vision_out}
-WICK=$W/wick/wick
-export LD_LIBRARY_PATH=$W/wick
-export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 for spec in "$@"; do
   m=${spec%%:*}
   D=$W/models/$m
   [[ -f $D/model.pte ]] || { echo "$m: not exported"; continue; }
-  inargs=()
-  while read -r s; do inargs+=(--input "$s"); done < <(python3 "$(dirname "${BASH_SOURCE[0]}")/input_specs.py" "$D")
+  model_inputs "$D"
   IFS=, read -ra settings <<< "${spec#*:}"
   for s in "${settings[@]}"; do
     log=$R/env_ab_${m}_${s//=/_}.txt
     # A setting of several variables joins them with '+': WICK_MATMUL_SPLITK=auto+WICK_FLASH_SPLITKV=auto.
-    if [[ $s == default ]]; then env_args=(); else IFS=+ read -ra env_args <<< "$s"; fi
+    setting_env "$s"
     timeout 40 env "${env_args[@]}" "$WICK" bench "$D/model.pte" --backend webgpu --runs 200 --warmup 3 \
       --max-seconds "${AB_SECONDS:-3}" "${inargs[@]}" > "$log" 2>&1
     echo "$m $s: $(grep -o 'median [0-9.]* ms, min [0-9.]* ms' "$log") $(grep -o '[0-9]* dispatches recorded' "$log") $(grep -o 'activations [0-9.]* KiB planned' "$log")"

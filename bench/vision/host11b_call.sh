@@ -6,7 +6,7 @@
 # default, against WICK_READBACK_STAGING=0: a buffer and a map per output), twice each.
 #
 #   BEFORE=<main's wick> bash bench/vision/prepare.sh /work/main/.dev/host11b
-#   cp bench/vision/env_ab.sh bench/vision/host11b_call.sh /work/main/.dev/host11b/vision/
+#   (prepare.sh copies env_ab.sh, run_env.sh and this script into the stage)
 #   run (carry .gl and .dev/host11b): bash .dev/host11b/vision/host11b_call.sh
 set -o pipefail
 S=.dev/host11b

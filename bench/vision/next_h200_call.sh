@@ -93,7 +93,7 @@
 #   git worktree add /tmp/before 9039d11 && (cd /tmp/before && <configure + build wick as scripts/setup.sh does>)
 #   SKIP_FIXTURE=1 KBENCH="attention conv_pw matmul" bash bench/vision/prepare.sh /work/main/.dev/bench build
 #   (with BEFORE=other/build/wick for a before/after; more KBENCH names may not fit 64 MiB)
-#   cp bench/vision/next_h200_call.sh bench/vision/env_ab.sh /work/main/.dev/bench/vision/
+#   (prepare.sh copies this folder's scripts into the stage, run_env.sh with them)
 #
 # then the device tool: `bash .dev/bench/vision/next_h200_call.sh`, carry [".gl", ".dev/bench"],
 # timeout_s 590. Two parts, each cut by its deadline:

@@ -16,7 +16,7 @@ BUILD=${2:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$STAGE/vision"
-cp bench/vision/*.py bench/vision/*.mjs bench/vision/h200.sh "$STAGE/vision/"
+cp bench/vision/*.py bench/vision/*.mjs bench/vision/*.sh "$STAGE/vision/"
 
 # Node: reuse the compressed binary when this machine's node has not changed.
 NODE=$(command -v node)

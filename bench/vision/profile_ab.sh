@@ -8,24 +8,19 @@
 #   bash .dev/<stage>/vision/profile_ab.sh MODEL SETTING... (SETTING: NAME=VALUE or default;
 #   A=1+B=2 sets both)
 set -u
-W=${W:-/tmp/vb}
+. "$(dirname "${BASH_SOURCE[0]}")/run_env.sh"
 R=${OUT:-/tmp/vision_out}
-WICK=$W/wick/wick
-export LD_LIBRARY_PATH=$W/wick
-export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 m=$1
 shift
 D=$W/models/$m
 [[ -f $D/model.pte ]] || { echo "$m: not exported"; exit 1; }
-inargs=()
-while read -r s; do inargs+=(--input "$s"); done < <(python3 "$(dirname "${BASH_SOURCE[0]}")/input_specs.py" "$D")
+model_inputs "$D"
 for setting in "$@"; do
-  envs=()
-  [[ $setting == default ]] || IFS=+ read -ra envs <<< "$setting"
+  setting_env "$setting"
   f=$R/profile_${m}_${setting//=/_}.txt
-  env "${envs[@]}" timeout 30 "$WICK" bench "$D/model.pte" --backend webgpu --runs 1000 --warmup 3 --max-seconds 1 \
+  env "${env_args[@]}" timeout 30 "$WICK" bench "$D/model.pte" --backend webgpu --runs 1000 --warmup 3 --max-seconds 1 \
     "${inargs[@]}" > /dev/null 2>&1
-  env "${envs[@]}" timeout 60 "$WICK" run "$D/model.pte" --backend webgpu --profile --profile-runs 100 "${inargs[@]}" \
+  env "${env_args[@]}" timeout 60 "$WICK" run "$D/model.pte" --backend webgpu --profile --profile-runs 100 "${inargs[@]}" \
     --output-dir /tmp/profile_ab_out > "$f" 2>&1
   echo "$m $setting: $(grep -m1 '^largest 10' "$f") | $(grep -m1 '^total:' "$f")"
 done

@@ -9,20 +9,15 @@
 # Settings as h200.sh's bench rows (200 runs or the time bound, medians). Output: one line a
 # round and model, then "median ratio" a model; the logs under $OUT/ratio_rounds/.
 set -u
-W=${W:-/tmp/vb}
+. "$(dirname "${BASH_SOURCE[0]}")/run_env.sh"
 R=${OUT:-/tmp/vision_out}/ratio_rounds
-VISION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-WICK=$W/wick/wick
 NODE=$W/node
-export LD_LIBRARY_PATH=$W/wick
 export ORT_NODE_DIR=$W/node_modules/onnxruntime-node
-export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 mkdir -p "$R"
 for m in "$@"; do
   D=$W/models/$m
   [[ -f $D/model.pte && -f $D/model.onnx ]] || { echo "$m: not exported"; continue; }
-  inargs=()
-  while read -r s; do inargs+=(--input "$s"); done < <(python3 "$VISION/input_specs.py" "$D")
+  model_inputs "$D"
   ratios=()
   for ((r = 1; r <= ${ROUNDS:-3}; ++r)); do
     timeout 40 "$WICK" bench "$D/model.pte" --backend webgpu --runs 200 --warmup 3 --max-seconds "${SECONDS_EACH:-2}" \

@@ -4,8 +4,7 @@
 # per-layer profiles and end-to-end A/B of the pointwise GEMM's wave tiles
 # (GraphOptions::conv_pw_wave_tiles: off, the default's pick, 52-pixel tiles only), then
 # Wick/ORT rounds. MODELS adds models (Whisper base: the change leaves it alone). Stage with
-# bench/vision/prepare.sh and copy this folder's scripts in (see next_h200_call.sh); run
-# with OUT set. The record of that call: the wave tiles lost and were reverted (76cceac), so
+# bench/vision/prepare.sh (it copies this folder's scripts); run with OUT set. The record of that call: the wave tiles lost and were reverted (76cceac), so
 # their settings below now change nothing (results in bench/results/vision_h200.md).
 set -u
 S=${S:-.dev/bench}

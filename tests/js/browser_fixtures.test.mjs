@@ -14,7 +14,7 @@ import {fixtureFiles} from './node_runtime.mjs';
 
 // Model fixtures left to the runs named above, with where Chromium checks them against
 // their reference (or: 'node' where only Node and the native run do).
-export const CHECKED_ELSEWHERE = {
+const CHECKED_ELSEWHERE = {
   'demos/depth_anything_v2_tiny': 'browser_playground_vision: depth',
   'demos/modnet_tiny': 'browser_playground_vision: matting',
   'demos/realesrgan_tiny': 'browser_playground_vision: super-resolution',
