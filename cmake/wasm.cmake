@@ -78,6 +78,25 @@ if(TARGET wick_webgpu OR WICK_WASM_THREADS)
       "SHELL:--extern-post-js ${_dir}/export_global.js")
     set_property(TARGET wick_wasm APPEND PROPERTY LINK_DEPENDS
       "${_dir}/export_global.js" "${_dir}/asyncify_remove.txt")
+    # Emscripten runs Asyncify inside wasm-opt's -O3 pipeline, and at -O1 or above the
+    # pass re-optimizes every function it instruments (1,700 here, half the code) with
+    # passes of its own: 330-540 s of one core, where -O3 alone takes 50. With
+    # WICK_WASM_FAST_LINK the bundle links at -O1, where emcc instruments without
+    # optimizing (4 s), and wasm-opt -O3 then optimizes the instrumented module as a whole
+    # (80 s). The same functions are instrumented and the JS is the same apart from -O1's
+    # unminified names; the .wasm comes out ~15% larger (bench/results/ci_time.md).
+    # scripts/test.sh builds this way; the package build does not.
+    option(WICK_WASM_FAST_LINK "wasm: Asyncify without its own optimization, then wasm-opt -O3 (faster link, larger bundle)" OFF)
+    if(WICK_WASM_FAST_LINK)
+      find_program(WICK_WASM_OPT wasm-opt REQUIRED)
+      target_link_options(wick_wasm PRIVATE -O1)
+      # The flags emcc's own -O3 run passes, less Asyncify's (already applied).
+      add_custom_command(TARGET wick_wasm POST_BUILD
+        COMMAND "${WICK_WASM_OPT}" --post-emscripten -O3 --low-memory-unused --zero-filled-memory
+                --strip-debug --strip-producers --mvp-features --enable-simd
+                "$<TARGET_FILE_DIR:wick_wasm>/wick.wasm" -o "$<TARGET_FILE_DIR:wick_wasm>/wick.wasm"
+        VERBATIM)
+    endif()
   endif()
   target_link_options(wick_wasm PRIVATE
     -msimd128 -sMODULARIZE=1 -sENVIRONMENT=web,worker,node

@@ -6,6 +6,9 @@
 #                        cross-origin-isolated pages and Node; package/index.mjs picks)
 #   WICK_WASM_BUILD_TYPE   CMake build type (default Release)
 #   WICK_WASM_VARIANTS     which to build (default "single threads")
+#   WICK_WASM_FAST_LINK    1: wick.js links at -O1 and wasm-opt -O3 optimizes it after
+#                          (cmake/wasm.cmake: ~90 s instead of 330-540 s, .wasm ~15%
+#                          larger); scripts/test.sh sets it, the package build does not
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/env.sh
@@ -30,7 +33,7 @@ build_variant() {  # DIR TARGET-FILES... ; extra cmake arguments in $extra
 build_named() {  # VARIANT
   case "$1" in
     single)
-      extra=(-DWICK_WASM_THREADS=OFF)
+      extra=(-DWICK_WASM_THREADS=OFF "-DWICK_WASM_FAST_LINK=$([[ "${WICK_WASM_FAST_LINK:-0}" == 1 ]] && echo ON || echo OFF)")
       build_variant build-wasm wick.js wick.wasm
       ls -l package/dist/wick.js package/dist/wick.wasm
       ;;

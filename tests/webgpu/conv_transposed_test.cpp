@@ -19,7 +19,7 @@ namespace wick {
 namespace {
 
 // One row of the case table: h == 0 is a ConvTranspose1d (height 1 on the same kernels).
-struct Case {
+struct ConvTransposedCase {
   const char* name;  // the gtest name (its seed too)
   int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dil, op, groups;
   bool bias;
@@ -28,7 +28,7 @@ struct Case {
   bool runtime_weights = false;  // the weight a graph input, not a constant
 };
 
-std::string describe(const Case& k) {
+std::string describe(const ConvTransposedCase& k) {
   char s[200];
   std::snprintf(s, sizeof s, "%s: n%lld c%lld %lldx%lld oc%lld k%lldx%lld s%lldx%lld p%lldx%lld d%lld op%lld g%lld%s",
                 k.name, (long long)k.n, (long long)k.c, (long long)k.h, (long long)k.w, (long long)k.oc, (long long)k.kh,
@@ -37,7 +37,7 @@ std::string describe(const Case& k) {
   return s;
 }
 
-int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t op) {
+int64_t transposed_out_dim(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t op) {
   return (in - 1) * s - 2 * p + d * (k - 1) + op + 1;
 }
 
@@ -45,7 +45,7 @@ constexpr const char* kGemm = "conv2d_transposed_gemm";
 constexpr const char* kPhase = "conv2d_transposed_phase";
 constexpr const char* kDirect = "conv2d_transposed";
 
-const Case kCases[] = {
+const ConvTransposedCase kConvTransposedCases[] = {
     // kernel == stride: conv2d_transposed_gemm.
     // 143 pixels (3 tiles, the last partial), N 148 (an edge column tile), K 19; clamped
     {"GemmEdgeTilesClamped", 1, 19, 13, 11, 37, 2, 2, 2, 2, 0, 0, 1, 0, 1, true, kGemm, true},
@@ -83,19 +83,19 @@ const Case kCases[] = {
     {"OneDimensionalPhase", 1, 48, 0, 23, 12, 1, 5, 1, 2, 0, 2, 1, 1, 1, true, kPhase},
 };
 
-void PrintTo(const Case& k, std::ostream* os) { *os << k.name; }
+void PrintTo(const ConvTransposedCase& k, std::ostream* os) { *os << k.name; }
 
-class WebGpuConvTransposed : public ::testing::TestWithParam<Case> {};
+class WebGpuConvTransposed : public ::testing::TestWithParam<ConvTransposedCase> {};
 
 // Runs the row's transposed conv on the GPU delegate and on the CPU executor (the clamp
 // applied to the CPU result here) and checks the shader the op chose.
 TEST_P(WebGpuConvTransposed, MatchesCpu) {
-  const Case& k = GetParam();
+  const ConvTransposedCase& k = GetParam();
   std::mt19937 rng = test::case_rng(k.name);
   const bool clamp = k.clamp;
   const bool one_d = k.h == 0;
-  const int64_t ow = out_dim(k.w, k.kw, k.sw, k.pw, k.dil, k.op);
-  const int64_t oh = one_d ? 0 : out_dim(k.h, k.kh, k.sh, k.ph, k.dil, k.op);
+  const int64_t ow = transposed_out_dim(k.w, k.kw, k.sw, k.pw, k.dil, k.op);
+  const int64_t oh = one_d ? 0 : transposed_out_dim(k.h, k.kh, k.sh, k.ph, k.dil, k.op);
   const std::vector<int64_t> xs = one_d ? std::vector<int64_t>{k.n, k.c, k.w}
                                         : std::vector<int64_t>{k.n, k.c, k.h, k.w};
   const std::vector<int64_t> ws = one_d ? std::vector<int64_t>{k.c, k.oc / k.groups, k.kw}
@@ -142,7 +142,7 @@ TEST_P(WebGpuConvTransposed, MatchesCpu) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(, WebGpuConvTransposed, ::testing::ValuesIn(kCases), test::CaseName());
+INSTANTIATE_TEST_SUITE_P(, WebGpuConvTransposed, ::testing::ValuesIn(kConvTransposedCases), test::CaseName());
 
 // A weight whose rows are not the input's channels is refused at graph build with a clear
 // error (the repacked kernels would read past it).

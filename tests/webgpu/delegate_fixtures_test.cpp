@@ -8,18 +8,13 @@
 #include <cmath>
 #include <set>
 
+#include "require_backend.h"
 #include "runtime/backend.h"
 #include "runtime/program.h"
 #include "test_util.h"
-#include "webgpu/backend.h"
 
 namespace wick {
 namespace {
-
-void require_backend() {
-  Status s = webgpu::register_webgpu_backend();
-  ASSERT_TRUE(s.ok()) << "no WebGPU device: " << s.to_string();
-}
 
 // Fixtures the delegate cannot run yet; each must fail at load naming an operator.
 const std::set<std::string>& not_yet() {
@@ -32,7 +27,7 @@ const std::set<std::string>& not_yet() {
 class DelegateFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DelegateFixture, MatchesReference) {
-  require_backend();
+  test::require_backend();
   test::Fixture f;
   ASSERT_TRUE(test::load_fixture(GetParam(), &f));
   auto program = Program::load_file(f.pte());

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/dtype.h"
+#include "linear_case.h"
 #include "single_op.h"
 #include "webgpu/backend.h"
 #include "webgpu/f16_weights.h"
@@ -59,15 +60,11 @@ Tensor round_to_f16(const Tensor& t) {
   return r;
 }
 
-struct Case {
-  std::vector<int64_t> lead;
-  int64_t k, n;
-  bool bias;
-};
+using test::LinearCase;
 
 // One linear with f16 weights on the WebGPU delegate, the CPU executor on f16-rounded and
 // on the original weights.
-void check_linear(const Case& c, std::mt19937& rng) {
+void check_f16_weights_linear(const LinearCase& c, std::mt19937& rng) {
   std::vector<int64_t> in_shape = c.lead, out_shape = c.lead;
   in_shape.push_back(c.k);
   out_shape.push_back(c.n);
@@ -125,14 +122,14 @@ void check_linear(const Case& c, std::mt19937& rng) {
 
 TEST(WebGpuF16Weights, LinearsMatchCpuOnRoundedWeights) {
   std::mt19937 rng(41);
-  const std::vector<Case> cases = {
+  const std::vector<LinearCase> cases = {
       {{131}, 68, 132, true},      // partial tiles in M, N and K
       {{2, 3, 45}, 36, 20, false},  // leading dims, N below one tile
       {{1}, 64, 16, true},         // M == 1: the f16 GEMV
       {{1}, 1028, 12, false},      // M == 1: K past one stride of the GEMV (256 threads x 4)
   };
-  for (const Case& c : cases) {
-    check_linear(c, rng);
+  for (const LinearCase& c : cases) {
+    check_f16_weights_linear(c, rng);
     if (::testing::Test::HasFatalFailure()) return;
   }
 }

@@ -11,16 +11,11 @@
 #include <limits>
 #include <random>
 
+#include "require_backend.h"
 #include "single_op.h"
-#include "webgpu/backend.h"
 
 namespace wick {
 namespace {
-
-void require_backend() {
-  Status s = webgpu::register_webgpu_backend();
-  ASSERT_TRUE(s.ok()) << "no WebGPU device: " << s.to_string();
-}
 
 // Runs `b` on the GPU and on the CPU executor with the same inputs and compares every
 // output: integers exactly, floats within atol + rtol * |cpu|; NaN must meet NaN.
@@ -57,7 +52,7 @@ std::vector<int64_t> with_dim(std::vector<int64_t> shape, int64_t dim, int64_t s
 }
 
 TEST(FusedRunHostOps, TopkMatchesCpuKernel) {
-  require_backend();
+  test::require_backend();
   struct Case {
     std::vector<int64_t> shape;
     int64_t k, dim;
@@ -95,7 +90,7 @@ TEST(FusedRunHostOps, TopkMatchesCpuKernel) {
 }
 
 TEST(FusedRunHostOps, TopkRefusesKAboveTheDim) {
-  require_backend();
+  test::require_backend();
   test::VkGraphBuilder b;
   const int in = b.input(ScalarType::kFloat, {2, 5});
   const int values = b.tensor(ScalarType::kFloat, {2, 6}), indices = b.tensor(ScalarType::kLong, {2, 6});
@@ -109,7 +104,7 @@ TEST(FusedRunHostOps, TopkRefusesKAboveTheDim) {
 }
 
 TEST(FusedRunHostOps, MaxDimMatchesCpuKernel) {
-  require_backend();
+  test::require_backend();
   std::mt19937 rng(9);
   struct Case {
     std::vector<int64_t> shape;
@@ -133,7 +128,7 @@ TEST(FusedRunHostOps, MaxDimMatchesCpuKernel) {
 }
 
 TEST(FusedRunHostOps, LogMatchesCpuKernel) {
-  require_backend();
+  test::require_backend();
   std::mt19937 rng(2);
   Tensor x = test::random_tensor(ScalarType::kFloat, {3, 257}, rng, 1e-6, 50);
   float* p = x.data_as<float>();
@@ -150,7 +145,7 @@ TEST(FusedRunHostOps, LogMatchesCpuKernel) {
 }
 
 TEST(FusedRunHostOps, BatchNormNoStatsMatchesCpuKernel) {
-  require_backend();
+  test::require_backend();
   std::mt19937 rng(4);
   // InstanceNorm2d of a [2, 6, 9, 11] batch, as exported: [1, 12, 9, 11], with and without
   // the affine parameters; the statistics outputs too. An offset mean checks the variance.
@@ -179,7 +174,7 @@ TEST(FusedRunHostOps, BatchNormNoStatsMatchesCpuKernel) {
 }
 
 TEST(FusedRunHostOps, BatchNormNoStatsRefusesABatch) {
-  require_backend();
+  test::require_backend();
   test::VkGraphBuilder b;
   const int in = b.input(ScalarType::kFloat, {2, 3, 4, 4});
   const int out = b.tensor(ScalarType::kFloat, {2, 3, 4, 4}), mean = b.tensor(ScalarType::kFloat, {3}),

@@ -8,19 +8,14 @@
 #include <cstdlib>
 #include <random>
 
+#include "require_backend.h"
 #include "runtime/backend.h"
 #include "runtime/program.h"
 #include "single_op.h"
 #include "test_util.h"
-#include "webgpu/backend.h"
 
 namespace wick {
 namespace {
-
-void require_backend() {
-  Status s = webgpu::register_webgpu_backend();
-  ASSERT_TRUE(s.ok()) << "no WebGPU device: " << s.to_string();
-}
 
 // Delegate calls of the loaded method. That the fused method matches PyTorch is
 // DelegateFixture's run of the same fixture (delegate_fixtures_test.cpp): fusion is on by
@@ -35,7 +30,7 @@ size_t delegate_calls(const test::Fixture& f) {
 }
 
 TEST(FusedRuns, WhisperSdpaEncoderIsOneDelegate) {
-  require_backend();
+  test::require_backend();
   test::Fixture f;
   ASSERT_TRUE(test::load_fixture("demos/whisper_tiny_encoder", &f));
   EXPECT_EQ(delegate_calls(f), 1u);
@@ -49,7 +44,7 @@ TEST(FusedRuns, WhisperSdpaEncoderIsOneDelegate) {
 // delegate call; unfused, several. OpFixture (op_fixtures_test.cpp) checks the fused run
 // against PyTorch; here the unfused one (host ops on Wick's CPU kernels) is checked too.
 TEST(FusedRuns, HostOpFixturesFuseIntoOneCall) {
-  require_backend();
+  test::require_backend();
   for (const char* name : {"fused_grid_sampler_2d", "fused_query_select", "fused_instance_norm"}) {
     SCOPED_TRACE(name);
     test::Fixture f;
@@ -68,7 +63,7 @@ TEST(FusedRuns, HostOpFixturesFuseIntoOneCall) {
 // reading A's input too). Fused through the registered backend, executed once, and
 // compared with a direct computation; the pool's indices and A's relu stay inside.
 TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
-  require_backend();
+  test::require_backend();
   const std::vector<int64_t> in_shape{1, 3, 8, 10}, pooled{1, 3, 4, 5};
   test::VkGraphBuilder a;
   const int ax = a.input(ScalarType::kFloat, in_shape), ay = a.tensor(ScalarType::kFloat, in_shape);
@@ -158,7 +153,7 @@ TEST(FusedRuns, MaxPoolBetweenTwoDelegatesMatchesDirect) {
 // fused graph must keep x in a buffer of its own (MODNet's image, read by several
 // branches, came out wrong before it did).
 TEST(FusedRuns, InputReadByTwoPartsKeepsItsValue) {
-  require_backend();
+  test::require_backend();
   const std::vector<int64_t> shape{1, 3, 4, 5};
   std::mt19937 rng(12);
   test::VkGraphBuilder a;
@@ -218,7 +213,7 @@ TEST(FusedRuns, InputReadByTwoPartsKeepsItsValue) {
 // A run with an operator the backend does not take is declined with a message, and the
 // method keeps it as it was (fuse_runs.cpp never offers such a run; this is the backstop).
 TEST(FusedRuns, UnknownHostOpIsDeclined) {
-  require_backend();
+  test::require_backend();
   test::VkGraphBuilder a;
   const int ax = a.input(ScalarType::kFloat, {4}), ay = a.tensor(ScalarType::kFloat, {4});
   a.op("aten.relu.default", {ax, ay});
@@ -242,7 +237,7 @@ TEST(FusedRuns, UnknownHostOpIsDeclined) {
 }
 
 TEST(FusedRunOps, AnyDimMatchesDirect) {
-  require_backend();
+  test::require_backend();
   std::mt19937 rng(7);
   struct Case {
     std::vector<int64_t> shape;
@@ -285,7 +280,7 @@ TEST(FusedRunOps, AnyDimMatchesDirect) {
 }
 
 TEST(FusedRunOps, AnyDimRefusesFloats) {
-  require_backend();
+  test::require_backend();
   test::VkGraphBuilder b;
   const int in = b.input(ScalarType::kFloat, {2, 3});
   const int out = b.tensor(ScalarType::kBool, {2, 1});
@@ -298,7 +293,7 @@ TEST(FusedRunOps, AnyDimRefusesFloats) {
 }
 
 TEST(FusedRunOps, MulScalarMatchesDirect) {
-  require_backend();
+  test::require_backend();
   std::mt19937 rng(3);
   Tensor x = test::random_tensor(ScalarType::kFloat, {3, 129, 17}, rng);
   test::VkGraphBuilder b;

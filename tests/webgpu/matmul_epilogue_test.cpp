@@ -92,13 +92,13 @@ std::vector<Tail> tails_for(size_t case_index) {
   return {Tail::kGeluTanhScale, Tail::kFiveOps};
 }
 
-struct LinearCase {
+struct EpilogueCase {
   int64_t m, n, k;
   bool bias;
 };
 
 // Builds the linear and its tail; inputs x [M, K] and r [1, M, N] (unused by some tails).
-void build_linear(test::VkGraphBuilder& b, Tail tail, const LinearCase& c, const Tensor& w, const Tensor& bias,
+void build_linear(test::VkGraphBuilder& b, Tail tail, const EpilogueCase& c, const Tensor& w, const Tensor& bias,
                   const Tensor& gamma, const Tensor& scalar) {
   const std::vector<int64_t> flat = {c.m, c.n}, shaped = {1, c.m, c.n};
   int x = b.input(ScalarType::kFloat, {c.m, c.k});
@@ -138,7 +138,7 @@ void build_linear(test::VkGraphBuilder& b, Tail tail, const LinearCase& c, const
   b.output(out);
 }
 
-void check_linear(const LinearCase& c, Tail tail, const Options& o, uint32_t seed) {
+void check_linear(const EpilogueCase& c, Tail tail, const Options& o, uint32_t seed) {
   std::mt19937 rng(seed);
   Tensor x = test::random_tensor(ScalarType::kFloat, {c.m, c.k}, rng);
   Tensor res = test::random_tensor(ScalarType::kFloat, {1, c.m, c.n}, rng);
@@ -165,7 +165,7 @@ void check_linear(const LinearCase& c, Tail tail, const Options& o, uint32_t see
 
 TEST(WebGpuMatmulEpilogue, LinearTailsOnCpuKernelChoice) {
   // direct (K <= 64), narrow (N <= 16), tiled, and the GEMV (M = 1).
-  const LinearCase cases[] = {{37, 19, 23, true}, {45, 13, 70, false}, {66, 70, 97, true}, {1, 33, 45, true}};
+  const EpilogueCase cases[] = {{37, 19, 23, true}, {45, 13, 70, false}, {66, 70, 97, true}, {1, 33, 45, true}};
   uint32_t seed = 100;
   for (size_t i = 0; i < std::size(cases); ++i)
     for (Tail tail : tails_for(i)) check_linear(cases[i], tail, Options{}, seed++);
@@ -173,7 +173,7 @@ TEST(WebGpuMatmulEpilogue, LinearTailsOnCpuKernelChoice) {
 
 TEST(WebGpuMatmulEpilogue, LinearTailsOnGpuKernelChoice) {
   // vec4 (K, N % 4 == 0), scalar large (K >= 128, N odd), tiled (small K, N odd), GEMV.
-  const LinearCase cases[] = {{37, 20, 132, true}, {70, 19, 131, true}, {33, 21, 33, false}, {1, 36, 40, true}};
+  const EpilogueCase cases[] = {{37, 20, 132, true}, {70, 19, 131, true}, {33, 21, 33, false}, {1, 36, 40, true}};
   Options o;
   o.gpu_kernels = true;
   uint32_t seed = 200;
@@ -185,7 +185,7 @@ TEST(WebGpuMatmulEpilogue, SplitKTailsMatch) {
   // Split-K (3 ways over the vec4 case's 9 K tiles): the reduce applies bias and every tail,
   // the residual's included, as the unsplit kernel does; then the residual tail with the
   // specialized epilogue (the EPI constant in the reduce's pipeline).
-  const LinearCase c = {37, 20, 132, true};
+  const EpilogueCase c = {37, 20, 132, true};
   Options o;
   o.gpu_kernels = true;
   o.splitk = 3;
@@ -211,7 +211,7 @@ TEST(WebGpuMatmulEpilogue, SpecializedEpiloguesMatch) {
 
 TEST(WebGpuMatmulEpilogue, LinearTailsWithF16Weights) {
   // matmul_large_vec4_f16w (a partial 64x64 tile) and matmul_gemv_f16w.
-  const LinearCase cases[] = {{37, 20, 36, true}, {1, 28, 44, false}};
+  const EpilogueCase cases[] = {{37, 20, 36, true}, {1, 28, 44, false}};
   Options o;
   o.f16 = true;
   uint32_t seed = 300;

@@ -15,14 +15,14 @@
 
 #include "gpu/device.h"
 #include "webgpu/ops/matmul/splitk.h"
+#include "linear_case.h"
 #include "single_op.h"
 
 namespace wick {
 namespace {
 
-float tol(int64_t k, double want) {
-  return static_cast<float>(1e-4 * (1 + std::sqrt(double(k))) + 1e-4 * std::fabs(want));
-}
+using test::LinearCase;
+using test::matmul_tol;
 
 // Runs the graph of `build` with the GPU kernel choice and on the CPU executor; compares.
 // `splitk`: GraphOptions::matmul_splitk of the GPU run (n >= 2: the 64x64 vec4 kernel split
@@ -48,15 +48,9 @@ void expect_gpu_matches_cpu(Build build, const std::vector<Value>& inputs, int64
   ASSERT_EQ(g.sizes, c.sizes) << what;
   for (int64_t i = 0; i < c.numel(); ++i) {
     const float w = c.data_as<float>()[i];
-    ASSERT_NEAR(g.data_as<float>()[i], w, tol(k, w)) << what << " at flat index " << i;
+    ASSERT_NEAR(g.data_as<float>()[i], w, matmul_tol(k, w)) << what << " at flat index " << i;
   }
 }
-
-struct LinearCase {
-  std::vector<int64_t> lead;
-  int64_t k, n;
-  bool bias;
-};
 
 void check_linear(const LinearCase& c, std::mt19937& rng, int splitk = 0, std::vector<std::string>* kernels = nullptr) {
   std::vector<int64_t> in_shape = c.lead, out_shape = c.lead;

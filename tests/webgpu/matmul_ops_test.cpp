@@ -6,12 +6,14 @@
 #include <chrono>
 #include <cmath>
 
+#include "linear_case.h"
 #include "single_op.h"
 
 namespace wick {
 namespace {
 
-float tol(int64_t k, double want) { return static_cast<float>(1e-4 * (1 + std::sqrt(double(k))) + 1e-4 * std::fabs(want)); }
+using test::LinearCase;
+using test::matmul_tol;
 
 // out[b, m, n] = alpha * sum_k a[b, m, k] * B(b, k, n) + beta * bias(m, n)
 void check_matmul(const Tensor& got, const Tensor& a, const Tensor& b, const Tensor* bias, int64_t batch, int64_t m,
@@ -33,15 +35,9 @@ void check_matmul(const Tensor& got, const Tensor& a, const Tensor& b, const Ten
           want += beta * test::at_f(*bias, (bm == 1 ? 0 : i) * bn + (bn == 1 ? 0 : j));
         }
         const float v = got.data_as<float>()[(bi * m + i) * n + j];
-        ASSERT_NEAR(v, want, tol(k, want)) << what << " at [" << bi << "," << i << "," << j << "]";
+        ASSERT_NEAR(v, want, matmul_tol(k, want)) << what << " at [" << bi << "," << i << "," << j << "]";
       }
 }
-
-struct LinearCase {
-  std::vector<int64_t> lead;  // leading dims of the input
-  int64_t k, n;
-  bool bias;
-};
 
 TEST(WebGpuMatmulOp, LinearRandomShapes) {
   std::mt19937 rng(11);

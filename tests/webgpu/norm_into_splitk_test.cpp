@@ -17,7 +17,7 @@
 namespace wick {
 namespace {
 
-struct Case {
+struct NormSplitKCase {
   int64_t m, n, k;
   bool affine;          // the norm's weight and bias (else neither)
   bool stats_read;      // mean and rstd are graph outputs too: no fusion
@@ -30,7 +30,7 @@ struct Outcome {
   size_t dispatches = 0;
 };
 
-Outcome run_graph(const Case& c, const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& r, const Tensor& gamma,
+Outcome run_graph(const NormSplitKCase& c, const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& r, const Tensor& gamma,
         const Tensor& beta, int mode) {
   test::VkGraphBuilder b;
   int xi = b.input(ScalarType::kFloat, {1, c.m, c.k});
@@ -77,10 +77,10 @@ TEST(WebGpuNormIntoSplitK, MatchesUnfusedAndCpu) {
   // weight or bias, the norm's output in the residual's memory: the kernel's RES_IN_LN), 1040
   // (260 vec4s: two a thread on 256), odd row counts that cut the 64-row tiles; the last
   // case reads the statistics, so the plain norm must run.
-  const Case cases[] = {{37, 512, 132, true, false}, {65, 68, 36, false, false, true}, {9, 1040, 64, true, false},
+  const NormSplitKCase cases[] = {{37, 512, 132, true, false}, {65, 68, 36, false, false, true}, {9, 1040, 64, true, false},
                         {21, 64, 36, true, true}};
   std::mt19937 rng(4100);
-  for (const Case& c : cases) {
+  for (const NormSplitKCase& c : cases) {
     const std::string what = "m " + std::to_string(c.m) + " n " + std::to_string(c.n) + " k " + std::to_string(c.k);
     Tensor x = test::random_tensor(ScalarType::kFloat, {1, c.m, c.k}, rng);
     Tensor w = test::random_tensor(ScalarType::kFloat, {c.n, c.k}, rng, -0.3, 0.3);
@@ -112,7 +112,7 @@ TEST(WebGpuNormIntoSplitK, MatchesUnfusedAndCpu) {
 
 TEST(WebGpuNormIntoSplitK, NotWithoutASplit) {
   // Without split-K there is no reduce to take over: the product and the plain norm run.
-  const Case c = {37, 512, 132, true, false};
+  const NormSplitKCase c = {37, 512, 132, true, false};
   std::mt19937 rng(4200);
   Tensor x = test::random_tensor(ScalarType::kFloat, {1, c.m, c.k}, rng);
   Tensor w = test::random_tensor(ScalarType::kFloat, {c.n, c.k}, rng, -0.3, 0.3);

@@ -18,7 +18,7 @@ namespace {
 
 enum class Inputs { kOne, kQkShared, kKvShared };
 
-struct Case {
+struct QkvCase {
   int64_t b, h, sq, skv, d, c;  // c: the linears' input width (K)
   Inputs inputs = Inputs::kOne;
   bool k_read_elsewhere = false;  // k's projection is also a graph output
@@ -36,7 +36,7 @@ struct Built {
   double scale = 1;
 };
 
-void build(const Case& s, Built& g, uint32_t seed) {
+void build(const QkvCase& s, Built& g, uint32_t seed) {
   auto& b = g.b;
   const int64_t hd = s.h * s.d, bh = s.b * s.h;
   std::mt19937 rng(seed);
@@ -100,7 +100,7 @@ void build(const Case& s, Built& g, uint32_t seed) {
 }
 
 // The projection j in double: [B, len, H*D].
-std::vector<double> project(const Case& s, const Built& g, int j, int64_t len) {
+std::vector<double> project(const QkvCase& s, const Built& g, int j, int64_t len) {
   const int64_t hd = s.h * s.d;
   std::vector<double> r(static_cast<size_t>(s.b * len * hd));
   const float *x = g.x[j].data_as<float>(), *w = g.w[j].data_as<float>(), *bias = g.bias[j].data_as<float>();
@@ -114,7 +114,7 @@ std::vector<double> project(const Case& s, const Built& g, int j, int64_t len) {
 }
 
 // out[b, i, h * D + e] in double.
-std::vector<double> reference(const Case& s, const Built& g) {
+std::vector<double> reference(const QkvCase& s, const Built& g) {
   const int64_t hd = s.h * s.d;
   const std::vector<double> q = project(s, g, 0, s.sq), k = project(s, g, 1, s.skv), v = project(s, g, 2, s.skv);
   std::vector<double> out(static_cast<size_t>(s.b * s.sq * hd)), w(static_cast<size_t>(s.skv));
@@ -146,7 +146,7 @@ struct Runs {
 };
 
 // Runs with the join and without; both must match the reference.
-Runs check(const Case& s, uint32_t seed, bool gpu_kernels) {
+Runs check(const QkvCase& s, uint32_t seed, bool gpu_kernels) {
   Runs r;
   std::vector<double> want;
   for (bool join : {true, false}) {
@@ -183,7 +183,7 @@ TEST(QkvJoin, OneProductForQKVMatchesReference) {
   std::mt19937 rng(11);
   for (int trial = 0; trial < 3; ++trial) {
     const int64_t s = 17 + static_cast<int64_t>(rng() % 60);
-    Case c{1 + trial % 2, 1 + static_cast<int64_t>(rng() % 3), s, s, trial == 1 ? 64 : 32, trial == 2 ? 36 : 40};
+    QkvCase c{1 + trial % 2, 1 + static_cast<int64_t>(rng() % 3), s, s, trial == 1 ? 64 : 32, trial == 2 ? 36 : 40};
     c.own_copies = trial == 2;
     for (bool gpu : {false, true}) {
       const Runs r = check(c, 100 + trial, gpu);
@@ -196,14 +196,14 @@ TEST(QkvJoin, OneProductForQKVMatchesReference) {
 TEST(QkvJoin, TwoPartsShareAnInput) {
   // DETR's self-attention (q and k of one input, v of another), then cross-attention (k and
   // v of the memory, q of the queries).
-  const Runs qk = check(Case{2, 2, 29, 29, 32, 24, Inputs::kQkShared}, 7, true);
+  const Runs qk = check(QkvCase{2, 2, 29, 29, 32, 24, Inputs::kQkShared}, 7, true);
   EXPECT_EQ(qk.joined, 1u);
-  const Runs kv = check(Case{1, 2, 19, 45, 32, 20, Inputs::kKvShared}, 8, true);
+  const Runs kv = check(QkvCase{1, 2, 19, 45, 32, 20, Inputs::kKvShared}, 8, true);
   EXPECT_EQ(kv.joined, 1u);
 }
 
 TEST(QkvJoin, PartReadElsewhereKeepsTheLinears) {
-  const Runs r = check(Case{1, 2, 33, 33, 32, 40, Inputs::kOne, true}, 9, true);
+  const Runs r = check(QkvCase{1, 2, 33, 33, 32, 40, Inputs::kOne, true}, 9, true);
   // k stays a linear of its own; q and v (one input) still join.
   EXPECT_EQ(r.joined, 1u);
 }

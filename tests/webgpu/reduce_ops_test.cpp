@@ -49,12 +49,12 @@ std::vector<std::vector<int64_t>> groups(const std::vector<int64_t>& shape, cons
   return g;
 }
 
-struct Case {
+struct ReduceCase {
   std::vector<int64_t> shape;
   std::vector<int64_t> dims;  // empty = all
 };
 
-const std::vector<Case> kCases = {
+const std::vector<ReduceCase> kReduceCases = {
     {{1}, {0}},          {{7}, {-1}},           {{3, 5}, {1}},         {{3, 5}, {0}},
     {{4, 1, 6}, {1}},    {{2, 3, 4, 5}, {1, 3}}, {{2, 3, 4, 5}, {-1, -2}}, {{2, 3, 4, 5}, {}},
     {{5, 1031}, {-1}},   {{1, 1, 1}, {0, 2}},    {{3, 300, 2}, {1}},    {{2, 3, 4, 5}, {0, 2, 3}},
@@ -65,7 +65,7 @@ TEST(WebGpuReduceOp, SumMeanAmaxOverDimSets) {
   std::mt19937 rng(17);
   const char* names[] = {"aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default", "aten.amin.default"};
   for (int op = 0; op < 4; ++op) {
-    for (const Case& c : kCases) {
+    for (const ReduceCase& c : kReduceCases) {
       for (int variant = 0; variant < 4; ++variant) {
         // keepdim, and the GPU kernel choice (reduce_rows.wgsl where the reduced dims are innermost).
         const bool keepdim = variant & 1, gpu = variant & 2;
@@ -110,7 +110,7 @@ TEST(WebGpuReduceOp, SumMeanAmaxOverDimSets) {
 TEST(WebGpuReduceOp, ArgmaxTakesFirstIndexOnTies) {
   std::mt19937 rng(19);
   std::uniform_int_distribution<int> small(-3, 3);  // many ties
-  for (const Case& c : kCases) {
+  for (const ReduceCase& c : kReduceCases) {
     if (c.dims.size() > 1) continue;
     for (bool keepdim : {false, true}) {
       for (bool is_min : {false, true}) {

@@ -32,7 +32,7 @@ TEST(ShaderF16, AdapterHasShaderF16) {
          "or `ctest -R lavapipe`";
 }
 
-struct Case {
+struct F16LinearCase {
   std::vector<int64_t> lead;
   int64_t k, n;
   bool bias;
@@ -44,7 +44,7 @@ struct Case {
 // (<= 16) products in f16 before adding them to the f32 total, so an output moves by at most
 // about (BK + 3) 2^-11 sum_k |x_k w_k| (checked per element); on random data the errors
 // mostly cancel: relative L2 about 5e-4 (bench/kernels/matmul/ v26-v28), checked < 2e-3.
-void check_linear(const Case& c, bool f16_arith, std::mt19937& rng) {
+void check_linear(const F16LinearCase& c, bool f16_arith, std::mt19937& rng) {
   std::vector<int64_t> in_shape = c.lead, out_shape = c.lead;
   in_shape.push_back(c.k);
   out_shape.push_back(c.n);
@@ -105,7 +105,7 @@ TEST(ShaderF16, LinearsWithF16ArithmeticMatchCpu) {
   ASSERT_TRUE(device->has_feature(gpu::Feature::kShaderF16)) << "needs shader-f16 (see AdapterHasShaderF16)";
   std::mt19937 rng(51);
   const char* f16math = "matmul_large_vec4_f16math";
-  const std::vector<Case> cases = {
+  const std::vector<F16LinearCase> cases = {
       {{131}, 68, 132, true, f16math},        // 64x64 tiles (BK 16): partial in M, N and K
       {{2, 3, 45}, 36, 20, false, f16math},   // leading dims, N below one tile
       {{37}, 1028, 12, true, f16math},        // long K: 65 K tiles summed in f32
@@ -114,7 +114,7 @@ TEST(ShaderF16, LinearsWithF16ArithmeticMatchCpu) {
       // checks that tile on the edge cases instead.)
       {{1}, 64, 16, true, "matmul_gemv_f16w"},  // M == 1: the f16-weight GEMV (f32 math)
   };
-  for (const Case& c : cases) {
+  for (const F16LinearCase& c : cases) {
     check_linear(c, /*f16_arith=*/true, rng);
     if (::testing::Test::HasFatalFailure()) return;
   }

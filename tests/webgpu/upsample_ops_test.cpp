@@ -58,13 +58,13 @@ Tensor ref_bilinear(const Tensor& x, int64_t oh, int64_t ow, bool align) {
   return y;
 }
 
-struct Case {
+struct UpsampleCase {
   Dims in;
   int64_t oh, ow;
 };
 
-const std::vector<Case>& cases() {
-  static const std::vector<Case> c = {
+const std::vector<UpsampleCase>& cases() {
+  static const std::vector<UpsampleCase> c = {
       {{1, 3, 4, 5}, 8, 10}, {{2, 2, 3, 3}, 7, 5}, {{1, 1, 1, 1}, 3, 4}, {{1, 4, 9, 7}, 4, 3},
       {{1, 2, 5, 6}, 5, 6},  {{3, 1, 2, 7}, 6, 21}, {{1, 1, 17, 1}, 40, 1},
   };
@@ -73,7 +73,7 @@ const std::vector<Case>& cases() {
 
 TEST(WebGpuUpsampleOp, NearestMatchesPyTorchIndexRule) {
   std::mt19937 rng(21);
-  for (const Case& c : cases()) {
+  for (const UpsampleCase& c : cases()) {
     Tensor x = test::random_tensor(ScalarType::kFloat, c.in, rng);
     test::VkGraphBuilder b;
     int xi = b.input(ScalarType::kFloat, c.in);
@@ -94,7 +94,7 @@ TEST(WebGpuUpsampleOp, NearestMatchesPyTorchIndexRule) {
 TEST(WebGpuUpsampleOp, BilinearAlignCornersBothWays) {
   std::mt19937 rng(22);
   for (bool align : {false, true}) {
-    for (const Case& c : cases()) {
+    for (const UpsampleCase& c : cases()) {
       Tensor x = test::random_tensor(ScalarType::kFloat, c.in, rng);
       test::VkGraphBuilder b;
       int xi = b.input(ScalarType::kFloat, c.in);

@@ -7,12 +7,6 @@
 namespace wick::cpu::testing {
 namespace {
 
-std::vector<double> iota(size_t n) {
-  std::vector<double> v(n);
-  std::iota(v.begin(), v.end(), 0.0);
-  return v;
-}
-
 TEST(CpuIndexingKernel, IndexRowOfMaskAsInLlamaKv) {
   Harness h;  // models/llama_et_kv: index.Tensor_out(mask bool[32,32], [input_pos long[1]])
   std::vector<double> mask(32 * 32);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -160,6 +161,13 @@ inline void expect_near_all(const std::vector<double>& got, const std::vector<do
       EXPECT_NEAR(got[k], want[k], atol + rtol * std::fabs(want[k])) << "at " << k;
     }
   }
+}
+
+// 0, 1, ..., n - 1: inputs whose every element differs, so a misplaced read shows.
+inline std::vector<double> iota(size_t n) {
+  std::vector<double> v(n);
+  std::iota(v.begin(), v.end(), 0.0);
+  return v;
 }
 
 // The error names the operator and is not ok.

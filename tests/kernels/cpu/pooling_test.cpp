@@ -8,12 +8,6 @@
 namespace wick::cpu::testing {
 namespace {
 
-std::vector<double> iota(size_t n) {
-  std::vector<double> v(n);
-  std::iota(v.begin(), v.end(), 0.0);
-  return v;
-}
-
 TEST(CpuPoolingKernel, MaxPoolWithIndices) {
   Harness h;
   // 4x4 plane 0..15, kernel 2, stride 2: maxima at the bottom-right of each window.
