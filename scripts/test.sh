@@ -5,10 +5,11 @@
 #   build       build/ (RelWithDebInfo): runtime, CLI, examples, tests
 #   unit        the GoogleTest suite of build/, through ctest
 #   e2e         build/wick_upscale on the bundled photo, checked against reference_output.png
-#   asan        build-asan/ (clang, -DWICK_SANITIZE=address,undefined -DWICK_FUZZ=ON
-#               -DWICK_WEBGPU=OFF), the one sanitizer build: wick_tests, every test that
-#               needs no GPU (the GPU ones are wick_gpu_tests, not built there), in four
-#               shards, $WICK_JOBS at a time
+#   asan-build  build-asan/ (clang, -DWICK_SANITIZE=address,undefined -DWICK_FUZZ=ON
+#               -DWICK_WEBGPU=OFF), the one sanitizer build: compiled in the background
+#               from the start of ctest, at nice 19; the stage waits for it
+#   asan        build-asan/'s wick_tests, every test that needs no GPU (the GPU ones are
+#               wick_gpu_tests, not built there), in four shards, $WICK_JOBS at a time
 #   fuzz        the same build-asan/: pte_reader_fuzzer and c_api_fuzzer side by side,
 #               WICK_FUZZ_SECONDS each, on seeds copied from the fixtures' small .pte files
 #   wasm        build-wasm/ (scripts/build_wasm.sh, Emscripten): the bundles in package/dist/
@@ -96,15 +97,40 @@ build_asan() {
   # C API fuzzer then runs the Vulkan delegates on the CPU executor.
   # -O1: asserts stay on (no NDEBUG, in the fuzzers too) and the fixture tests stay fast
   # enough. -g1 (line tables) is all a sanitizer report needs, and compiles a third faster
-  # than -g. A build-asan/ left by GCC (before the fuzzers moved here) starts afresh.
-  if [[ -f build-asan/CMakeCache.txt ]] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++$' build-asan/CMakeCache.txt; then
-    echo "build-asan/ was configured with another compiler; starting it afresh"
-    rm -rf build-asan
-  fi
+  # than -g. (asan_build_start empties a build-asan/ that GCC configured.)
   wick_configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DWICK_SANITIZE=address,undefined \
     -DWICK_FUZZ=ON -DWICK_WEBGPU=OFF -DWICK_BUILD_EXAMPLES=OFF
   cmake --build build-asan -j "$WICK_JOBS" --target wick_tests pte_reader_fuzzer c_api_fuzzer
+}
+
+# The ASan build runs in the background from the start of ctest, at the lowest CPU priority,
+# and the asan-build stage waits for what is left of it: ctest's longest test is the
+# SwiftShader shard (one process, about one core), and the other core runs out of tests
+# well before it ends (bench/results/ci_time.md); the niced compiles take that idle time
+# and yield whenever a test wants the core. Output in build-asan/build_asan.log, exit
+# status in build-asan/build_asan.rc.
+ASAN_BUILD_PID=""
+asan_build_start() {
+  # A build-asan/ left by GCC (before the fuzzers moved here) starts afresh.
+  if [[ -f build-asan/CMakeCache.txt ]] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++$' build-asan/CMakeCache.txt; then
+    echo "build-asan/ was configured with another compiler; starting it afresh"
+    rm -rf build-asan
+  fi
+  mkdir -p build-asan
+  rm -f build-asan/build_asan.rc
+  ( renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
+    t0="$(wick_now)"; rc=0
+    (set -e; build_asan) >build-asan/build_asan.log 2>&1 || rc=$?
+    awk -v a="$t0" -v b="$(wick_now)" 'BEGIN { printf "the ASan build took %.1f s in the background\n", b - a }' >>build-asan/build_asan.log
+    echo "$rc" >build-asan/build_asan.rc ) &
+  ASAN_BUILD_PID=$!
+}
+asan_build_wait() {
+  [[ -n "$ASAN_BUILD_PID" ]] || { echo "the background ASan build was not started" >&2; return 1; }
+  while [[ ! -f build-asan/build_asan.rc ]] && kill -0 "$ASAN_BUILD_PID" 2>/dev/null; do sleep 2; done
+  cat build-asan/build_asan.log
+  [[ "$(cat build-asan/build_asan.rc 2>/dev/null || echo missing)" == 0 ]]
 }
 
 # asan_shard INDEX: one of ASAN_SHARDS parts of wick_tests (GoogleTest sharding), its output
@@ -214,11 +240,15 @@ wasm_wait() {
   cat build-wasm/build_wasm.log
   [[ "$(cat build-wasm/build_wasm.rc 2>/dev/null || echo missing)" == 0 ]]
 }
-# A run cut short leaves no Wasm build behind.
-wasm_stop() {
-  [[ -n "$WASM_PID" && ! -f build-wasm/build_wasm.rc ]] || return 0
-  pkill -TERM -P "$WASM_PID" 2>/dev/null || true
-  kill -- "$WASM_PID" 2>/dev/null || true
+# A run cut short leaves no Wasm or ASan build behind.
+background_stop() {  # PID RC-FILE
+  [[ -n "$1" && ! -f "$2" ]] || return 0
+  pkill -TERM -P "$1" 2>/dev/null || true
+  kill -- "$1" 2>/dev/null || true
+}
+background_builds_stop() {
+  background_stop "$WASM_PID" build-wasm/build_wasm.rc
+  background_stop "$ASAN_BUILD_PID" build-asan/build_asan.rc
 }
 
 node_tests() {
@@ -235,14 +265,15 @@ node_tests() {
   node --test --test-concurrency="$WICK_JOBS" "${files[@]}"
 }
 
-trap 'wasm_stop; wick_stage_summary' EXIT
+trap 'background_builds_stop; wick_stage_summary' EXIT
 stage deps - "deps (setup.sh --deps-only)" deps
 skipped wasm || wasm_start
 stage build - "build/: configure + build" build_main
+skipped asan-build || asan_build_start
 stage unit build "build/: unit tests (ctest)" unit
 stage e2e build "build/: upscale the bundled photo" e2e
 stage py - "scripts/convert: model converter tests (python3 unittest)" python3 -m unittest discover -s scripts/convert -p 'test_*.py'
-stage asan-build - "build-asan/: configure + build wick_tests and the fuzzers" build_asan
+stage asan-build - "build-asan/: configure + build wick_tests and the fuzzers (since ctest)" asan_build_wait
 stage asan asan-build "build-asan/: tests under ASan+UBSan" run_asan
 stage fuzz asan-build "build-asan/: fuzz the .pte reader and the C API (${FUZZ_SECONDS} s)" run_fuzz
 # The node tests load package/dist/wick.js, which only the wasm stage writes (it is not
