@@ -168,7 +168,7 @@ playground_photos() {
 
 build() {
   wick_configure_main
-  cmake --build build -j "$WICK_JOBS"
+  cmake --build build -j "$WICK_JOBS" --target all benches
 }
 
 upscale() {

@@ -438,8 +438,9 @@ else()
   endif()
 
   if(EXISTS "${_wick_root}/bench/gpu_dispatch_bench.cpp")
-    add_executable(wick_gpu_bench "${_wick_root}/bench/gpu_dispatch_bench.cpp")
+    add_executable(wick_gpu_bench EXCLUDE_FROM_ALL "${_wick_root}/bench/gpu_dispatch_bench.cpp")
     target_link_libraries(wick_gpu_bench PRIVATE wick_gpu)
+    add_dependencies(benches wick_gpu_bench)
   endif()
   # Kernel research benches (bench/kernels/README.md).
   if(EXISTS "${_wick_root}/bench/kernels/CMakeLists.txt")

@@ -59,6 +59,8 @@ for k in ${KBENCH:-}; do
   d=$k
   [[ -d bench/kernels/$d ]] || d=${k%%_*}
   mkdir -p "$T/wick/kbench/$d"
+  # (benches are outside `all`: built here, so that a build by scripts/test.sh leaves none stale)
+  cmake --build "$BUILD" --target "wick_kernel_bench_$k" >/dev/null
   cp "$BUILD/wick_kernel_bench_$k" "$T/wick/kbench/" && strip "$T/wick/kbench/wick_kernel_bench_$k"
   # a variant linked to a shipped shader: its text (wick_kernel_bench_subgroups has none: it
   # runs the shipped shaders, embedded) ...
