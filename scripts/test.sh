@@ -110,27 +110,14 @@ build_asan() {
 # well before it ends (bench/results/ci_time.md); the niced compiles take that idle time
 # and yield whenever a test wants the core. Output in build-asan/build_asan.log, exit
 # status in build-asan/build_asan.rc.
-ASAN_BUILD_PID=""
 asan_build_start() {
   # A build-asan/ left by GCC (before the fuzzers moved here) starts afresh.
   if [[ -f build-asan/CMakeCache.txt ]] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++$' build-asan/CMakeCache.txt; then
     echo "build-asan/ was configured with another compiler; starting it afresh"
     rm -rf build-asan
   fi
-  mkdir -p build-asan
-  rm -f build-asan/build_asan.rc
-  ( renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
-    t0="$(wick_now)"; rc=0
-    (set -e; build_asan) >build-asan/build_asan.log 2>&1 || rc=$?
-    awk -v a="$t0" -v b="$(wick_now)" 'BEGIN { printf "the ASan build took %.1f s in the background\n", b - a }' >>build-asan/build_asan.log
-    echo "$rc" >build-asan/build_asan.rc ) &
-  ASAN_BUILD_PID=$!
-}
-asan_build_wait() {
-  [[ -n "$ASAN_BUILD_PID" ]] || { echo "the background ASan build was not started" >&2; return 1; }
-  while [[ ! -f build-asan/build_asan.rc ]] && kill -0 "$ASAN_BUILD_PID" 2>/dev/null; do sleep 2; done
-  cat build-asan/build_asan.log
-  [[ "$(cat build-asan/build_asan.rc 2>/dev/null || echo missing)" == 0 ]]
+  background_start build-asan/build_asan 19 "the ASan build" build_asan
+  ASAN_BUILD_PID=$BACKGROUND_PID
 }
 
 # asan_shard INDEX: one of ASAN_SHARDS parts of wick_tests (GoogleTest sharding), its output
@@ -223,23 +210,40 @@ run_fuzz() {
 # (Asyncify) that would otherwise hold the whole run with one core idle. Output in
 # build-wasm/build_wasm.log, exit status in build-wasm/build_wasm.rc; the wasm stage waits
 # for it and prints the log, so its stage time is what was left to wait.
+# background_start PREFIX NICE WHAT CMD...: runs CMD in the background at niceness NICE,
+# its output and then its time in PREFIX.log, its exit status in PREFIX.rc; its pid in
+# BACKGROUND_PID.
+background_start() {
+  local prefix="$1" niceness="$2" what="$3"
+  shift 3
+  mkdir -p "$(dirname "$prefix")"
+  rm -f "$prefix.rc"
+  ( [[ "$niceness" == 0 ]] || renice -n "$niceness" -p "$BASHPID" >/dev/null 2>&1 || true
+    t0="$(wick_now)"; rc=0
+    (set -e; "$@") >"$prefix.log" 2>&1 || rc=$?
+    awk -v a="$t0" -v b="$(wick_now)" -v w="$what" 'BEGIN { printf "%s took %.1f s in the background\n", w, b - a }' >>"$prefix.log"
+    echo "$rc" >"$prefix.rc" ) &
+  BACKGROUND_PID=$!
+}
+# background_wait PID PREFIX WHAT: waits for background_start's run, prints its log, and
+# passes if it did. Polled, not `wait`ed: stages run in a subshell, of which the build is
+# not a child.
+background_wait() {
+  [[ -n "$1" ]] || { echo "the background $3 was not started" >&2; return 1; }
+  while [[ ! -f "$2.rc" ]] && kill -0 "$1" 2>/dev/null; do sleep 2; done
+  cat "$2.log"
+  [[ "$(cat "$2.rc" 2>/dev/null || echo missing)" == 0 ]]
+}
+
 WASM_PID=""
+ASAN_BUILD_PID=""
+wasm_build() { WICK_WASM_FAST_LINK="${WICK_WASM_FAST_LINK:-1}" scripts/build_wasm.sh; }
 wasm_start() {
-  mkdir -p build-wasm
-  rm -f build-wasm/build_wasm.rc
-  ( t0="$(wick_now)"; rc=0
-    WICK_WASM_FAST_LINK="${WICK_WASM_FAST_LINK:-1}" scripts/build_wasm.sh >build-wasm/build_wasm.log 2>&1 || rc=$?
-    awk -v a="$t0" -v b="$(wick_now)" 'BEGIN { printf "build_wasm.sh took %.1f s in the background\n", b - a }' >>build-wasm/build_wasm.log
-    echo "$rc" >build-wasm/build_wasm.rc ) &
-  WASM_PID=$!
+  background_start build-wasm/build_wasm 0 build_wasm.sh wasm_build
+  WASM_PID=$BACKGROUND_PID
 }
-wasm_wait() {
-  [[ -n "$WASM_PID" ]] || { echo "the background Wasm build was not started" >&2; return 1; }
-  # Polled, not `wait`ed: stages run in a subshell, of which the build is not a child.
-  while [[ ! -f build-wasm/build_wasm.rc ]] && kill -0 "$WASM_PID" 2>/dev/null; do sleep 2; done
-  cat build-wasm/build_wasm.log
-  [[ "$(cat build-wasm/build_wasm.rc 2>/dev/null || echo missing)" == 0 ]]
-}
+wasm_wait() { background_wait "$WASM_PID" build-wasm/build_wasm "Wasm build"; }
+asan_build_wait() { background_wait "$ASAN_BUILD_PID" build-asan/build_asan "ASan build"; }
 # A run cut short leaves no Wasm or ASan build behind.
 background_stop() {  # PID RC-FILE
   [[ -n "$1" && ! -f "$2" ]] || return 0
