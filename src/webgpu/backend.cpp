@@ -54,6 +54,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_PROFILE_PER_PASS")) go.profile_per_pass = std::string_view(v) == "1";
   if (const char* v = std::getenv("WICK_CONV_PW_SPLITK")) go.conv_pw_splitk = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_PW_SPLIT_WAVES")) go.conv_pw_split_waves = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_CONV_PW_TAIL")) go.conv_pw_tail = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_MATMUL_TILE_K8")) go.matmul_tile_k8 = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_RM8")) {
     const std::string_view s(v);

@@ -176,6 +176,11 @@ struct GraphOptions {
   // only a power of two) on GPUs whose multiprocessor count is known (gpu_multiprocessors).
   // Environment override: WICK_CONV_PW_SPLIT_WAVES=0.
   bool conv_pw_split_waves = true;
+  // conv2d_pw_gemm_vec4 on fixed shapes, where its grid is a few tiles past a full round of
+  // the GPU's multiprocessors (known ones: gpu_multiprocessors): the last tile columns split
+  // over K in the same dispatch, then conv2d_pw_tail_reduce (ops/conv/split_waves.h,
+  // tail_split). Environment override: WICK_CONV_PW_TAIL=0.
+  bool conv_pw_tail = true;
   // conv2d_igemm split over K (plus its reduce pass) where the tile grid is small
   // (ops/conv/register.cpp). Environment override: WICK_CONV_SPLITK=0.
   bool conv_splitk = true;

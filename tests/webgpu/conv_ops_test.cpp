@@ -13,6 +13,7 @@
 
 #include "case_table.h"
 #include "single_op.h"
+#include "gpu/device.h"
 #include "webgpu/ops/conv/split_waves.h"
 
 namespace wick {
@@ -291,6 +292,84 @@ TEST(WebGpuConvOp, SplitWavesModel) {
   // Among counts better than the doubling rule's, the fewest splits: 5 and 10 both take 26
   // steps for 25 tiles of 128 (8 take 32).
   EXPECT_EQ(wave_balanced_splits(25, 128, 8, 16, 132), 5u);
+}
+
+// The tail split's rule (ops/conv/split_waves.h, tail_split) on D-FINE's 1x1 convs at 80x80
+// (100 pixel columns of 64; 132 multiprocessors holding three 64x64 / BK 16 tiles each).
+TEST(WebGpuConvOp, TailSplitModel) {
+  using webgpu::tail_split;
+  // 640 -> 256: 400 tiles, 4 past the round of 396: the last column (4 tiles) in 20 pieces
+  // of 2 of its 40 K steps (132 / 4 = 33 pieces would be shorter than kTailMinSteps).
+  auto t = tail_split(100, 4, 40, 132, 3, 32);
+  EXPECT_EQ(t.tail_cols, 1u);
+  EXPECT_EQ(t.splits, 20u);
+  // 512 -> 512: 800 tiles, 8 past two rounds; 132 / 8 = 16 pieces, or max_splits.
+  t = tail_split(100, 8, 32, 132, 3, 32);
+  EXPECT_EQ(t.tail_cols, 1u);
+  EXPECT_EQ(t.splits, 16u);
+  EXPECT_EQ(tail_split(100, 8, 32, 132, 3, 12).splits, 12u);
+  // 256 -> 256: 16 K steps, so 8 pieces.
+  EXPECT_EQ(tail_split(100, 4, 16, 132, 3, 32).splits, 8u);
+  // Six tiles past the round in rows of 3: two columns, 132 / 6 = 22 pieces.
+  t = tail_split(134, 3, 64, 132, 3, 32);
+  EXPECT_EQ(t.tail_cols, 2u);
+  EXPECT_EQ(t.splits, 22u);
+  // No split: within one round, whole rounds, an unknown GPU, a tail too large for the idle
+  // multiprocessors (200 tiles past the round), too few K steps, one column in all.
+  EXPECT_EQ(tail_split(99, 4, 40, 132, 3, 32).tail_cols, 0u);
+  EXPECT_EQ(tail_split(198, 4, 40, 132, 3, 32).tail_cols, 0u);
+  EXPECT_EQ(tail_split(100, 4, 40, 0, 3, 32).tail_cols, 0u);
+  EXPECT_EQ(tail_split(149, 4, 40, 132, 3, 32).tail_cols, 0u);
+  EXPECT_EQ(tail_split(100, 4, 3, 132, 3, 32).tail_cols, 0u);
+  EXPECT_EQ(tail_split(1, 400, 40, 132, 3, 32).tail_cols, 0u);
+  // Where the gain is under a tenth: 4 K steps, 2 pieces of 2, and the reduce's step.
+  EXPECT_EQ(tail_split(100, 4, 4, 132, 3, 32).tail_cols, 0u);
+}
+
+// The tail split runs and matches: a grid of two rows of tiles (a batch of 2, 40 channels)
+// one column past a full round of 8 multiprocessors (GraphOptions::gpu_multiprocessors) at
+// the workgroups a multiprocessor holds on this adapter (its workgroup memory over the
+// tile's 16 KiB), the last column 48 pixels wide, 132 input channels (9 K steps, the last
+// short), with the bias, a fused residual add and relu; the tail's 4 pieces and
+// conv2d_pw_tail_reduce against the float64 reference, and the same graph without the split.
+TEST(WebGpuConvOp, PointwiseGemmTailSplit) {
+  auto device = gpu::Device::create();
+  ASSERT_TRUE(device.ok()) << device.status().to_string();
+  const uint64_t per_mp = (*device)->limits().max_compute_workgroup_storage_size / 16384;
+  ASSERT_GE(per_mp, 1u);
+  const int64_t cols = static_cast<int64_t>(8 * per_mp / 2 + 1);  // 2 rows: one column past the round
+  const ConvCase k{2, 132, 16, 4 * cols - 1, 40, 1, 1, 1, 0, 1, 1, true};
+  std::mt19937 rng(81);
+  const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
+  const Tensor rt = test::random_tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow}, rng, -1, 1);
+  std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(static_cast<float>(want[i]) + rt.data_as<float>()[i], 0.f);
+  for (const bool tail : {true, false}) {
+    test::VkGraphBuilder b;
+    b.profile = true;
+    b.conv_pw_gemm = 1;  // the GEMM even on a grid under kPwGemmMinTiles (16 KiB of workgroup memory)
+    b.gpu_multiprocessors = 8;
+    b.conv_pw_tail = tail;
+    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+    int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    int y = add_conv(b, k, x, wt, &bt, oh, ow);
+    int s = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    b.op("aten.add.Tensor", {y, r, b.int_value(1), s});
+    int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
+    b.op("aten.relu.default", {s, z});
+    b.output(z);
+    auto res = b.run({Value::make_tensor(xt), Value::make_tensor(rt)});
+    ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
+    expect_close((*res)[0].tensor, want, describe(k) + (tail ? " tail split" : " no tail split"));
+    if (tail) {
+      ASSERT_EQ(b.kernels.size(), 2u) << kernel_list(b.kernels);
+      EXPECT_NE(b.kernels[0].find("conv2d_pw_gemm_vec4:tail4"), std::string::npos) << kernel_list(b.kernels);
+      EXPECT_EQ(test::count_kernel(b.kernels, "conv2d_pw_tail_reduce"), 1u) << kernel_list(b.kernels);
+    } else {
+      ASSERT_EQ(b.kernels.size(), 1u) << kernel_list(b.kernels);
+      EXPECT_EQ(b.kernels[0].find(":tail"), std::string::npos) << kernel_list(b.kernels);
+    }
+  }
 }
 
 // The split count the wave model picks runs and matches: 4 tiles over 1,020 input channels

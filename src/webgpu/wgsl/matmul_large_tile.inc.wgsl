@@ -14,6 +14,15 @@
 // store_block then gets z in place of the batch and stores the raw sums (the includer's
 // store: matmul_store_vec4.inc.wgsl), which matmul_splitk_reduce.wgsl adds up and finishes.
 //
+// Tail split (TAIL_S > 1, pipeline constants set by ops/conv/register.cpp for the pointwise
+// GEMM only; split_waves.h, tail_split): a grid whose last round of workgroups would be a few
+// tiles on an otherwise idle GPU runs its last tile columns (x >= TAIL_X0) split over K
+// instead, TAIL_S pieces a tile, in the same dispatch: workgroup x = TAIL_X0 + (column -
+// TAIL_X0) * TAIL_S + piece. Each piece is a TAIL_S-th of the K steps, so the pieces fill
+// the multiprocessors that the full tiles leave idle and end soon after them. store_block
+// then gets kTailPiece | (z * TAIL_S + piece) in place of the batch and stores the raw sums
+// (conv2d_pw_gemm_vec4.wgsl: to its tail partials, which conv2d_pw_tail_reduce.wgsl adds up).
+//
 // The includer defines the global side: `load_tile(li, bi, row0, col0, k0)` (K tile k0 of
 // rows row0.. of a and columns col0.. of op(b) into registers), `store_tile(li, buf)` (those
 // registers into shared buffer buf) and `store_block(bi, gm, gn, v)` (columns gn..gn+3 of
@@ -35,6 +44,10 @@ override BK: u32 = 16u;
 override RM: u32 = 8u;
 override RN: u32 = 8u;
 override KS: u32 = 1u;
+override TAIL_S: u32 = 1u;
+override TAIL_X0: u32 = 0u;
+// The flag store_block gets on a tail piece's batch argument.
+const kTailPiece: u32 = 0x80000000u;
 
 override TX: u32 = BN / RN;
 override TY: u32 = BM / RM;
@@ -49,10 +62,15 @@ var<workgroup> bs_: array<vec4<f32>, 2u * B_V4>;
 @compute @workgroup_size(TX, TY, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
+  // A tail piece (never when TAIL_S = 1: the branches fold) is column TAIL_X0 + c, piece q.
+  let piece = TAIL_S > 1u && wid.x >= TAIL_X0;
+  let tail_at = wid.x - TAIL_X0;
+  let tile_x = select(wid.x, TAIL_X0 + tail_at / TAIL_S, piece);
   let row0 = wid.y * BM;
-  let col0 = wid.x * BN;
+  let col0 = tile_x * BN;
   let bi = wid.z / KS;
-  let split = wid.z % KS;
+  let splits = select(KS, TAIL_S, piece);
+  let split = select(wid.z % KS, tail_at % TAIL_S, piece);
   let tx = lid.x;
   let ty = lid.y;
   let GM = RM / 4u;  // 4-row blocks per thread
@@ -64,7 +82,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 
   // This split's K tiles: t0 .. t0 + nt of the kt in all (every tile when KS = 1).
   let kt = (tile_k() + BK - 1u) / BK;
-  let per = (kt + KS - 1u) / KS;
+  let per = (kt + splits - 1u) / splits;
   let t0 = min(split * per, kt);
   let nt = min(kt - t0, per);
   let k_first = t0 * BK;
@@ -111,6 +129,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     workgroupBarrier();
   }
 
-  // z, not bi: the batch when KS = 1, the batch and split of the partial sums otherwise.
-  store_acc(wid.z, row0, col0, ty, tx, acc);
+  // z, not bi: the batch when KS = 1, the batch and split of the partial sums otherwise; a
+  // tail piece's batch and piece, flagged.
+  store_acc(select(wid.z, kTailPiece | (wid.z * TAIL_S + split), piece), row0, col0, ty, tx, acc);
 }

@@ -15,6 +15,10 @@
 // used by this entry point, so they do not collide with these.
 @group(0) @binding(0) var<storage, read> x4: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> w4: array<vec4<f32>>;
+// A tail split's partial sums (TAIL_S > 1, matmul_large_tile.inc.wgsl): [image * TAIL_S +
+// piece][out_c][the pixels from column TAIL_X0 on]. Without a tail split register.cpp binds
+// a placeholder of one vec4 here (never written).
+@group(0) @binding(7) var<storage, read_write> tail_part: array<vec4<f32>>;
 
 // A = w [out_c, in_c]: vec4 e of the thread's share is row row0 + e / (BK / 4) (clamped to
 // the last: in bounds, never stored), input channels k0 + 4 (e % (BK / 4)) .. + 3 (0 past in_c).
@@ -53,6 +57,13 @@ fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
 // that split's partial output at y (conv2d_pw_splitk_reduce.wgsl finishes them).
 fn store_block(bi: u32, gm: u32, gn: u32, v: vec4<f32>) {
   let plane = p.out_h * p.out_w;
+  if (TAIL_S > 1u && bi >= kTailPiece) {
+    // A tail piece: bi's low bits are image * TAIL_S + piece; the pixels from TAIL_X0's
+    // column on (a multiple of 4, as the plane is) are its partials' rows.
+    let x0 = TAIL_X0 * BN;
+    tail_part[(((bi & ~kTailPiece) * p.out_c + gm) * (plane - x0) + gn - x0) / 4u] = v;
+    return;
+  }
   if (KS > 1u) {
     let at = (bi % KS) * p.total + ((bi / KS) * p.out_c + gm) * plane + gn;
     y[at] = v.x;

@@ -479,6 +479,35 @@ Status conv(Graph& g, const OpArgs& a) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_pw_gemm split-K partial sums", out_bytes * splits));
     }
   }
+  // A grid a few tiles past a full round of the GPU's multiprocessors (known ones only) runs
+  // its last tile columns split over K in the same dispatch (split_waves.h, tail_split), then
+  // conv2d_pw_tail_reduce finishes them. Vec4 GEMMs on fixed shapes only: the grid and the
+  // partials are sized for the shapes built here.
+  const bool pw_fixed_vec4 = pw_vec4 && g.shapes_fixed();
+  TailSplit tail;
+  gpu::Buffer* tail_part = nullptr;
+  uint64_t tail_x0 = 0;  // the first pixel of the split columns
+  if (pw_fixed_vec4 && splits == 1 && g.options().conv_pw_tail) {
+    const uint32_t mps = multiprocessors(g.options().gpu_multiprocessors, g.device().adapter_info());
+    const uint64_t cols = ceil_div(max_plane, pw_tile.bn);
+    const uint64_t rows = ceil_div(static_cast<uint64_t>(out_channels), pw_tile.bm) * max_n;
+    const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
+    // Workgroups a multiprocessor holds: its workgroup memory (WebGPU's per-workgroup limit,
+    // which on the H100 is what a multiprocessor gives these pipelines: bench/kernels/occupancy)
+    // over the tile's two buffers of A and B.
+    const uint64_t tile_bytes = 2ull * (pw_tile.bm + pw_tile.bn) * pw_tile.bk * 4;
+    const uint64_t per_mp = lim.max_compute_workgroup_storage_size / tile_bytes;
+    const uint64_t row_bytes = static_cast<uint64_t>(out_channels) * max_n * 4;  // a pixel column's partials, per split
+    const uint64_t max_bytes = std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size);
+    uint64_t most = kTailMaxSplits;
+    while (most > 1 && (row_bytes * max_plane * most > max_bytes || cols * most > max_dim)) --most;
+    tail = tail_split(cols, rows, steps, mps, per_mp, most);
+    if (tail.tail_cols > 0) {
+      tail_x0 = (cols - tail.tail_cols) * pw_tile.bn;
+      WICK_ASSIGN_OR_RETURN(tail_part, g.shared_scratch("conv2d_pw_gemm tail partial sums",
+                                                        row_bytes * (max_plane - tail_x0) * tail.splits));
+    }
+  }
   const gpu::ShaderName shader = t_gemm      ? gpu::shaders::conv2d_transposed_gemm
                                 : t_phase    ? gpu::shaders::conv2d_transposed_phase
                                 : transposed ? gpu::shaders::conv2d_transposed
@@ -505,6 +534,7 @@ Status conv(Graph& g, const OpArgs& a) {
   } else if (pw_gemm) {
     key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
     if (splits > 1) key.set("KS", splits);
+    if (tail_part) key.set("TAIL_S", tail.splits).set("TAIL_X0", tail_x0 / pw_tile.bn);
   } else if (pointwise) {
     const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
     ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
@@ -523,6 +553,16 @@ Status conv(Graph& g, const OpArgs& a) {
     d.bindings.push_back({5, scale ? scale->buffer.get() : w_buf});
     d.bindings.push_back({6, residual ? residual->buffer.get() : w_buf});
   }
+  // The vec4 GEMM's tail partials. Without a tail split nothing is stored through binding 7,
+  // but WebGPU's layout has it, writable: a buffer of one vec4 shared by every such conv
+  // stands in (neither a read-only binding's buffer nor, aliased, y's may).
+  if (pw_vec4) {
+    gpu::Buffer* at7 = tail_part;
+    if (!at7) {
+      WICK_ASSIGN_OR_RETURN(at7, g.shared_scratch("conv2d_pw_gemm_vec4 binding 7 placeholder", 16));
+    }
+    d.bindings.push_back({7, at7});
+  }
   if (fusion)
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
               (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
@@ -532,6 +572,10 @@ Status conv(Graph& g, const OpArgs& a) {
     if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
     d.label += ":ks" + std::to_string(splits);
   }
+  if (tail_part) {
+    if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
+    d.label += ":tail" + std::to_string(tail.splits);
+  }
   size_t pw_scalar_index = 0;
   const bool pw_fallback = pw_vec4 && !g.shapes_fixed();
   if (pw_vec4 && !pw_fallback) g.count_fixed_shape_op();
@@ -540,6 +584,7 @@ Status conv(Graph& g, const OpArgs& a) {
     skey.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
     if (splits > 1) skey.set("KS", splits);
     gpu::Dispatch sd = d;
+    sd.bindings.pop_back();  // binding 7, the vec4 kernel's only
     WICK_ASSIGN_OR_RETURN(sd.pipeline, g.pipeline(skey));
     if (!sd.label.empty()) sd.label.replace(sd.label.find(shader.name), shader.name.size(), gpu::shaders::conv2d_pw_gemm.name);
     WICK_ASSIGN_OR_RETURN(pw_scalar_index, g.add_dispatch(std::move(sd)));
@@ -556,6 +601,18 @@ Status conv(Graph& g, const OpArgs& a) {
     r.pipeline = reduce;
     r.bindings = {{0, partial}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()}, {4, params->buffer()}};
     if (pw_gemm) r.bindings.push_back({6, residual ? residual->buffer.get() : w_buf});
+    WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
+  }
+  if (tail_part) {
+    // The tail split's sums: tail partials (binding 0) -> y's last pixel columns with bias,
+    // clamp, epilogue and residual add.
+    gpu::PipelineKey tkey(gpu::shaders::conv2d_pw_tail_reduce);
+    tkey.set("wg_size", kReduceWorkgroup).set("ks", tail.splits).set("x0", tail_x0);
+    WICK_ASSIGN_OR_RETURN(auto tail_reduce, g.pipeline(tkey));
+    gpu::Dispatch r;
+    r.pipeline = tail_reduce;
+    r.bindings = {{0, tail_part}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()}, {4, params->buffer()},
+                  {6, residual ? residual->buffer.get() : w_buf}};
     WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
   }
 
@@ -605,7 +662,17 @@ Status conv(Graph& g, const OpArgs& a) {
                                                         std::to_string(p.out_h * p.out_w) + " pixels");
       const size_t run = pw_fallback && !vec4_now ? pw_scalar_index : index;
       if (pw_fallback) WICK_RETURN_IF_ERROR(g.set_workgroups(run == index ? pw_scalar_index : index, 0, 0, 0));
-      WICK_RETURN_IF_ERROR(g.set_workgroups(run, static_cast<uint32_t>(ceil_div(uint64_t{p.out_h} * p.out_w, pw_tile.bn)),
+      const uint64_t plane = uint64_t{p.out_h} * p.out_w;
+      if (tail_part) {
+        // Built for these shapes (fixed): the full columns, then the tail's pieces.
+        if (plane != max_plane || p.n != max_n)
+          return op_error(ErrorCode::kInternal, name, "tail-split pointwise GEMM built for fixed shapes got another shape");
+        const uint64_t cols = ceil_div(plane, pw_tile.bn);
+        WICK_RETURN_IF_ERROR(g.set_workgroups(index, static_cast<uint32_t>(cols + tail.tail_cols * (tail.splits - 1)),
+                                              static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n));
+        return g.set_grid(reduce_index, uint64_t{p.n} * p.out_c * (plane - tail_x0), kReduceWorkgroup);
+      }
+      WICK_RETURN_IF_ERROR(g.set_workgroups(run, static_cast<uint32_t>(ceil_div(plane, pw_tile.bn)),
                                             static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n * splits));
       return partial ? g.set_grid(reduce_index, p.total, kReduceWorkgroup) : Status{};
     }

@@ -38,4 +38,38 @@ constexpr uint64_t wave_balanced_splits(uint64_t tiles, uint64_t steps, uint64_t
   return best;
 }
 
+// Tail split (matmul_large_tile.inc.wgsl's TAIL_S, the pointwise GEMM on fixed shapes): a
+// grid of `cols` x `rows` tiles (x: pixel columns, y: channel rows, times the images) whose
+// last round is a few tiles. On the H100, D-FINE's 640 -> 256 1x1 conv at 80x80 ran its 400
+// tiles in 112 us and 396 of them in 86 (three 64x64 / BK 16 workgroups a multiprocessor:
+// one round of 396; bench/kernels/conv/README.md, "Load balance"): four tiles past a round
+// cost a quarter of the layer. So the last `tail_cols` columns (the fewest holding the tiles
+// past the last full round) are split `splits` ways over K in the same dispatch, and a small
+// reduce pass finishes them. The split gives each multiprocessor at most one piece and each
+// piece at least kTailMinSteps K steps; it is taken where the busiest multiprocessor's K
+// steps, as split_wave_steps counts them, fall by at least a tenth (with one K step for the
+// reduce).
+struct TailSplit {
+  uint64_t tail_cols = 0;  // 0: no tail split
+  uint64_t splits = 1;
+};
+constexpr uint64_t kTailMinSteps = 2;
+constexpr uint64_t kTailMaxSplits = 32;
+// `per_mp`: workgroups a multiprocessor holds at once (its workgroup memory over the tile's).
+constexpr TailSplit tail_split(uint64_t cols, uint64_t rows, uint64_t steps, uint64_t mps, uint64_t per_mp,
+                               uint64_t max_splits) {
+  const uint64_t tiles = cols * rows, round = mps * per_mp;
+  if (mps == 0 || per_mp == 0 || rows == 0 || tiles <= round || tiles % round == 0) return {};
+  const uint64_t tail_cols = (tiles % round + rows - 1) / rows;
+  const uint64_t tail = tail_cols * rows;
+  uint64_t splits = mps / tail;
+  if (splits > steps / kTailMinSteps) splits = steps / kTailMinSteps;
+  if (splits > max_splits) splits = max_splits;
+  if (tail_cols >= cols || splits < 2) return {};
+  const uint64_t before = split_wave_steps(tiles, steps, 1, mps);
+  const uint64_t after = split_wave_steps(tiles - tail, steps, 1, mps) + split_wave_steps(tail, steps, splits, mps) + 1;
+  if (after * 10 > before * 9) return {};
+  return {tail_cols, splits};
+}
+
 }  // namespace wick::webgpu
