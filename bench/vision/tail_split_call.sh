@@ -3,7 +3,8 @@
 # h200.sh (the table), then D-FINE's per-layer profiles and end-to-end A/B of the pointwise
 # GEMM's tail split (GraphOptions::conv_pw_tail, ops/conv/split_waves.h tail_split:
 # WICK_CONV_PW_TAIL=0 against the default), then Wick/ORT rounds of both. Stage with
-# bench/vision/prepare.sh (it copies this folder's scripts); run with OUT set.
+# bench/vision/prepare.sh (it copies this folder's scripts); run with OUT set. ROUNDS=0: no
+# rounds (the ORT export is then unused).
 set -u
 S=${S:-.dev/bench}
 OUT=${OUT:-/tmp/vision_out}
@@ -19,7 +20,7 @@ echo "[$SECONDS s] A/B"
 AB_SECONDS=2 timeout 90 bash $S/vision/env_ab.sh \
   dfine_s_640:WICK_CONV_PW_TAIL=0,default,WICK_CONV_PW_TAIL=0,default 2>&1 | tee $OUT/env_ab.log
 echo "[$SECONDS s] rounds"
-ROUNDS=3 timeout 120 bash $S/vision/ratio_rounds.sh ${MODELS:-dfine_s_640 whisper_base_encoder_30s} 2>&1 | tee $OUT/rounds.log
+[[ ${ROUNDS:-3} != 0 ]] && ROUNDS=${ROUNDS:-3} timeout 120 bash $S/vision/ratio_rounds.sh ${MODELS:-dfine_s_640 whisper_base_encoder_30s} 2>&1 | tee $OUT/rounds.log
 # At most 8 files come back: the logs, the table, and the rest in one archive.
 (cd $OUT && tar -czf /tmp/rest.tgz --exclude=call.log --exclude=profiles.log --exclude=env_ab.log --exclude=rounds.log \
   --exclude=h200.log --exclude=table.md --exclude=all_logs.tar.gz . && mv /tmp/rest.tgz . &&

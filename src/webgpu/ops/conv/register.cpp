@@ -497,11 +497,14 @@ Status conv(Graph& g, const OpArgs& a) {
     // over the tile's two buffers of A and B.
     const uint64_t tile_bytes = 2ull * (pw_tile.bm + pw_tile.bn) * pw_tile.bk * 4;
     const uint64_t per_mp = lim.max_compute_workgroup_storage_size / tile_bytes;
-    const uint64_t row_bytes = static_cast<uint64_t>(out_channels) * max_n * 4;  // a pixel column's partials, per split
-    const uint64_t max_bytes = std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size);
     uint64_t most = kTailMaxSplits;
-    while (most > 1 && (row_bytes * max_plane * most > max_bytes || cols * most > max_dim)) --most;
+    while (most > 1 && cols * most > max_dim) --most;
     tail = tail_split(cols, rows, steps, mps, per_mp, most);
+    // The partials: a pixel's over the channels and images, per piece, for the split columns.
+    const uint64_t row_bytes = static_cast<uint64_t>(out_channels) * max_n * 4;
+    const uint64_t max_bytes = std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size);
+    if (tail.tail_cols > 0 && row_bytes * (max_plane - (cols - tail.tail_cols) * pw_tile.bn) * tail.splits > max_bytes)
+      tail = {};
     if (tail.tail_cols > 0) {
       tail_x0 = (cols - tail.tail_cols) * pw_tile.bn;
       WICK_ASSIGN_OR_RETURN(tail_part, g.shared_scratch("conv2d_pw_gemm tail partial sums",

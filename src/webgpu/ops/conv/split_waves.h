@@ -45,16 +45,26 @@ constexpr uint64_t wave_balanced_splits(uint64_t tiles, uint64_t steps, uint64_t
 // one round of 396; bench/kernels/conv/README.md, "Load balance"): four tiles past a round
 // cost a quarter of the layer. So the last `tail_cols` columns (the fewest holding the tiles
 // past the last full round) are split `splits` ways over K in the same dispatch, and a small
-// reduce pass finishes them. The split gives each multiprocessor at most one piece and each
-// piece at least kTailMinSteps K steps; it is taken where the busiest multiprocessor's K
-// steps, as split_wave_steps counts them, fall by at least a tenth (with one K step for the
-// reduce).
+// reduce pass finishes them. At most one piece a multiprocessor, at least kTailMinSteps K
+// steps a piece, at most `max_splits` pieces a tile.
+//
+// Taken where it cuts the busiest multiprocessor's time, in split_wave_steps' units, by at
+// least a twentieth, counting (from D-FINE's H100 profile of 2026-12-07 evening,
+// bench/results/vision_h200.md):
+// - a piece as `per_mp` units a K step: alone on its multiprocessor, it took about as long
+//   a step as the multiprocessor's full share of tiles together (640 -> 256 in 10 pieces
+//   of 4 steps: 7.3 us past the full round's 85.8; 256 -> 256 in 8 pieces of 2: 4.5 us);
+// - the reduce pass as kTailReduceSteps units (~5 us a dispatch, at 0.7-0.85 us a unit).
+// So 640 -> 256 (400 tiles, 40 steps) splits its last column 20 ways: 160 -> 134 units;
+// 512 -> 512 (800 tiles, 32 steps) 16 ways: 224 -> 206; 256 -> 256 (16 steps) would take 64
+// -> 62 and does not split (the profile had it 53.8 -> 56.4 us with the split).
 struct TailSplit {
   uint64_t tail_cols = 0;  // 0: no tail split
   uint64_t splits = 1;
 };
 constexpr uint64_t kTailMinSteps = 2;
 constexpr uint64_t kTailMaxSplits = 32;
+constexpr uint64_t kTailReduceSteps = 8;
 // `per_mp`: workgroups a multiprocessor holds at once (its workgroup memory over the tile's).
 constexpr TailSplit tail_split(uint64_t cols, uint64_t rows, uint64_t steps, uint64_t mps, uint64_t per_mp,
                                uint64_t max_splits) {
@@ -67,8 +77,9 @@ constexpr TailSplit tail_split(uint64_t cols, uint64_t rows, uint64_t steps, uin
   if (splits > max_splits) splits = max_splits;
   if (tail_cols >= cols || splits < 2) return {};
   const uint64_t before = split_wave_steps(tiles, steps, 1, mps);
-  const uint64_t after = split_wave_steps(tiles - tail, steps, 1, mps) + split_wave_steps(tail, steps, splits, mps) + 1;
-  if (after * 10 > before * 9) return {};
+  const uint64_t after =
+      split_wave_steps(tiles - tail, steps, 1, mps) + per_mp * ((steps + splits - 1) / splits) + kTailReduceSteps;
+  if (after * 20 > before * 19) return {};
   return {tail_cols, splits};
 }
 
