@@ -132,8 +132,17 @@ def compare_as_set(model_dir, outputs, prefix, dim, rtol):
     for i, (ref, out, shape) in enumerate(zip(refs, outs, shapes)):
         each.append({"out": os.path.join(model_dir, f"{prefix}_{i}.bin"), "numel": len(ref),
                      **_np_stats(ref, apply_perm(out, shape, dim, perms), rtol)})
-    return {"outputs": each, "ok": all(r["ok"] for r in each), "rows_as_set": dim,
-            "rows_permuted": rows_permuted(perms)}
+    res = {"outputs": each, "ok": all(r["ok"] for r in each), "rows_as_set": dim, "rows_permuted": rows_permuted(perms)}
+    # The distance from the fp64 run too, rows matched to it on their own (export.py's
+    # ref64_*.bin, where saved): comparable with eager fp32's fp32_vs_fp64_max_abs_matched.
+    ref64s = [os.path.join(model_dir, o.get("fp64_file", "")) for o in outputs]
+    if all(o.get("fp64_file") and os.path.isfile(p) for o, p in zip(outputs, ref64s)):
+        r64 = [np.fromfile(p, dtype="<f8") for p in ref64s]
+        if all(len(a) == len(b) for a, b in zip(r64, outs)):
+            perms64 = match_rows(r64, outs, shapes, dim)
+            for e, ref64, out, shape in zip(each, r64, outs, shapes):
+                e["vs_fp64_max_abs"] = float(np.abs(apply_perm(out, shape, dim, perms64).astype(np.float64) - ref64).max())
+    return res
 
 
 def self_test():
@@ -163,6 +172,23 @@ def self_test():
     outs[0][5 * 8:6 * 8] = 50.0
     got = match_rows(refs, outs, shapes, 1)
     assert float(np.abs(apply_perm(outs[0], shapes[0], 1, got) - refs[0]).max()) > 40
+    # compare_as_set with fp64 references saved: each output's distance from them, rows
+    # matched to them on their own (a runtime equal to the fp32 reference is the fp32 run's
+    # distance from fp64 away).
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        refs = [rng.standard_normal(30 * 8).astype(np.float32), rng.random(30 * 4).astype(np.float32)]
+        outputs = []
+        for i, (r, s) in enumerate(zip(refs, shapes)):
+            r.tofile(os.path.join(d, f"ref_{i}.bin"))
+            r64 = r.astype(np.float64) + 1e-3 * (i + 1)
+            r64.tofile(os.path.join(d, f"ref64_{i}.bin"))
+            _rows(r, s, 1)[:, perm].reshape(-1).astype(np.float32).tofile(os.path.join(d, f"rt_out_{i}.bin"))
+            outputs.append({"file": f"ref_{i}.bin", "shape": s, "fp64_file": f"ref64_{i}.bin"})
+        res = compare_as_set(d, outputs, "rt_out", 1, 1e-3)
+        assert res["ok"] and res["rows_permuted"] == 30 - int((perm == np.arange(30)).sum()), res
+        for i, e in enumerate(res["outputs"]):
+            assert abs(e["vs_fp64_max_abs"] - 1e-3 * (i + 1)) < 1e-6, e
     print("compare.py self-test ok")
 
 

@@ -132,6 +132,12 @@ def references(m, xs, meta, out, rows_as_set=None):
         v.contiguous().numpy().tofile(os.path.join(out, f"input_{i}.bin"))
     for i, r in enumerate(refs):
         r.contiguous().numpy().tofile(os.path.join(out, f"ref_{i}.bin"))
+    # The fp64 outputs too, where rows are a set: compare.py measures each runtime's distance
+    # from them (ref64_*.bin, float64), beside eager fp32's own (fp32_vs_fp64_max_abs_matched).
+    if rows_as_set is not None:
+        for i, (o, r64) in enumerate(zip(meta["outputs"], refs64)):
+            r64.contiguous().numpy().tofile(os.path.join(out, f"ref64_{i}.bin"))
+            o["fp64_file"] = f"ref64_{i}.bin"
     return len(refs)
 
 
