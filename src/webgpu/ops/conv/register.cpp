@@ -222,6 +222,35 @@ Result<gpu::Buffer*> pack_transposed_phase_weights(Graph& g, int32_t w_id, const
 // aten.convolution (variant 0): [x, w, bias?, stride, padding, dilation, transposed,
 //   output_padding, groups, out]; et_vk.conv_with_clamp (variant 1) adds [min?, max?]
 //   before out.
+// The pointwise GEMM's tail split (split_waves.h, tail_split), where it pays: its pieces'
+// count, the first pixel of the split columns and the buffer of their partial sums.
+struct PwTail {
+  TailSplit split;
+  uint64_t x0 = 0;
+  gpu::Buffer* partials = nullptr;  // null: no tail split
+};
+Result<PwTail> plan_pw_tail(Graph& g, const PwTile& tile, uint64_t out_c, uint64_t plane, uint64_t n, uint64_t in_c,
+                            uint64_t max_dim) {
+  const uint32_t mps = multiprocessors(g.options().gpu_multiprocessors, g.device().adapter_info());
+  const uint64_t cols = ceil_div(plane, tile.bn);
+  // Workgroups a multiprocessor holds: its workgroup memory (WebGPU's per-workgroup limit, which
+  // on the H100 is what a multiprocessor gives these pipelines: bench/kernels/occupancy) over
+  // the tile's two buffers of A and B.
+  const uint64_t tile_bytes = 2ull * (tile.bm + tile.bn) * tile.bk * 4;
+  const uint64_t per_mp = g.device().limits().max_compute_workgroup_storage_size / tile_bytes;
+  uint64_t most = kTailMaxSplits;
+  while (most > 1 && cols * most > max_dim) --most;
+  PwTail t;
+  t.split = tail_split(cols, ceil_div(out_c, tile.bm) * n, ceil_div(in_c, tile.bk), mps, per_mp, most);
+  if (t.split.tail_cols == 0) return t;
+  // The partials: a pixel's over the channels and images, per piece, for the split columns.
+  t.x0 = (cols - t.split.tail_cols) * tile.bn;
+  const uint64_t bytes = out_c * n * 4 * (plane - t.x0) * t.split.splits;
+  if (bytes > std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size)) return PwTail{};
+  WICK_ASSIGN_OR_RETURN(t.partials, g.shared_scratch("conv2d_pw_gemm tail partial sums", bytes));
+  return t;
+}
+
 Status conv(Graph& g, const OpArgs& a) {
   const char* name = a.name();
   GpuTensor *x = a.tensor(0), *w = a.tensor(1), *bias = a.tensor(2);
@@ -479,38 +508,16 @@ Status conv(Graph& g, const OpArgs& a) {
       WICK_ASSIGN_OR_RETURN(partial, g.shared_scratch("conv2d_pw_gemm split-K partial sums", out_bytes * splits));
     }
   }
-  // A grid a few tiles past a full round of the GPU's multiprocessors (known ones only) runs
-  // its last tile columns split over K in the same dispatch (split_waves.h, tail_split), then
-  // conv2d_pw_tail_reduce finishes them. Vec4 GEMMs on fixed shapes only: the grid and the
-  // partials are sized for the shapes built here.
-  const bool pw_fixed_vec4 = pw_vec4 && g.shapes_fixed();
-  TailSplit tail;
-  gpu::Buffer* tail_part = nullptr;
-  uint64_t tail_x0 = 0;  // the first pixel of the split columns
-  if (pw_fixed_vec4 && splits == 1 && g.options().conv_pw_tail) {
-    const uint32_t mps = multiprocessors(g.options().gpu_multiprocessors, g.device().adapter_info());
-    const uint64_t cols = ceil_div(max_plane, pw_tile.bn);
-    const uint64_t rows = ceil_div(static_cast<uint64_t>(out_channels), pw_tile.bm) * max_n;
-    const uint64_t steps = ceil_div(static_cast<uint64_t>(w->max_dims[1]), pw_tile.bk);
-    // Workgroups a multiprocessor holds: its workgroup memory (WebGPU's per-workgroup limit,
-    // which on the H100 is what a multiprocessor gives these pipelines: bench/kernels/occupancy)
-    // over the tile's two buffers of A and B.
-    const uint64_t tile_bytes = 2ull * (pw_tile.bm + pw_tile.bn) * pw_tile.bk * 4;
-    const uint64_t per_mp = lim.max_compute_workgroup_storage_size / tile_bytes;
-    uint64_t most = kTailMaxSplits;
-    while (most > 1 && cols * most > max_dim) --most;
-    tail = tail_split(cols, rows, steps, mps, per_mp, most);
-    // The partials: a pixel's over the channels and images, per piece, for the split columns.
-    const uint64_t row_bytes = static_cast<uint64_t>(out_channels) * max_n * 4;
-    const uint64_t max_bytes = std::min<uint64_t>(kIgemmMaxPartialBytes, g.device().limits().max_storage_buffer_binding_size);
-    if (tail.tail_cols > 0 && row_bytes * (max_plane - (cols - tail.tail_cols) * pw_tile.bn) * tail.splits > max_bytes)
-      tail = {};
-    if (tail.tail_cols > 0) {
-      tail_x0 = (cols - tail.tail_cols) * pw_tile.bn;
-      WICK_ASSIGN_OR_RETURN(tail_part, g.shared_scratch("conv2d_pw_gemm tail partial sums",
-                                                        row_bytes * (max_plane - tail_x0) * tail.splits));
-    }
+  // A grid a few tiles past a full round of the GPU's multiprocessors: its last columns split
+  // over K in the same dispatch (plan_pw_tail). Vec4 GEMMs on fixed shapes only: the grid and
+  // the partials are sized for the shapes built here.
+  PwTail tail;
+  if (pw_vec4 && g.shapes_fixed() && splits == 1 && g.options().conv_pw_tail) {
+    WICK_ASSIGN_OR_RETURN(tail, plan_pw_tail(g, pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n,
+                                             static_cast<uint64_t>(w->max_dims[1]), max_dim));
   }
+  gpu::Buffer* const tail_part = tail.partials;
+  const uint64_t tail_x0 = tail.x0;
   const gpu::ShaderName shader = t_gemm      ? gpu::shaders::conv2d_transposed_gemm
                                 : t_phase    ? gpu::shaders::conv2d_transposed_phase
                                 : transposed ? gpu::shaders::conv2d_transposed
@@ -537,7 +544,7 @@ Status conv(Graph& g, const OpArgs& a) {
   } else if (pw_gemm) {
     key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
     if (splits > 1) key.set("KS", splits);
-    if (tail_part) key.set("TAIL_S", tail.splits).set("TAIL_X0", tail_x0 / pw_tile.bn);
+    if (tail_part) key.set("TAIL_S", tail.split.splits).set("TAIL_X0", tail_x0 / pw_tile.bn);
   } else if (pointwise) {
     const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
     ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
@@ -577,7 +584,7 @@ Status conv(Graph& g, const OpArgs& a) {
   }
   if (tail_part) {
     if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
-    d.label += ":tail" + std::to_string(tail.splits);
+    d.label += ":tail" + std::to_string(tail.split.splits);
   }
   size_t pw_scalar_index = 0;
   const bool pw_fallback = pw_vec4 && !g.shapes_fixed();
@@ -610,7 +617,7 @@ Status conv(Graph& g, const OpArgs& a) {
     // The tail split's sums: tail partials (binding 0) -> y's last pixel columns with bias,
     // clamp, epilogue and residual add.
     gpu::PipelineKey tkey(gpu::shaders::conv2d_pw_tail_reduce);
-    tkey.set("wg_size", kReduceWorkgroup).set("ks", tail.splits).set("x0", tail_x0);
+    tkey.set("wg_size", kReduceWorkgroup).set("ks", tail.split.splits).set("x0", tail_x0);
     WICK_ASSIGN_OR_RETURN(auto tail_reduce, g.pipeline(tkey));
     gpu::Dispatch r;
     r.pipeline = tail_reduce;
@@ -671,7 +678,7 @@ Status conv(Graph& g, const OpArgs& a) {
         if (plane != max_plane || p.n != max_n)
           return op_error(ErrorCode::kInternal, name, "tail-split pointwise GEMM built for fixed shapes got another shape");
         const uint64_t cols = ceil_div(plane, pw_tile.bn);
-        WICK_RETURN_IF_ERROR(g.set_workgroups(index, static_cast<uint32_t>(cols + tail.tail_cols * (tail.splits - 1)),
+        WICK_RETURN_IF_ERROR(g.set_workgroups(index, static_cast<uint32_t>(cols + tail.split.tail_cols * (tail.split.splits - 1)),
                                               static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n));
         return g.set_grid(reduce_index, uint64_t{p.n} * p.out_c * (plane - tail_x0), kReduceWorkgroup);
       }
