@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# NEXT (after the evening session of 2026-12-07): the pointwise GEMM's tail split (c97d45d,
-# WICK_CONV_PW_TAIL) is untimed: `bash .dev/bench/vision/tail_split_call.sh` (D-FINE's
-# profiles with and without it, the ten largest layers' TFLOP/s, an end-to-end A/B, then
-# Wick/ORT rounds of D-FINE and Whisper base). With little device budget left:
-# SKIP_TORCH=1 MODELS=dfine_s_640 DEADLINE=230.
+# NEXT (after the evening session of 2026-12-07; two H100 calls, results in
+# bench/results/vision_h200.md): the tail split is timed (D-FINE's ten largest layers 18.51
+# TFLOP/s) and D-FINE checks against the fp64 run. Whisper base's Wick/ORT was not measured
+# that session: `bash .dev/bench/vision/tail_split_call.sh` (both models, rounds included).
 # NEXT (after the day session of 2026-12-07; its one call ran on an H100, results in
 # bench/results/vision_h200.md): D-FINE against eager as a set has run (logits ok, boxes within
 # twice eager's own fp32 error). Whisper base's Wick/ORT (0.496 on the morning's machine, 0.59 on
