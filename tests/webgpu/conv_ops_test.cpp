@@ -231,6 +231,21 @@ TEST(WebGpuConvOp, PointwiseVec4FallsBackOnSmallerPlanes) {
   }
 }
 
+// y + r, then relu, after a conv's output y of `shape` (the graph fusion folds both into the
+// pointwise GEMM's store or its reduce); returns the graph's value of the result.
+int add_residual_relu(test::VkGraphBuilder& b, int y, int r, const std::vector<int64_t>& shape) {
+  int s = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.add.Tensor", {y, r, b.int_value(1), s});
+  int z = b.tensor(ScalarType::kFloat, shape);
+  b.op("aten.relu.default", {s, z});
+  return z;
+}
+
+// The reference of add_residual_relu: relu(want + r), the sum rounded to float as the GPU's.
+void residual_relu_ref(std::vector<double>& want, const Tensor& r) {
+  for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(static_cast<float>(want[i]) + r.data_as<float>()[i], 0.f);
+}
+
 // conv2d_pw_gemm split over the input channels (GraphOptions::conv_splitk_fill at a GPU's
 // 512, so that these small grids split as D-FINE's 20x20 and 40x40 layers do on one), then
 // conv2d_pw_splitk_reduce with the bias, a fused residual add and relu: with vec4 loads
@@ -248,20 +263,14 @@ TEST(WebGpuConvOp, PointwiseGemmSplitK) {
     const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
     Tensor rt = test::random_tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow}, rng, -1, 1);
     std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
-    for (size_t i = 0; i < want.size(); ++i)
-      want[i] = std::max(static_cast<float>(want[i]) + rt.data_as<float>()[i], 0.f);
+    residual_relu_ref(want, rt);
     test::VkGraphBuilder b;
     b.profile = true;
     b.conv_pw_gemm = 1;
     b.conv_splitk_fill = 512;
     int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
     int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-    int y = add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow);
-    int s = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-    b.op("aten.add.Tensor", {y, r, b.int_value(1), s});
-    int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-    b.op("aten.relu.default", {s, z});
-    b.output(z);
+    b.output(add_residual_relu(b, add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow), r, {k.n, k.oc, oh, ow}));
     auto res = b.run({Value::make_tensor(xt), Value::make_tensor(rt)});
     ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
     expect_close((*res)[0].tensor, want, describe(k) + " split-K");
@@ -344,7 +353,7 @@ TEST(WebGpuConvOp, PointwiseGemmTailSplit) {
   const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
   const Tensor rt = test::random_tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow}, rng, -1, 1);
   std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
-  for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(static_cast<float>(want[i]) + rt.data_as<float>()[i], 0.f);
+  residual_relu_ref(want, rt);
   for (const bool tail : {true, false}) {
     test::VkGraphBuilder b;
     b.profile = true;
@@ -353,12 +362,7 @@ TEST(WebGpuConvOp, PointwiseGemmTailSplit) {
     b.conv_pw_tail = tail;
     int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
     int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-    int y = add_conv(b, k, x, wt, &bt, oh, ow);
-    int s = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-    b.op("aten.add.Tensor", {y, r, b.int_value(1), s});
-    int z = b.tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-    b.op("aten.relu.default", {s, z});
-    b.output(z);
+    b.output(add_residual_relu(b, add_conv(b, k, x, wt, &bt, oh, ow), r, {k.n, k.oc, oh, ow}));
     auto res = b.run({Value::make_tensor(xt), Value::make_tensor(rt)});
     ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
     expect_close((*res)[0].tensor, want, describe(k) + (tail ? " tail split" : " no tail split"));

@@ -219,9 +219,6 @@ Result<gpu::Buffer*> pack_transposed_phase_weights(Graph& g, int32_t w_id, const
   return upload_packed(g, out, std::string(name) + " transposed phase weights");
 }
 
-// aten.convolution (variant 0): [x, w, bias?, stride, padding, dilation, transposed,
-//   output_padding, groups, out]; et_vk.conv_with_clamp (variant 1) adds [min?, max?]
-//   before out.
 // The pointwise GEMM's tail split (split_waves.h, tail_split), where it pays: its pieces'
 // count, the first pixel of the split columns and the buffer of their partial sums.
 struct PwTail {
@@ -251,6 +248,9 @@ Result<PwTail> plan_pw_tail(Graph& g, const PwTile& tile, uint64_t out_c, uint64
   return t;
 }
 
+// aten.convolution (variant 0): [x, w, bias?, stride, padding, dilation, transposed,
+//   output_padding, groups, out]; et_vk.conv_with_clamp (variant 1) adds [min?, max?]
+//   before out.
 Status conv(Graph& g, const OpArgs& a) {
   const char* name = a.name();
   GpuTensor *x = a.tensor(0), *w = a.tensor(1), *bias = a.tensor(2);
@@ -516,8 +516,6 @@ Status conv(Graph& g, const OpArgs& a) {
     WICK_ASSIGN_OR_RETURN(tail, plan_pw_tail(g, pw_tile, static_cast<uint64_t>(out_channels), max_plane, max_n,
                                              static_cast<uint64_t>(w->max_dims[1]), max_dim));
   }
-  gpu::Buffer* const tail_part = tail.partials;
-  const uint64_t tail_x0 = tail.x0;
   const gpu::ShaderName shader = t_gemm      ? gpu::shaders::conv2d_transposed_gemm
                                 : t_phase    ? gpu::shaders::conv2d_transposed_phase
                                 : transposed ? gpu::shaders::conv2d_transposed
@@ -544,7 +542,7 @@ Status conv(Graph& g, const OpArgs& a) {
   } else if (pw_gemm) {
     key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
     if (splits > 1) key.set("KS", splits);
-    if (tail_part) key.set("TAIL_S", tail.split.splits).set("TAIL_X0", tail_x0 / pw_tile.bn);
+    if (tail.partials) key.set("TAIL_S", tail.split.splits).set("TAIL_X0", tail.x0 / pw_tile.bn);
   } else if (pointwise) {
     const uint64_t slots = static_cast<uint64_t>(x->max_dims[0]) * ((out_channels + 3) / 4) * max_plane;
     ks = pointwise_split(slots, static_cast<uint64_t>(x->max_dims[1]));
@@ -567,7 +565,7 @@ Status conv(Graph& g, const OpArgs& a) {
   // but WebGPU's layout has it, writable: a buffer of one vec4 shared by every such conv
   // stands in (neither a read-only binding's buffer nor, aliased, y's may).
   if (pw_vec4) {
-    gpu::Buffer* at7 = tail_part;
+    gpu::Buffer* at7 = tail.partials;
     if (!at7) {
       WICK_ASSIGN_OR_RETURN(at7, g.shared_scratch("conv2d_pw_gemm_vec4 binding 7 placeholder", 16));
     }
@@ -577,14 +575,14 @@ Status conv(Graph& g, const OpArgs& a) {
     d.label = std::string(name) + " +" + std::to_string(fusion->epilogue.size()) +
               (fusion->channel_scale.empty() ? "" : "+affine") + (scale ? "+scale" : "") +
               (residual ? "+residual " : " ") + std::string(shader.name);
-  // A split pointwise GEMM says its split count in profiles, as the matmul's tiles say theirs.
-  if (pw_gemm && splits > 1) {
+  // A split pointwise GEMM says its split count in profiles, as the matmul's tiles say theirs
+  // (:ks over K, :tail for the tail split's pieces).
+  const std::string split_tag = pw_gemm && splits > 1 ? ":ks" + std::to_string(splits)
+                                : tail.partials       ? ":tail" + std::to_string(tail.split.splits)
+                                                      : "";
+  if (!split_tag.empty()) {
     if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
-    d.label += ":ks" + std::to_string(splits);
-  }
-  if (tail_part) {
-    if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
-    d.label += ":tail" + std::to_string(tail.split.splits);
+    d.label += split_tag;
   }
   size_t pw_scalar_index = 0;
   const bool pw_fallback = pw_vec4 && !g.shapes_fixed();
@@ -601,28 +599,21 @@ Status conv(Graph& g, const OpArgs& a) {
   }
   WICK_ASSIGN_OR_RETURN(size_t index, g.add_dispatch(std::move(d)));
   size_t reduce_index = 0;
-  if (partial) {
-    // The split-K sums: partial (binding 0) -> y with bias, clamp and epilogue (and, after the
-    // pointwise GEMM, its residual add at binding 6).
-    gpu::PipelineKey rkey(pw_gemm ? gpu::shaders::conv2d_pw_splitk_reduce : gpu::shaders::conv2d_splitk_reduce);
-    rkey.set("wg_size", kReduceWorkgroup).set("ks", splits);
+  if (partial || tail.partials) {
+    // The split sums, at binding 0: split-K's partials -> all of y, or the tail split's -> y's
+    // last pixel columns (x0 on), with bias, clamp and epilogue (and, after the pointwise
+    // GEMM, its residual add at binding 6).
+    gpu::PipelineKey rkey(tail.partials ? gpu::shaders::conv2d_pw_tail_reduce
+                          : pw_gemm     ? gpu::shaders::conv2d_pw_splitk_reduce
+                                        : gpu::shaders::conv2d_splitk_reduce);
+    rkey.set("wg_size", kReduceWorkgroup).set("ks", tail.partials ? tail.split.splits : splits);
+    if (tail.partials) rkey.set("x0", tail.x0);
     WICK_ASSIGN_OR_RETURN(auto reduce, g.pipeline(rkey));
     gpu::Dispatch r;
     r.pipeline = reduce;
-    r.bindings = {{0, partial}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()}, {4, params->buffer()}};
+    r.bindings = {{0, partial ? partial : tail.partials}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()},
+                  {4, params->buffer()}};
     if (pw_gemm) r.bindings.push_back({6, residual ? residual->buffer.get() : w_buf});
-    WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
-  }
-  if (tail_part) {
-    // The tail split's sums: tail partials (binding 0) -> y's last pixel columns with bias,
-    // clamp, epilogue and residual add.
-    gpu::PipelineKey tkey(gpu::shaders::conv2d_pw_tail_reduce);
-    tkey.set("wg_size", kReduceWorkgroup).set("ks", tail.split.splits).set("x0", tail_x0);
-    WICK_ASSIGN_OR_RETURN(auto tail_reduce, g.pipeline(tkey));
-    gpu::Dispatch r;
-    r.pipeline = tail_reduce;
-    r.bindings = {{0, tail_part}, {2, bias_buf ? bias_buf : w_buf}, {3, y->buffer.get()}, {4, params->buffer()},
-                  {6, residual ? residual->buffer.get() : w_buf}};
     WICK_ASSIGN_OR_RETURN(reduce_index, g.add_dispatch(std::move(r)));
   }
 
@@ -673,14 +664,14 @@ Status conv(Graph& g, const OpArgs& a) {
       const size_t run = pw_fallback && !vec4_now ? pw_scalar_index : index;
       if (pw_fallback) WICK_RETURN_IF_ERROR(g.set_workgroups(run == index ? pw_scalar_index : index, 0, 0, 0));
       const uint64_t plane = uint64_t{p.out_h} * p.out_w;
-      if (tail_part) {
+      if (tail.partials) {
         // Built for these shapes (fixed): the full columns, then the tail's pieces.
         if (plane != max_plane || p.n != max_n)
           return op_error(ErrorCode::kInternal, name, "tail-split pointwise GEMM built for fixed shapes got another shape");
         const uint64_t cols = ceil_div(plane, pw_tile.bn);
         WICK_RETURN_IF_ERROR(g.set_workgroups(index, static_cast<uint32_t>(cols + tail.split.tail_cols * (tail.split.splits - 1)),
                                               static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n));
-        return g.set_grid(reduce_index, uint64_t{p.n} * p.out_c * (plane - tail_x0), kReduceWorkgroup);
+        return g.set_grid(reduce_index, uint64_t{p.n} * p.out_c * (plane - tail.x0), kReduceWorkgroup);
       }
       WICK_RETURN_IF_ERROR(g.set_workgroups(run, static_cast<uint32_t>(ceil_div(plane, pw_tile.bn)),
                                             static_cast<uint32_t>(ceil_div(p.out_c, pw_tile.bm)), p.n * splits));
