@@ -108,8 +108,11 @@ bench_model() {
     # 2026-12-06, profiled 4x slower than its bench).
     timeout $(tmo 20) "$WICK" bench "$D/model.pte" --backend webgpu --runs 100 --warmup 1 --max-seconds 1 "${inargs[@]}" \
       > /dev/null 2>&1
+    # The median of PROFILE_RUNS calls (50) after the first: with the default five, D-FINE's
+    # profile (6 delegates, CPU ops between) ran 3.5x slow in the call of 2026-12-07 late
+    # (30.2 ms of GPU time against 8.56 in profile_ab.sh's 100 calls right after).
     log "$m: wick run --profile"
-    timeout $(tmo 120) "$WICK" run "$D/model.pte" --backend webgpu --profile "${inargs[@]}" \
+    timeout $(tmo 120) "$WICK" run "$D/model.pte" --backend webgpu --profile --profile-runs "${PROFILE_RUNS:-50}" "${inargs[@]}" \
       "${outs[@]}" > "$LOGS/wick_profile_$m.txt" 2>&1
     echo "exit $?" >> "$LOGS/wick_profile_$m.txt"
     if [[ -n ${PER_PASS:-} ]]; then

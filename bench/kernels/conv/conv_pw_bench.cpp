@@ -1,4 +1,4 @@
-// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v25) on
+// Pointwise (1x1, stride 1, groups 1) convolution variants (bench/kernels/conv/v13-v28) on
 // the 1x1 layers of D-FINE S at 640x640 (HGNetv2-B0 aggregation convs, hybrid-encoder
 // projections and CSP/ELAN convs), MobileNetV2-style expand/project convs (MODNet's
 // encoder), a squeeze-and-excitation conv on a 1x1 plane and odd cases (channels and
@@ -75,6 +75,7 @@ const Case kCases[] = {
     {"se 576->144 1x1", 1, 576, 1, 1, 144},
     {"odd 37->70 31x29 n2", 2, 37, 31, 29, 70},
     {"odd 19->13 43x49", 1, 19, 43, 49, 13},
+    {"odd 36->70 31x28 n2 (vec4 edges)", 2, 36, 31, 28, 70},
 };
 
 struct Variant {
@@ -108,6 +109,14 @@ const Variant kVariants[] = {
     // channels, one round, where 64-pixel tiles make 400 (v22: the same BK, six a
     // multiprocessor).
     {25, "v19_pw_gemm_vec4.wgsl", true, 64, 68, 8, 8, 4, true},
+    // v26-v28 (2026-12-07 late): 8x8 a thread in 64-channel tiles, for twice the FMAs per
+    // shared read of v21's 4x4 (16 per vec4 pair instead of 8) at the same or higher
+    // occupancy: v26 64x64 / BK 8, 64 invocations, 8 KiB (six a multiprocessor); v27 64
+    // channels x 128 pixels / BK 8, 128 invocations, 12 KiB (four); v28 64x64 / BK 4, 64
+    // invocations, 4 KiB (twelve; a barrier every 4 K).
+    {26, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 8, true},
+    {27, "v19_pw_gemm_vec4.wgsl", true, 64, 128, 8, 8, 8, true},
+    {28, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 4, 8, 8, true},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
@@ -165,6 +174,8 @@ int main(int argc, char** argv) {
     const size_t n = ref.size();
     auto dx = storage(dev, hx, "x"), dw = storage(dev, hw, "w"), db = storage(dev, hb, "b");
     auto dy = storage(dev, std::vector<float>(n), "y");
+    // The shipped vec4 GEMM's binding 7 (the tail split's partial sums; no tail split here).
+    auto dtail = storage(dev, std::vector<float>(4), "tail partials (unused)");
     auto dp = take(gpu::Buffer::create_uniform(dev, sizeof(Params), "params"), "params");
     Params p{};
     p.n = k.n, p.in_c = k.c, p.in_h = k.h, p.in_w = k.w, p.out_c = k.oc, p.out_h = k.h, p.out_w = k.w, p.groups = 1;
@@ -195,6 +206,7 @@ int main(int argc, char** argv) {
       }
       d.pipeline = take(cache.get(key, read_variant("conv", v.file)), v.file);
       d.bindings = {{0, &dx}, {1, &dw}, {2, &db}, {3, &dy}, {4, &dp}, {5, &dw}, {6, &dw}};
+      if (v.vec4) d.bindings.push_back({7, &dtail});
       gpu::CommandList list(dev);
       take(list.add(d), "add");
       check(dy.write(std::vector<float>(n, NAN).data(), n * 4), "clear");
@@ -214,7 +226,7 @@ int main(int argc, char** argv) {
       const double ms = gpu_ms > 0 ? gpu_ms : wall;
       gpu_timed = gpu_timed || gpu_ms > 0;
       char tag[64];
-      if (v.gemm) std::snprintf(tag, sizeof tag, "v%d gemm%s %ux%ux%u", v.id, v.vec4 ? "4" : "", v.bm, v.bn, v.bk);
+      if (v.gemm) std::snprintf(tag, sizeof tag, "v%d gemm%s %ux%ux%u %ux%u", v.id, v.vec4 ? "4" : "", v.bm, v.bn, v.bk, v.rm, v.rn);
       else std::snprintf(tag, sizeof tag, "v%d split ks%u", v.id, ks);
       std::printf("  %-22s max|err| %.2e %s %9.1f us %s %8.3f TFLOP/s  (wall %.1f us)\n", tag, err, ok ? "ok  " : "FAIL",
                   ms * 1e3, gpu_ms > 0 ? "gpu " : "wall", gflop / (ms / 1e3) / 1e3, wall * 1e3);

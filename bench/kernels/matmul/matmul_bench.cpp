@@ -125,6 +125,12 @@ const Variant kVariants[] = {
     {43, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 4}, {"RN", 4}, {"KS", 2}}, 8192, true, 2},
     {44, "v32_shipped_large_vec4.wgsl", 32, 64, 0, true, {{"BM", 32}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}}, 12288, true},
     {45, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 4}, {"RN", 4}, {"KS", 4}}, 8192, true, 4},
+    // v46-v48 (2026-12-07 late): 8x8 a thread in 64-row tiles (16 FMAs per shared vec4 pair,
+    // v41's 8x4 has 10.7): 64x64 / BK 8 (64 invocations, 8 KiB), 64x128 / BK 8 (128, 12 KiB),
+    // 64x64 / BK 4 (64, 4 KiB).
+    {46, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 8192, true},
+    {47, "v32_shipped_large_vec4.wgsl", 64, 128, 0, true, {{"BM", 64}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288, true},
+    {48, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 4}, {"RM", 8}, {"RN", 8}}, 4096, true},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list
