@@ -4,7 +4,8 @@
 # matmul v33 / v34 / v41), on the GPU while D-FINE S and Whisper base export; then both
 # models' table rows, per-layer profiles and Wick/ORT rounds on the same build.
 # Stage with `KBENCH="conv_pw matmul" SKIP_FIXTURE=1 bash bench/vision/prepare.sh`; run with
-# OUT set. ROUNDS=0: no rounds. The conv_pw bench runs twice (a cold GPU's first rows run
+# OUT set. ROUNDS=0: no rounds. PROFILE_SETTINGS / AB_AFTER: per-layer profiles and
+# end-to-end A/Bs of environment settings (profile_ab.sh's, env_ab.sh's forms). The conv_pw bench runs twice (a cold GPU's first rows run
 # slow); the second run's file is the one kept.
 set -u
 S=${S:-.dev/bench}
@@ -20,10 +21,15 @@ echo "[$SECONDS s] profiles"
 for m in ${MODELS:-dfine_s_640 whisper_base_encoder_30s}; do
   bash $S/vision/profile_ab.sh $m ${PROFILE_SETTINGS:-default} 2>&1 | tee -a $OUT/profiles.log
 done
+# AB="model:SETTING,..." (env_ab.sh's form): end-to-end A/Bs before the rounds.
+if [[ -n ${AB_AFTER:-} ]]; then
+  echo "[$SECONDS s] A/B"
+  AB_SECONDS=2 timeout 120 bash $S/vision/env_ab.sh $AB_AFTER 2>&1 | tee $OUT/env_ab.log
+fi
 echo "[$SECONDS s] rounds"
 [[ ${ROUNDS:-3} != 0 ]] && ROUNDS=${ROUNDS:-3} timeout 150 bash $S/vision/ratio_rounds.sh ${MODELS:-dfine_s_640 whisper_base_encoder_30s} 2>&1 | tee $OUT/rounds.log
 # At most 8 files come back: the logs, the table, and the rest in one archive.
-(cd $OUT && tar -czf /tmp/rest.tgz --exclude=call.log --exclude=profiles.log --exclude=rounds.log \
+(cd $OUT && tar -czf /tmp/rest.tgz --exclude=call.log --exclude=profiles.log --exclude=rounds.log --exclude=env_ab.log \
   --exclude=h200.log --exclude=table.md --exclude=all_logs.tar.gz . && mv /tmp/rest.tgz . &&
   find . -mindepth 1 -maxdepth 1 ! -name '*.log' ! -name table.md ! -name all_logs.tar.gz ! -name rest.tgz -exec rm -rf {} +)
 echo "[$SECONDS s] end"; ls $OUT

@@ -84,6 +84,7 @@ struct Variant {
   bool gemm;
   uint32_t bm = 0, bn = 0, bk = 0, rm = 0, rn = 0;  // gemm: the tile overrides
   bool vec4 = false;                                // in_c % 4 == 0 and plane % 4 == 0 only
+  uint32_t nbuf = 2;                                // shared buffers (matmul_large_tile's NBUF)
 };
 const Variant kVariants[] = {
     {13, "v13_pw_split.wgsl", false},
@@ -117,6 +118,12 @@ const Variant kVariants[] = {
     {26, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 8, true},
     {27, "v19_pw_gemm_vec4.wgsl", true, 64, 128, 8, 8, 8, true},
     {28, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 4, 8, 8, true},
+    // v29-v31: one shared buffer (NBUF 1: two barriers a K step), half the workgroup memory,
+    // so twice the workgroups a multiprocessor: v29 v21's tile (8 KiB, six); v30 64x64 / BK
+    // 32, 4x4 (16 KiB, three; half v21's K steps); v31 v22's tile (4 KiB, twelve).
+    {29, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 1},
+    {30, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 32, 4, 4, true, 1},
+    {31, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true, 1},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
@@ -193,6 +200,7 @@ int main(int argc, char** argv) {
       uint32_t ks = 1;
       if (v.gemm) {
         key.set("BM", v.bm).set("BN", v.bn).set("BK", v.bk).set("RM", v.rm).set("RN", v.rn);
+        if (v.nbuf != 2) key.set("NBUF", v.nbuf);
         d.x = (plane + v.bn - 1) / v.bn;
         d.y = (k.oc + v.bm - 1) / v.bm;
         d.z = k.n;
@@ -225,8 +233,9 @@ int main(int argc, char** argv) {
       const double gpu_ms = time_list_gpu(timed, reps, 1);
       const double ms = gpu_ms > 0 ? gpu_ms : wall;
       gpu_timed = gpu_timed || gpu_ms > 0;
-      char tag[64];
-      if (v.gemm) std::snprintf(tag, sizeof tag, "v%d gemm%s %ux%ux%u %ux%u", v.id, v.vec4 ? "4" : "", v.bm, v.bn, v.bk, v.rm, v.rn);
+      char tag[80];
+      if (v.gemm) std::snprintf(tag, sizeof tag, "v%d gemm%s %ux%ux%u %ux%u%s", v.id, v.vec4 ? "4" : "", v.bm, v.bn, v.bk, v.rm, v.rn,
+                                v.nbuf == 1 ? " 1buf" : "");
       else std::snprintf(tag, sizeof tag, "v%d split ks%u", v.id, ks);
       std::printf("  %-22s max|err| %.2e %s %9.1f us %s %8.3f TFLOP/s  (wall %.1f us)\n", tag, err, ok ? "ok  " : "FAIL",
                   ms * 1e3, gpu_ms > 0 ? "gpu " : "wall", gflop / (ms / 1e3) / 1e3, wall * 1e3);

@@ -131,6 +131,11 @@ const Variant kVariants[] = {
     {46, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 8192, true},
     {47, "v32_shipped_large_vec4.wgsl", 64, 128, 0, true, {{"BM", 64}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}}, 12288, true},
     {48, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 4}, {"RM", 8}, {"RN", 8}}, 4096, true},
+    // v49-v51: one shared buffer (NBUF 1, two barriers a K step), twice the workgroups a
+    // multiprocessor: v49 v34's tile (8 KiB), v50 v41's (4 KiB), v51 64x64 / BK 32, 4x4 (16 KiB).
+    {49, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"NBUF", 1}}, 8192, true},
+    {50, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}, {"NBUF", 1}}, 4096, true},
+    {51, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 32}, {"RM", 4}, {"RN", 4}, {"NBUF", 1}}, 16384, true},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list

@@ -14,6 +14,12 @@
 // store_block then gets z in place of the batch and stores the raw sums (the includer's
 // store: matmul_store_vec4.inc.wgsl), which matmul_splitk_reduce.wgsl adds up and finishes.
 //
+// One shared buffer (NBUF = 1, a pipeline constant; research benches only so far): half the
+// workgroup memory, so twice the workgroups a multiprocessor where that memory is the limit
+// (48 KiB on NVIDIA under Dawn: bench/kernels/occupancy), for a second barrier per K step:
+// the staged registers are stored, a barrier, the next tile's global loads issued, the FMAs,
+// a barrier before the next store.
+//
 // Tail split (TAIL_S > 1, pipeline constants set by ops/conv/register.cpp for the pointwise
 // GEMM only; split_waves.h, tail_split): a grid whose last round of workgroups would be a few
 // tiles on an otherwise idle GPU runs its last tile columns (x >= TAIL_X0) split over K
@@ -46,6 +52,7 @@ override RN: u32 = 8u;
 override KS: u32 = 1u;
 override TAIL_S: u32 = 1u;
 override TAIL_X0: u32 = 0u;
+override NBUF: u32 = 2u;  // shared buffers: 2 (double buffering) or 1 (above)
 // The flag store_block gets on a tail piece's batch argument.
 const kTailPiece: u32 = 0x80000000u;
 
@@ -56,8 +63,8 @@ override NT: u32 = TX * TY;
 override A_V4: u32 = BM * BK / 4u;
 override B_V4: u32 = BN * BK / 4u;
 
-var<workgroup> as_: array<vec4<f32>, 2u * A_V4>;
-var<workgroup> bs_: array<vec4<f32>, 2u * B_V4>;
+var<workgroup> as_: array<vec4<f32>, NBUF * A_V4>;
+var<workgroup> bs_: array<vec4<f32>, NBUF * B_V4>;
 
 @compute @workgroup_size(TX, TY, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
@@ -87,10 +94,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let nt = min(kt - t0, per);
   let k_first = t0 * BK;
   load_tile(li, bi, row0, col0, k_first);
-  store_tile(li, 0u);
-  workgroupBarrier();
+  if (NBUF == 2u) {
+    store_tile(li, 0u);
+    workgroupBarrier();
+  }
   for (var t = 0u; t < nt; t++) {
-    let cur = t & 1u;
+    let cur = select(0u, t & 1u, NBUF == 2u);
+    if (NBUF == 1u) {
+      store_tile(li, 0u);
+      workgroupBarrier();
+    }
     if (t + 1u < nt) { load_tile(li, bi, row0, col0, k_first + (t + 1u) * BK); }
     let abase = cur * A_V4;
     let bbase = cur * B_V4;
@@ -125,7 +138,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         }
       }
     }
-    if (t + 1u < nt) { store_tile(li, cur ^ 1u); }
+    if (NBUF == 2u && t + 1u < nt) { store_tile(li, cur ^ 1u); }
     workgroupBarrier();
   }
 

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A lean device call (2026-12-07, late session): the kernel benches alone, for one shared
+# buffer (matmul_large_tile.inc.wgsl's NBUF = 1: conv_pw v29-v31, matmul v49-v51) beside the
+# shipped tiles (conv_pw v21, matmul v34 / v41). No model exports. Stage with
+# `KBENCH="conv_pw matmul" SKIP_FIXTURE=1 bash bench/vision/prepare.sh`, carry .gl and
+# .dev/bench/wick.tar.xz, run with OUT set. The conv_pw bench runs twice (a cold GPU's first
+# rows run slow); the second run is kept.
+set -u
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+W=/tmp/vb
+mkdir -p $W
+tar -xJf .dev/bench/wick.tar.xz -C $W
+export LD_LIBRARY_PATH=$W/wick WICK_KERNEL_BENCH_DIR=$W/wick/kbench
+K=$W/wick/kbench
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+head -1 $W/wick/COMMIT
+timeout 60 $K/wick_kernel_bench_conv_pw ${CONV_ARGS:-21 29 30 31} > /dev/null 2>&1
+timeout 80 $K/wick_kernel_bench_conv_pw ${CONV_ARGS:-21 29 30 31} > $OUT/conv_pw.txt 2>&1
+timeout 80 $K/wick_kernel_bench_matmul --large ${MATMUL_ARGS:-34 41 49 50 51} > $OUT/matmul.txt 2>&1
+echo "[$SECONDS s] end"
