@@ -5,7 +5,7 @@
 # `OUT=... bash bench/kernels/conv/nbuf_call.sh` (carry .gl and .dev/bench/wick.tar.xz; ~70 s
 # after the start): conv_pw v29-v31 against v21, matmul v49-v51 against v34 / v41. If one
 # wins on D-FINE's 256 -> 256 and 1024 -> 256 shapes, give the runtime a switch and A/B it with
-# tile8x8_call.sh's PROFILE_SETTINGS / AB_AFTER.
+# tile8x8_call.sh's PROFILES / AB_AFTER (ab_call.sh).
 # NEXT (after the evening session of 2026-12-07; two H100 calls, results in
 # bench/results/vision_h200.md): the tail split is timed (D-FINE's ten largest layers 18.51
 # TFLOP/s) and D-FINE checks against the fp64 run. Whisper base's Wick/ORT was not measured
