@@ -120,13 +120,26 @@ async function readLocalVerified(key, sha256, onProgress) {
 // when no GPU object is given. Kept for the process's life: dawn.node crashes if its
 // GPU object is collected. vulkan_enable_f16_on_nvidia: Dawn's adapter toggle that offers
 // shader-f16 on NVIDIA's Vulkan driver (Dawn turns it off there otherwise); harmless
-// elsewhere.
+// elsewhere. Where the adapter is a CPU one (SwiftShader, lavapipe), a second GPU object
+// also has workgroup memory zeroed by the shader (Tint's loop) rather than through Vulkan's
+// zero-initialization extension, which SwiftShader compiles as one store per element:
+// seconds of JIT per pipeline (the native runtime does the same: src/gpu/device.cpp).
+const NODE_GPU_FLAGS = ['enable-dawn-features=vulkan_enable_f16_on_nvidia'];
+const CPU_ADAPTER_FLAGS = ['disable-dawn-features=use_vulkan_zero_initialize_workgroup_memory_extension'];
 let nodeGpu = null;
+const nodeGpusKept = [];
 async function findNodeGpu() {
   if (!nodeGpu) {
     try {
       const {create} = await import('webgpu');
-      nodeGpu = create(['enable-dawn-features=vulkan_enable_f16_on_nvidia']);
+      let gpu = create(NODE_GPU_FLAGS);
+      nodeGpusKept.push(gpu);
+      const adapter = await gpu.requestAdapter();
+      if (adapter?.info?.isFallbackAdapter) {
+        gpu = create([...NODE_GPU_FLAGS, ...CPU_ADAPTER_FLAGS]);
+        nodeGpusKept.push(gpu);
+      }
+      nodeGpu = gpu;
     } catch (e) {
       return null;  // initWebGPU then says that there is no WebGPU, and how to get it
     }

@@ -303,12 +303,17 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   }
   // Dawn rounds timestamps to 100 us unless told otherwise (a browser anti-fingerprinting
   // measure); per-dispatch profiling needs them exact.
-  const char* disabled_toggles[] = {"timestamp_quantization"};
+  // On a CPU adapter, workgroup memory is zeroed by the shader itself (Tint's loop), not
+  // through Vulkan's zero-initialization extension: SwiftShader compiles the extension's
+  // zeroing as one store per element, 2-3 s of JIT for every 8 KiB of workgroup memory in
+  // every pipeline (bench/results/ci_time.md). The memory is zeroed either way.
+  const char* disabled_toggles[] = {"timestamp_quantization", "use_vulkan_zero_initialize_workgroup_memory_extension"};
+  const size_t disabled_count = ai.adapter_type == "CPU" ? 2 : 1;
   // Experimental features only; on Vulkan, Dawn grants subgroup matrices only with the
   // Vulkan memory model on.
   const char* enabled_toggles[] = {"allow_unsafe_apis", "use_vulkan_memory_model"};
   WGPUDawnTogglesDescriptor toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
-  toggles.disabledToggleCount = 1;
+  toggles.disabledToggleCount = disabled_count;
   toggles.disabledToggles = disabled_toggles;
   if (unsafe_apis) {
     toggles.enabledToggleCount = 2;

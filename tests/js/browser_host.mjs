@@ -12,10 +12,14 @@ const TYPES = {'.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/jav
                '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
                '.css': 'text/css'};
 
+// --disable-dawn-features=...: workgroup memory zeroed by the shader (Tint's loop, as Dawn does
+// on D3D12 and Metal) rather than through Vulkan's zero-initialization extension, which
+// SwiftShader compiles as one store per element: 2-3 s of JIT for every 8 KiB of workgroup
+// memory in every pipeline (bench/results/ci_time.md). The memory is zeroed either way.
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+  '--use-webgpu-adapter=swiftshader', '--disable-dawn-features=use_vulkan_zero_initialize_workgroup_memory_extension',
+  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function resolve(urlPath) {
   const p = decodeURIComponent(urlPath);

@@ -12,8 +12,13 @@ export const fixturesDir = process.env.WICK_FIXTURES_DIR || path.resolve(repoRoo
 // Kept for the life of the process: dawn.node crashes if its GPU object is collected.
 // vulkan_enable_f16_on_nvidia: Dawn's adapter toggle that offers shader-f16 on NVIDIA's
 // Vulkan driver, which Dawn otherwise turns off there (docs/gpu.md, f16); harmless on other
-// adapters (SwiftShader, lavapipe). package/index.mjs passes the same.
-export const dawnNodeFlags = ['enable-dawn-features=vulkan_enable_f16_on_nvidia'];
+// adapters (SwiftShader, lavapipe). package/index.mjs passes the same. The second flag is
+// what package/index.mjs adds on a CPU adapter, which the tests run on: workgroup memory
+// zeroed by the shader (Tint's loop) rather than through Vulkan's zero-initialization
+// extension, which SwiftShader compiles as one store per element (seconds of JIT per
+// pipeline; bench/results/ci_time.md). The memory is zeroed either way.
+export const dawnNodeFlags = ['enable-dawn-features=vulkan_enable_f16_on_nvidia',
+                              'disable-dawn-features=use_vulkan_zero_initialize_workgroup_memory_extension'];
 export const gpu = create(dawnNodeFlags);
 
 let runtime = null;

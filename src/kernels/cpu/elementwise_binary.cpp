@@ -2,6 +2,8 @@
 // with rounding modes, min/max, pow, remainders, comparisons, logical and bitwise ops.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <memory>
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/ops.h"
@@ -167,9 +169,24 @@ inline int64_t trailing_run(std::span<const int64_t> t_sizes, std::span<const in
   return run;
 }
 
-// out[i] = fn(a[ia], b[ib]) over the broadcast shape, with fast paths for the common
-// same-shape and tensor-with-one-element cases, and for one operand constant over runs of
-// trailing elements (per-channel scales and shifts).
+// The elements of a contiguous tensor of shape `sizes` (elem bytes each) broadcast to
+// out_sizes, written contiguously to dst: the general broadcast case, done as a copy so
+// that the arithmetic below needs only its contiguous loops (one function for every dtype,
+// not one loop per operation and type).
+void expand_to(const void* src, size_t elem, std::span<const int64_t> sizes, std::span<const int64_t> out_sizes,
+               void* dst) {
+  const auto* from = static_cast<const uint8_t*>(src);
+  auto* to = static_cast<uint8_t*>(dst);
+  std::array<std::vector<int64_t>, 1> st{broadcast_strides(sizes, out_sizes)};
+  for_each_broadcast<1>(out_sizes, st, [&](int64_t i, const std::array<int64_t, 1>& o) {
+    std::memcpy(to + static_cast<size_t>(i) * elem, from + static_cast<size_t>(o[0]) * elem, elem);
+  });
+}
+
+// out[i] = fn(a[ia], b[ib]) over the broadcast shape. The loops: the same shape, and one
+// operand constant over runs of trailing elements (a tensor with one element: one run of
+// all of them; per-channel scales and shifts: runs of H * W). Any other broadcast is
+// expanded into contiguous copies first (expand_to).
 template <class T, class R, class Fn>
 void apply_broadcast(const T* a, std::span<const int64_t> a_sizes, const T* b, std::span<const int64_t> b_sizes,
                      R* out, std::span<const int64_t> out_sizes, Fn fn) {
@@ -192,15 +209,19 @@ void apply_broadcast(const T* a, std::span<const int64_t> a_sizes, const T* b, s
     }
   } else if (na == n && nb == n) {
     for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i], b[i]);
-  } else if (na == n && nb == 1) {
-    const T y = b[0];
-    for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i], y);
-  } else if (na == 1 && nb == n) {
-    const T x = a[0];
-    for (int64_t i = 0; i < n; ++i) out[i] = fn(x, b[i]);
   } else {
-    std::array<std::vector<int64_t>, 2> st{broadcast_strides(a_sizes, out_sizes), broadcast_strides(b_sizes, out_sizes)};
-    for_each_broadcast<2>(out_sizes, st, [&](int64_t i, const std::array<int64_t, 2>& o) { out[i] = fn(a[o[0]], b[o[1]]); });
+    Scratch<T> ea, eb;
+    if (na != n) {
+      ea.resize(static_cast<size_t>(n));
+      expand_to(a, sizeof(T), a_sizes, out_sizes, ea.data());
+      a = reinterpret_cast<const T*>(ea.data());
+    }
+    if (nb != n) {
+      eb.resize(static_cast<size_t>(n));
+      expand_to(b, sizeof(T), b_sizes, out_sizes, eb.data());
+      b = reinterpret_cast<const T*>(eb.data());
+    }
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i], b[i]);
   }
 }
 
@@ -246,15 +267,12 @@ Status run_kind(const char* op, const Tensor& a, const Tensor& b, ScalarType res
     if (divides(K) && has_zero(pb, b.numel())) return invalid_arg(op, "integer division by zero");
   }
   if constexpr (is_comparison(K) || is_logical(K)) {
-    if (out.dtype == ScalarType::kBool) {
-      apply_broadcast(pa, a.sizes, pb, b.sizes, out.data_as<bool>(), out.sizes, Op<K, CT>{});
-    } else {
-      std::vector<uint8_t> tmp(static_cast<size_t>(out.numel()));
-      auto fn = Op<K, CT>{};
-      apply_broadcast(pa, a.sizes, pb, b.sizes, tmp.data(), out.sizes,
-                      [&](CT x, CT y) { return static_cast<uint8_t>(fn(x, y)); });
-      convert_elements(tmp.data(), ScalarType::kByte, out.data, out.dtype, out.numel());
-    }
+    // Into bools: out's storage when it holds bool, else a buffer converted after.
+    std::unique_ptr<bool[]> tmp;
+    bool* o = out.dtype == ScalarType::kBool ? out.data_as<bool>()
+                                              : (tmp = std::make_unique<bool[]>(static_cast<size_t>(out.numel()))).get();
+    apply_broadcast(pa, a.sizes, pb, b.sizes, o, out.sizes, Op<K, CT>{});
+    if (tmp) convert_elements(tmp.get(), ScalarType::kBool, out.data, out.dtype, out.numel());
   } else {
     Op<K, CT> fn{};
     if constexpr (K == Kind::kAdd || K == Kind::kSub) fn.alpha = alpha ? alpha->as<CT>() : CT(1);
@@ -269,9 +287,14 @@ Status run_kind(const char* op, const Tensor& a, const Tensor& b, ScalarType res
 template <Kind K>
 Status dispatch_kind(const char* op, const Tensor& a, const Tensor& b, ScalarType compute, ScalarType result,
                      const std::optional<Scalar>& alpha, Tensor& out) {
-  return visit_compute(compute, [&](auto tag) {
+  return visit_compute(compute, [&](auto tag) -> Status {
     using CT = typename decltype(tag)::type;
-    return run_kind<K, CT>(op, a, b, result, alpha, out);
+    // Pairs that binary() never dispatches are not compiled: division and atan2 compute in
+    // a floating type, bitwise ops in an integer one.
+    if constexpr ((makes_floating(K) && std::is_integral_v<CT>) || (is_bitwise(K) && !std::is_integral_v<CT>))
+      return op_error(op, ErrorCode::kInternal, "elementwise kind dispatched with the wrong compute type");
+    else
+      return run_kind<K, CT>(op, a, b, result, alpha, out);
   });
 }
 
@@ -450,6 +473,28 @@ Status logical_and_out(ValueTable& v, std::span<const int32_t> a) { return tenso
 Status logical_or_out(ValueTable& v, std::span<const int32_t> a) { return tensor_tensor("aten::logical_or.out", Kind::kLogicalOr, v, a); }
 Status logical_xor_out(ValueTable& v, std::span<const int32_t> a) { return tensor_tensor("aten::logical_xor.out", Kind::kLogicalXor, v, a); }
 
+namespace {
+// Calls f(TypeTag<U>) with the unsigned integer U of `size` bytes (1, 2, 4 or 8): for
+// kernels that move elements without computing on them.
+template <class F>
+void visit_element_bytes(size_t size, F&& f) {
+  switch (size) {
+    case 1: f(TypeTag<uint8_t>{}); break;
+    case 2: f(TypeTag<uint16_t>{}); break;
+    case 4: f(TypeTag<uint32_t>{}); break;
+    default: f(TypeTag<uint64_t>{}); break;
+  }
+}
+
+// t's elements in dtype `to`: its own storage when it holds `to`, else converted into scratch.
+const void* as_dtype(const Tensor& t, ScalarType to, std::vector<uint8_t>& scratch) {
+  if (t.dtype == to) return t.data;
+  scratch.resize(static_cast<size_t>(t.numel()) * element_size(to));
+  convert_elements(t.data, t.dtype, scratch.data(), to, t.numel());
+  return scratch.data();
+}
+}  // namespace
+
 // where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out)
 Status where_self_out(ValueTable& values, std::span<const int32_t> args) {
   const char* op = "aten::where.self_out";
@@ -470,22 +515,26 @@ Status where_self_out(ValueTable& values, std::span<const int32_t> args) {
   if (out->numel() == 0) return {};
   Scratch<uint8_t> cbuf;
   const uint8_t* c = elements_as<uint8_t>(*cond, cbuf);
-  // Select in the common dtype itself: no arithmetic, so no rounding to worry about.
-  return visit_dtype(common, [&](auto tag) -> Status {
-    using T = typename decltype(tag)::type;
-    Scratch<T> sx, sy;
-    const T* x = elements_as<T>(*self, sx);
-    const T* y = elements_as<T>(*other, sy);
-    Scratch<T> tmp;
-    T* o = output_as<T>(*out, tmp);
+  // Select in the common dtype itself, as bytes: nothing is computed, so one loop per
+  // element size serves every dtype.
+  std::vector<uint8_t> sx, sy, tmp;
+  const void* x = as_dtype(*self, common, sx);
+  const void* y = as_dtype(*other, common, sy);
+  if (out->dtype != common) tmp.resize(static_cast<size_t>(out->numel()) * element_size(common));
+  void* o = out->dtype == common ? out->data : tmp.data();
+  visit_element_bytes(element_size(common), [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    const U* xu = static_cast<const U*>(x);
+    const U* yu = static_cast<const U*>(y);
+    U* ou = static_cast<U*>(o);
     std::array<std::vector<int64_t>, 3> st{broadcast_strides(cond->sizes, shape), broadcast_strides(self->sizes, shape),
                                            broadcast_strides(other->sizes, shape)};
     for_each_broadcast<3>(shape, st, [&](int64_t i, const std::array<int64_t, 3>& off) {
-      o[i] = c[off[0]] ? x[off[1]] : y[off[2]];
+      ou[i] = c[off[0]] ? xu[off[1]] : yu[off[2]];
     });
-    finish_output(*out, tmp, scalar_type_of<T>());
-    return {};
   });
+  if (out->dtype != common) convert_elements(tmp.data(), common, out->data, out->dtype, out->numel());
+  return {};
 }
 
 // masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out)
@@ -500,16 +549,23 @@ Status masked_fill_scalar_out(ValueTable& values, std::span<const int32_t> args)
   WICK_ASSIGN_OR_RETURN(auto shape, broadcast_shapes(op, self->sizes, mask->sizes));
   WICK_RETURN_IF_ERROR(prepare_output(op, *out, shape));
   const bool* m = mask->data_as<bool>();
-  return visit_dtype(self->dtype, [&](auto tag) -> Status {
+  uint64_t fill_bits = 0;  // value in self's dtype, as the bytes the loop copies
+  visit_dtype(self->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T fill = value.as<T>();
-    const T* x = self->data_as<T>();
-    Scratch<T> tmp;
-    T* o = output_as<T>(*out, tmp);  // out may alias self; elementwise access keeps that safe
+    std::memcpy(&fill_bits, &fill, sizeof(T));
+  });
+  // out may alias self; elementwise access keeps that safe.
+  visit_element_bytes(element_size(self->dtype), [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    U fill;
+    std::memcpy(&fill, &fill_bits, sizeof(U));
+    const U* x = static_cast<const U*>(self->data);
+    U* o = static_cast<U*>(out->data);
     std::array<std::vector<int64_t>, 2> st{broadcast_strides(self->sizes, shape), broadcast_strides(mask->sizes, shape)};
     for_each_broadcast<2>(shape, st, [&](int64_t i, const std::array<int64_t, 2>& off) { o[i] = m[off[1]] ? fill : x[off[0]]; });
-    return {};
   });
+  return {};
 }
 
 }  // namespace wick::cpu

@@ -27,7 +27,8 @@ WICK_HOT_LOOP void hardswish_f32(const float* x, float* y, int64_t n) {
 }
 struct HardswishFn;
 
-template <class Fn>
+// kFloatingOnly: the caller has made `result` floating, so Fn is not compiled for int64.
+template <bool kFloatingOnly = false, class Fn>
 Status run_unary(const char* op, const Tensor& in, Tensor& out, ScalarType result, Fn fn) {
   if (!is_kernel_dtype(out.dtype)) return not_supported(op, "out has dtype " + dtype_str(out.dtype));
   if (!can_cast(result, out.dtype))
@@ -37,34 +38,38 @@ Status run_unary(const char* op, const Tensor& in, Tensor& out, ScalarType resul
   if (n == 0) return {};
   return visit_compute(compute_type_for(result), [&](auto tag) -> Status {
     using CT = typename decltype(tag)::type;
-    std::vector<CT> sin, sout;
-    const CT* x = elements_as<CT>(in, sin);
-    CT* y = result_output<CT>(out, result, sout);
-    // Large activations (MobileNet's hardswish on 16 x 112 x 112) in chunks over the pool.
-    if constexpr (std::is_same_v<CT, float> && std::is_same_v<Fn, HardswishFn>) {
-      if (n >= 2 * kUnaryGrain) {
-        parallel_for(n, kUnaryGrain, [&](int64_t begin, int64_t end) { hardswish_f32(x + begin, y + begin, end - begin); });
-      } else {
-        hardswish_f32(x, y, n);
-      }
-    } else if (n >= 2 * kUnaryGrain) {
-      parallel_for(n, kUnaryGrain, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) y[i] = fn(x[i]);
-      });
+    if constexpr (kFloatingOnly && std::is_integral_v<CT>) {
+      return op_error(op, ErrorCode::kInternal, "a floating-only function dispatched on integers");
     } else {
-      for (int64_t i = 0; i < n; ++i) y[i] = fn(x[i]);
+      std::vector<CT> sin, sout;
+      const CT* x = elements_as<CT>(in, sin);
+      CT* y = result_output<CT>(out, result, sout);
+      // One loop for a chunk [begin, end); large activations (MobileNet's hardswish on
+      // 16 x 112 x 112) run it in chunks over the pool.
+      auto chunk = [&](int64_t begin, int64_t end) {
+        if constexpr (std::is_same_v<CT, float> && std::is_same_v<Fn, HardswishFn>) {
+          hardswish_f32(x + begin, y + begin, end - begin);
+        } else {
+          for (int64_t i = begin; i < end; ++i) y[i] = fn(x[i]);
+        }
+      };
+      if (n >= 2 * kUnaryGrain) {
+        parallel_for(n, kUnaryGrain, chunk);
+      } else {
+        chunk(0, n);
+      }
+      finish_result(out, result, sout);
+      return {};
     }
-    finish_result(out, result, sout);
-    return {};
   });
 }
 
-template <class Fn>
-Status unary_op(const char* op, Produces produces, ValueTable& values, std::span<const int32_t> args, Fn fn) {
+template <Produces produces, class Fn>
+Status unary_op(const char* op, ValueTable& values, std::span<const int32_t> args, Fn fn) {
   Tensor *self{}, *out{};
   WICK_RETURN_IF_ERROR(read_args(op, values, args, 3, checked_arg(self, "self"), arg(out, "out")));
   ScalarType result = self->dtype;
-  switch (produces) {
+  switch (produces) {  // a constant: each instantiation keeps one case
     case Produces::kFloating:
       if (!is_floating(result)) result = ScalarType::kFloat;
       break;
@@ -77,7 +82,8 @@ Status unary_op(const char* op, Produces produces, ValueTable& values, std::span
       if (!is_floating(result)) return not_supported(op, "self has dtype " + dtype_str(result) + ", expected floating");
       break;
   }
-  return run_unary(op, *self, *out, result, fn);
+  constexpr bool kFloating = produces == Produces::kFloating || produces == Produces::kFloatOnly;
+  return run_unary<kFloating>(op, *self, *out, result, fn);
 }
 
 template <class T>
@@ -212,7 +218,7 @@ struct ClampFn {
 }  // namespace
 
 #define WICK_UNARY(fn_name, op_name, produces, functor) \
-  Status fn_name(ValueTable& v, std::span<const int32_t> a) { return unary_op(op_name, produces, v, a, functor{}); }
+  Status fn_name(ValueTable& v, std::span<const int32_t> a) { return unary_op<produces>(op_name, v, a, functor{}); }
 WICK_UNARY(relu_out, "aten::relu.out", Produces::kSame, ReluFn)
 WICK_UNARY(log_out, "aten::log.out", Produces::kFloating, LogFn)
 WICK_UNARY(log2_out, "aten::log2.out", Produces::kFloating, Log2Fn)
@@ -255,7 +261,7 @@ Status gelu_out(ValueTable& values, std::span<const int32_t> args) {
                                  arg(out, "out")));
   std::string mode = approximate ? *approximate : "none";
   if (mode != "none" && mode != "tanh") return invalid_arg(op, "approximate must be 'none' or 'tanh', got '" + mode + "'");
-  return run_unary(op, *self, *out, self->dtype, GeluFn{mode == "tanh"});
+  return run_unary<true>(op, *self, *out, self->dtype, GeluFn{mode == "tanh"});
 }
 
 // leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out)
@@ -265,7 +271,7 @@ Status leaky_relu_out(ValueTable& values, std::span<const int32_t> args) {
   double slope = 0;
   WICK_RETURN_IF_ERROR(read_args(op, values, args, 4, floating_arg(self, "self"), arg(slope, "negative_slope"),
                                  arg(out, "out")));
-  return run_unary(op, *self, *out, self->dtype, LeakyReluFn{slope});
+  return run_unary<true>(op, *self, *out, self->dtype, LeakyReluFn{slope});
 }
 
 // elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out)
@@ -275,7 +281,7 @@ Status elu_out(ValueTable& values, std::span<const int32_t> args) {
   double alpha = 0, scale = 0, input_scale = 0;
   WICK_RETURN_IF_ERROR(read_args(op, values, args, 6, floating_arg(self, "self"), arg(alpha, "alpha"),
                                  arg(scale, "scale"), arg(input_scale, "input_scale"), arg(out, "out")));
-  return run_unary(op, *self, *out, self->dtype, EluFn{alpha, scale, input_scale});
+  return run_unary<true>(op, *self, *out, self->dtype, EluFn{alpha, scale, input_scale});
 }
 
 // clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out)
