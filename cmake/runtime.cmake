@@ -29,6 +29,7 @@ wick_precompile_headers(wick_runtime <flatbuffers/flatbuffers.h>)
 file(GLOB WICK_KERNELS_CPU_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kernels/cpu/*.cpp)
 add_library(wick_kernels_cpu STATIC ${WICK_KERNELS_CPU_SOURCES})
 target_link_libraries(wick_kernels_cpu PUBLIC wick_runtime)
+wick_precompile_headers(wick_kernels_cpu)
 # The heavy kernels are plain loops written for the compiler to vectorize, which -O2's
 # cheap cost model leaves scalar where it needs an aliasing check.
 if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")

@@ -32,8 +32,10 @@ target_include_directories(wick_core SYSTEM PUBLIC "${_wick_host_headers}")
 # their blocked loops (convolution, linear, 4-bit linear, elementwise) into f32x4
 # operations. Appended, after cmake/runtime.cmake set -O3 on the hot files. The bundle is
 # linked with it too, so that wasm-opt accepts the SIMD instructions.
-file(GLOB _wick_kernel_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/kernels/cpu/*.cpp")
-set_property(SOURCE ${_wick_kernel_sources} APPEND PROPERTY COMPILE_OPTIONS -msimd128)
+# A target option, not a per-file one, so that the target's precompiled header
+# (cmake/pch.cmake) is built with it too: clang refuses a PCH built without a target
+# feature that the file has.
+target_compile_options(wick_kernels_cpu PRIVATE -msimd128)
 
 # Included by the top-level CMakeLists.txt after every layer's library is defined. The
 # threaded bundle is CPU only (below): configured with -DWICK_WEBGPU=OFF, it skips src/gpu

@@ -10,6 +10,7 @@
 #define WICK_CPU_THREADS 1
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -107,7 +108,7 @@ void set_num_threads(int n) { requested().store(std::max(n, 0)); }
 
 int64_t worker_chunks() { return worker_chunk_count().load(); }
 
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+void parallel_for(int64_t n, int64_t grain, ChunkFn fn) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
   const int threads = num_threads();
@@ -134,7 +135,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
   auto job = std::make_shared<Job>();
   job->chunks = chunks;
   job->n = n;
-  const std::function<void(int64_t, int64_t)>* body = &fn;
+  const ChunkFn* body = &fn;
   // Runs chunks until none is left. `body` is only touched for a chunk taken here, and
   // the caller waits for every chunk, so a late worker never sees a dangling function.
   auto work = [job, body]() {

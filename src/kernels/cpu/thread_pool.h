@@ -9,12 +9,29 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <memory>
+#include <type_traits>
 
 namespace wick::cpu {
 
+// A reference to a callable fn(begin, end), not a copy: parallel_for calls it only before it
+// returns. Not std::function, whose template machinery every kernel's lambda instantiated
+// anew: in the Wasm build that was half of unary.cpp's compile front end.
+class ChunkFn {
+ public:
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, ChunkFn>>>
+  ChunkFn(F&& f)  // NOLINT(google-explicit-constructor): lambdas convert at the call
+      : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* obj, int64_t begin, int64_t end) { (*static_cast<std::remove_reference_t<F>*>(obj))(begin, end); }) {}
+  void operator()(int64_t begin, int64_t end) const { call_(obj_, begin, end); }
+
+ private:
+  void* obj_;
+  void (*call_)(void*, int64_t, int64_t);
+};
+
 // Calls fn(begin, end) over [0, n) in chunks of at least `grain` iterations.
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t begin, int64_t end)>& fn);
+void parallel_for(int64_t n, int64_t grain, ChunkFn fn);
 
 // Threads parallel_for uses, the caller's included (>= 1).
 int num_threads();
