@@ -1,4 +1,11 @@
 #!/usr/bin/env bash
+# NEXT (after the evening session of 2026-12-07 (2); one H100 call ran, then no machine was
+# lent): NBUF = 1 is timed in the conv_pw bench and loses (bench/kernels/conv/README.md, "One
+# shared buffer"); its matmul rows (v49-v51) ran on a cold GPU and are not compared. To
+# finish that record: `CONV_ARGS="21 31" bash bench/kernels/conv/nbuf_call.sh`, then the
+# matmul bench a second time once the GPU is warm (the same binary, `--large 34 41 49 50
+# 51`). The one per-shape idea it left: v31 (8x4, BK 8, one buffer) on the large grids only
+# (the 792-tile grid 135 against 167 us, 512 -> 256 at 80x80 90.0 against 92.9).
 # NEXT (after the late session of 2026-12-07; one H100 call ran, fifteen requests were refused):
 # the one-shared-buffer tiles (matmul_large_tile.inc.wgsl's NBUF = 1) are untimed. Stage with
 # `KBENCH="conv_pw matmul" SKIP_FIXTURE=1 bash bench/vision/prepare.sh`, then the lean
