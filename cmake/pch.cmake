@@ -1,11 +1,12 @@
-# Precompiled headers for the targets with the most sources (the runtime, the CPU kernels,
-# the VK00 plan and its CPU executor, the LLM library, the CLI, the WebGPU delegate, the
-# tests): the standard library (and, per target, gtest, nlohmann/json or flatbuffers) is
-# most of what each of their files parses, about a second of its two to four to compile.
-# Parsed once per target instead, a clean build (native, ASan and Wasm alike) saves several
-# CPU-minutes, which the 2-core CI run spends on tests instead. Only system and third-party
-# headers go in: the project's own stay where each file includes them, so a file still
-# compiles without the PCH (-DWICK_PCH=OFF, e.g. to check that its includes are complete).
+# Precompiled headers for the targets with the most sources (core, the reader, the runtime,
+# the CPU kernels, the VK00 plan and its CPU executor, the LLM library, the CLI, the WebGPU
+# delegate, the tests): the standard library (and, per target, gtest, nlohmann/json or
+# flatbuffers) is most of what each of their files parses, about a second of its two to
+# four to compile. Parsed once per target instead, a clean build (native, ASan and Wasm
+# alike) saves several CPU-minutes, which the 2-core CI run spends on tests instead. Only
+# system and third-party headers go in: the project's own stay where each file includes
+# them, so a file still compiles without the PCH (-DWICK_PCH=OFF, e.g. to check that its
+# includes are complete).
 option(WICK_PCH "Precompile the standard and third-party headers of the largest targets" ON)
 
 set(WICK_PCH_STD <algorithm> <array> <cmath> <cstddef> <cstdint> <cstdio> <cstring> <functional> <map>

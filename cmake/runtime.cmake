@@ -9,6 +9,7 @@
 file(GLOB WICK_CORE_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/core/*.cpp)
 add_library(wick_core STATIC ${WICK_CORE_SOURCES})
 target_include_directories(wick_core PUBLIC ${CMAKE_SOURCE_DIR}/src ${WICK_GEN_DIR})
+wick_precompile_headers(wick_core)
 # The CPU kernels' thread pool and the registries' locks use std::thread and std::mutex
 # natively; the Wasm build without pthreads runs the pool on the calling thread.
 if(NOT EMSCRIPTEN)
@@ -20,6 +21,7 @@ file(GLOB WICK_FORMAT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/format/*
 add_library(wick_format STATIC ${WICK_FORMAT_SOURCES})
 add_dependencies(wick_format wick_schemas)  # program_generated.h, flat_tensor_generated.h
 target_link_libraries(wick_format PUBLIC wick_core)
+wick_precompile_headers(wick_format <flatbuffers/flatbuffers.h>)
 
 file(GLOB WICK_RUNTIME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/runtime/*.cpp)
 add_library(wick_runtime STATIC ${WICK_RUNTIME_SOURCES})
