@@ -5,6 +5,7 @@
 
 #ifdef WICK_HAVE_WEBGPU
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -357,7 +358,10 @@ TEST(GpuDispatch, TimestampsPastOneQuerySet) {
 // Timestamps inside the passes (the profiler's default where the device has them): a
 // device that asks for the feature gets it on the CPU Vulkan drivers CI runs, every dispatch
 // is timed across chunks, copies (each ends a pass) and more queries than one set holds,
-// and a dispatch's time is its own: the one large dispatch among small ones takes the most.
+// and a dispatch's time is its own: the one large dispatch among small ones takes 20 times
+// the small ones' median and more than all but a few of them. (On a CPU driver the "GPU"
+// is threads of this machine: with other tests beside it on two cores, one of the 2,099
+// small dispatches once read 103 ms against the large one's 48.)
 TEST(GpuDispatch, TimestampsInsidePasses) {
   DeviceOptions options;
   options.request_timestamps_inside_passes = true;
@@ -397,8 +401,15 @@ TEST(GpuDispatch, TimestampsInsidePasses) {
     EXPECT_EQ(s.gpu_times_inside_pass, inside);
     ASSERT_EQ(s.gpu_ns.size(), count);
     EXPECT_EQ(s.labels[heavy], "big");
+    std::vector<uint64_t> small_ns;
     for (uint32_t i = 0; i < count; ++i)
-      if (i != heavy) EXPECT_GT(s.gpu_ns[heavy], s.gpu_ns[i]) << "dispatch " << i << (inside ? " inside" : " per pass");
+      if (i != heavy) small_ns.push_back(s.gpu_ns[i]);
+    const size_t above = std::count_if(small_ns.begin(), small_ns.end(), [&](uint64_t t) { return t >= s.gpu_ns[heavy]; });
+    std::nth_element(small_ns.begin(), small_ns.begin() + small_ns.size() / 2, small_ns.end());
+    const uint64_t median = small_ns[small_ns.size() / 2];
+    const char* mode = inside ? "inside" : "per pass";
+    EXPECT_GT(s.gpu_ns[heavy], 20 * median) << mode << ": the large dispatch against the small ones' median";
+    EXPECT_LE(above, count / 200) << mode << ": small dispatches that took as long as the large one";
     EXPECT_LE(s.gpu_total_ns(), s.total_ns);
   }
 }
