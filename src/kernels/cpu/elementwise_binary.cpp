@@ -169,24 +169,11 @@ inline int64_t trailing_run(std::span<const int64_t> t_sizes, std::span<const in
   return run;
 }
 
-// The elements of a contiguous tensor of shape `sizes` (elem bytes each) broadcast to
-// out_sizes, written contiguously to dst: the general broadcast case, done as a copy so
-// that the arithmetic below needs only its contiguous loops (one function for every dtype,
-// not one loop per operation and type).
-void expand_to(const void* src, size_t elem, std::span<const int64_t> sizes, std::span<const int64_t> out_sizes,
-               void* dst) {
-  const auto* from = static_cast<const uint8_t*>(src);
-  auto* to = static_cast<uint8_t*>(dst);
-  std::array<std::vector<int64_t>, 1> st{broadcast_strides(sizes, out_sizes)};
-  for_each_broadcast<1>(out_sizes, st, [&](int64_t i, const std::array<int64_t, 1>& o) {
-    std::memcpy(to + static_cast<size_t>(i) * elem, from + static_cast<size_t>(o[0]) * elem, elem);
-  });
-}
-
 // out[i] = fn(a[ia], b[ib]) over the broadcast shape. The loops: the same shape, and one
 // operand constant over runs of trailing elements (a tensor with one element: one run of
 // all of them; per-channel scales and shifts: runs of H * W). Any other broadcast is
-// expanded into contiguous copies first (expand_to).
+// expanded into contiguous copies first (gather_strided_bytes with broadcast strides: one
+// function for every dtype, not one strided loop per operation and type).
 template <class T, class R, class Fn>
 void apply_broadcast(const T* a, std::span<const int64_t> a_sizes, const T* b, std::span<const int64_t> b_sizes,
                      R* out, std::span<const int64_t> out_sizes, Fn fn) {
@@ -213,12 +200,12 @@ void apply_broadcast(const T* a, std::span<const int64_t> a_sizes, const T* b, s
     Scratch<T> ea, eb;
     if (na != n) {
       ea.resize(static_cast<size_t>(n));
-      expand_to(a, sizeof(T), a_sizes, out_sizes, ea.data());
+      gather_strided_bytes(a, sizeof(T), out_sizes, broadcast_strides(a_sizes, out_sizes), 0, ea.data());
       a = reinterpret_cast<const T*>(ea.data());
     }
     if (nb != n) {
       eb.resize(static_cast<size_t>(n));
-      expand_to(b, sizeof(T), b_sizes, out_sizes, eb.data());
+      gather_strided_bytes(b, sizeof(T), out_sizes, broadcast_strides(b_sizes, out_sizes), 0, eb.data());
       b = reinterpret_cast<const T*>(eb.data());
     }
     for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i], b[i]);
@@ -474,18 +461,6 @@ Status logical_or_out(ValueTable& v, std::span<const int32_t> a) { return tensor
 Status logical_xor_out(ValueTable& v, std::span<const int32_t> a) { return tensor_tensor("aten::logical_xor.out", Kind::kLogicalXor, v, a); }
 
 namespace {
-// Calls f(TypeTag<U>) with the unsigned integer U of `size` bytes (1, 2, 4 or 8): for
-// kernels that move elements without computing on them.
-template <class F>
-void visit_element_bytes(size_t size, F&& f) {
-  switch (size) {
-    case 1: f(TypeTag<uint8_t>{}); break;
-    case 2: f(TypeTag<uint16_t>{}); break;
-    case 4: f(TypeTag<uint32_t>{}); break;
-    default: f(TypeTag<uint64_t>{}); break;
-  }
-}
-
 // t's elements in dtype `to`: its own storage when it holds `to`, else converted into scratch.
 const void* as_dtype(const Tensor& t, ScalarType to, std::vector<uint8_t>& scratch) {
   if (t.dtype == to) return t.data;

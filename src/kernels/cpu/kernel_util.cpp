@@ -442,4 +442,15 @@ DimSplit split_at(std::span<const int64_t> sizes, int64_t dim) {
   return s;
 }
 
+void gather_strided_bytes(const void* src, size_t elem, std::span<const int64_t> sizes,
+                          std::span<const int64_t> strides, int64_t offset, void* dst) {
+  std::array<std::vector<int64_t>, 1> st{std::vector<int64_t>(strides.begin(), strides.end())};
+  visit_element_bytes(elem, [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    const U* from = static_cast<const U*>(src) + offset;
+    U* to = static_cast<U*>(dst);
+    for_each_broadcast<1>(sizes, st, [&](int64_t i, const std::array<int64_t, 1>& o) { to[i] = from[o[0]]; });
+  });
+}
+
 }  // namespace wick::cpu

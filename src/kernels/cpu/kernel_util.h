@@ -86,6 +86,18 @@ decltype(auto) visit_dtype(ScalarType t, F&& f) {
   }
 }
 
+// Calls f(TypeTag<U>{}) with the unsigned integer U of `size` bytes (1, 2, 4 or 8): for
+// kernels that move elements without computing on them, one loop per element size.
+template <class F>
+void visit_element_bytes(size_t size, F&& f) {
+  switch (size) {
+    case 1: f(TypeTag<uint8_t>{}); break;
+    case 2: f(TypeTag<uint16_t>{}); break;
+    case 4: f(TypeTag<uint32_t>{}); break;
+    default: f(TypeTag<uint64_t>{}); break;
+  }
+}
+
 // The three types arithmetic runs in: float (for half/bfloat16/float), double, int64
 // (for every integer type and bool; results wrap when stored back, as PyTorch's do).
 template <class F>
@@ -476,6 +488,12 @@ void for_each_broadcast(std::span<const int64_t> sizes, const std::array<std::ve
     }
   }
 }
+
+// dst[i] = src[offset + the element offset of index i per `strides`] over the shape `sizes`,
+// dst contiguous, `elem` bytes an element: a strided view (or a broadcast, with
+// broadcast_strides) copied out.
+void gather_strided_bytes(const void* src, size_t elem, std::span<const int64_t> sizes,
+                          std::span<const int64_t> strides, int64_t offset, void* dst);
 
 // Splits `sizes` around `dim` into (outer, size at dim, inner) for dim-wise loops.
 struct DimSplit {

@@ -25,19 +25,8 @@ bool bytes_overlap(const void* a, size_t na, const void* b, size_t nb) {
   return pa < pb + nb && pb < pa + na;
 }
 
-template <class U>
-void gather_view(const U* src, const View& v, U* dst) {
-  std::array<std::vector<int64_t>, 1> st{v.strides};
-  for_each_broadcast<1>(v.sizes, st, [&](int64_t i, const std::array<int64_t, 1>& o) { dst[i] = src[v.offset + o[0]]; });
-}
-
 void gather_view_bytes(const Tensor& src, const View& v, void* dst) {
-  switch (element_size(src.dtype)) {
-    case 1: gather_view(static_cast<const uint8_t*>(src.data), v, static_cast<uint8_t*>(dst)); break;
-    case 2: gather_view(static_cast<const uint16_t*>(src.data), v, static_cast<uint16_t*>(dst)); break;
-    case 4: gather_view(static_cast<const uint32_t*>(src.data), v, static_cast<uint32_t*>(dst)); break;
-    default: gather_view(static_cast<const uint64_t*>(src.data), v, static_cast<uint64_t*>(dst)); break;
-  }
+  gather_strided_bytes(src.data, element_size(src.dtype), v.sizes, v.strides, v.offset, dst);
 }
 
 // Writes `v` of `src` into `dst` (contiguous, shaped v.sizes at `dst_offset` elements),
