@@ -377,6 +377,73 @@ TEST(WebGpuConvOp, PointwiseGemmTailSplit) {
   }
 }
 
+// conv2d_igemm's warp shapes (GraphOptions::gemm_warp_rows: conv2d_igemm_tile.inc.wgsl's
+// WARP_TX) against the float64 reference, at 4 and 8 rows a warp: 64-, 32- and 16-channel
+// tiles (8 rows a warp does not divide the 16-channel tile's 4 columns: it keeps lid's
+// layout), stride, dilation and split-K, and once at 8 rows an invocation (RM 8); each label
+// says the shape it ran with.
+TEST(WebGpuConvOp, ImplicitGemmWarpRows) {
+  std::mt19937 rng(83);
+  const ConvCase cases[] = {
+      {1, 5, 13, 11, 70, 3, 3, 1, 1, 1, 1, true},     // out_c 70: three 32-channel tiles
+      {2, 16, 11, 13, 40, 3, 3, 1, 1, 1, 1, true},    // channel-inner K, split over K
+      {1, 16, 12, 14, 12, 5, 3, 2, 2, 2, 1, false},   // the 16-channel tile, stride 2, dilation 2
+      {1, 8, 21, 19, 64, 3, 3, 1, 1, 1, 1, true},     // the 64-channel tile
+  };
+  for (const ConvCase& k : cases) {
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
+    const std::vector<double> want = conv_ref(k, xt, wt, k.bias ? &bt : nullptr, oh, ow);
+    for (const uint32_t rows : {4u, 8u}) {
+      for (const int rm8 : {0, 1}) {
+        if (rm8 && (rows != 4 || k.oc != 64)) continue;  // RM 8 once: its 8-wide rows are a warp's already
+        test::VkGraphBuilder b;
+        b.profile = true;
+        b.conv_rm8 = rm8;
+        b.gemm_warp_rows = rows;
+        int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+        b.output(add_conv(b, k, x, wt, k.bias ? &bt : nullptr, oh, ow));
+        auto r = b.run({Value::make_tensor(xt)});
+        const std::string what = describe(k) + " :w" + std::to_string(rows) + (rm8 ? " RM 8" : "");
+        ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+        expect_close((*r)[0].tensor, want, what);
+        ASSERT_FALSE(b.kernels.empty());
+        const bool narrow = k.oc <= 16 && k.c >= 16;  // the 16-channel tile
+        EXPECT_NE(b.kernels[0].find("conv2d_igemm"), std::string::npos) << what << ": " << kernel_list(b.kernels);
+        const bool tagged = b.kernels[0].find(":w" + std::to_string(rows)) != std::string::npos;
+        EXPECT_EQ(tagged, !(narrow && rows == 8)) << what << ": " << kernel_list(b.kernels);
+      }
+    }
+  }
+}
+
+// The pointwise GEMM's warp shapes (GraphOptions::gemm_warp_rows: matmul_large_tile.inc.wgsl's
+// WARP_ROWS) against the float64 reference: the vec4 kernel at 4 and 8 rows a warp on a batch
+// of 2 with partial channel and pixel tiles (70 channels, 868 pixels, 36 input channels: 2.25
+// K steps), and the scalar kernel (a plane of 29 x 31) at 4; each label says the shape ran.
+TEST(WebGpuConvOp, PointwiseGemmWarpRows) {
+  std::mt19937 rng(82);
+  const ConvCase cases[] = {{2, 36, 31, 28, 70, 1, 1, 1, 0, 1, 1, true}, {1, 37, 29, 31, 66, 1, 1, 1, 0, 1, 1, true}};
+  for (const ConvCase& k : cases) {
+    const bool vec4 = k.c % 4 == 0 && (k.h * k.w) % 4 == 0;
+    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
+    const std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
+    for (const uint32_t rows : vec4 ? std::vector<uint32_t>{4, 8} : std::vector<uint32_t>{4}) {
+      test::VkGraphBuilder b;
+      b.profile = true;
+      b.conv_pw_gemm = 1;
+      b.gemm_warp_rows = rows;
+      int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
+      b.output(add_conv(b, k, x, wt, &bt, oh, ow));
+      auto res = b.run({Value::make_tensor(xt)});
+      ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
+      const std::string tag = ":w" + std::to_string(rows);
+      expect_close((*res)[0].tensor, want, describe(k) + tag);
+      const std::string shader = vec4 ? "conv2d_pw_gemm_vec4" : "conv2d_pw_gemm";
+      EXPECT_EQ(test::count_kernel(b.kernels, shader + tag), 1u) << kernel_list(b.kernels);
+    }
+  }
+}
+
 // The split count the wave model picks runs and matches: 4 tiles over 1,020 input channels
 // (64 K steps of 16, the last short), which the doubling rule splits 8 ways; told of 12
 // multiprocessors, the model takes 3 (one round of 21 steps instead of three of 8). Both

@@ -85,6 +85,7 @@ struct Variant {
   uint32_t bm = 0, bn = 0, bk = 0, rm = 0, rn = 0;  // gemm: the tile overrides
   bool vec4 = false;                                // in_c % 4 == 0 and plane % 4 == 0 only
   uint32_t nbuf = 2;                                // shared buffers (matmul_large_tile's NBUF)
+  uint32_t warp_rows = 0;                           // matmul_large_tile's WARP_ROWS (0: lid's layout)
 };
 const Variant kVariants[] = {
     {13, "v13_pw_split.wgsl", false},
@@ -124,6 +125,15 @@ const Variant kVariants[] = {
     {29, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 1},
     {30, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 32, 4, 4, true, 1},
     {31, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true, 1},
+    // v32-v35 (2026-12-07 night): the warp's shape (WARP_ROWS): 32 consecutive invocations as 4
+    // rows of 8 threads instead of lid's 2 of 16 (a K step's vec4 reads of the pixel tile
+    // touch 8 addresses, one shared-memory wavefront, instead of 16): v32 v21's tile, v33
+    // v22's; v34 v21's as 8 rows of 4; v35 v21's as 2 rows of 16 (lid's layout computed: the
+    // cost of the remap alone).
+    {32, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 4},
+    {33, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true, 2, 4},
+    {34, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 8},
+    {35, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 2},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
@@ -201,6 +211,7 @@ int main(int argc, char** argv) {
       if (v.gemm) {
         key.set("BM", v.bm).set("BN", v.bn).set("BK", v.bk).set("RM", v.rm).set("RN", v.rn);
         if (v.nbuf != 2) key.set("NBUF", v.nbuf);
+        if (v.warp_rows) key.set("WARP_ROWS", v.warp_rows);
         d.x = (plane + v.bn - 1) / v.bn;
         d.y = (k.oc + v.bm - 1) / v.bm;
         d.z = k.n;

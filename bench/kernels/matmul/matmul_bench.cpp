@@ -136,6 +136,15 @@ const Variant kVariants[] = {
     {49, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"NBUF", 1}}, 8192, true},
     {50, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}, {"NBUF", 1}}, 4096, true},
     {51, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 32}, {"RM", 4}, {"RN", 4}, {"NBUF", 1}}, 16384, true},
+    // v52-v55 (2026-12-07 night): the warp's shape (matmul_large_tile.inc.wgsl's WARP_ROWS): 32
+    // consecutive invocations as 4 rows of 8 threads instead of lid's 2 of 16, so that a K
+    // step's vec4 reads of the B tile touch 8 addresses (one shared-memory wavefront) instead
+    // of 16 (two): v52 v34's tile, v53 v41's, v54 v32's (128x128, 8x8); v55 v34's as 8 rows
+    // of 4 (B one wavefront, A 8 addresses: one).
+    {52, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"WARP_ROWS", 4}}, 16384, true},
+    {53, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}, {"WARP_ROWS", 4}}, 8192, true},
+    {54, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}, {"WARP_ROWS", 4}}, 16384, true},
+    {55, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"WARP_ROWS", 8}}, 16384, true},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list

@@ -53,6 +53,7 @@ override KS: u32 = 1u;
 override TAIL_S: u32 = 1u;
 override TAIL_X0: u32 = 0u;
 override NBUF: u32 = 2u;  // shared buffers: 2 (double buffering) or 1 (above)
+override WARP_ROWS: u32 = 0u;  // 0: lid's layout; 2, 4, 8: see tx / ty in main
 // The flag store_block gets on a tail piece's batch argument.
 const kTailPiece: u32 = 0x80000000u;
 
@@ -78,8 +79,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let bi = wid.z / KS;
   let splits = select(KS, TAIL_S, piece);
   let split = select(wid.z % KS, tail_at % TAIL_S, piece);
-  let tx = lid.x;
-  let ty = lid.y;
+  // The thread's column and row block: by default lid's (a warp of 32 consecutive
+  // invocations is 2 rows of 16 threads at TX = 16: per K step its vec4 reads of bs_ touch 16
+  // addresses, 256 bytes, two shared-memory wavefronts, and of as_ two). WARP_ROWS > 0 lays
+  // each run of 32 invocations out as WARP_ROWS rows of 32 / WARP_ROWS threads instead
+  // (4 x 8: 8 vec4s of bs_ and 4 of as_, one wavefront each), the warp shape a GPU's shared
+  // memory reads best; the host sets it only where TX and TY divide into such blocks.
+  let lanes_x = 32u / max(WARP_ROWS, 1u);
+  let warps_x = max(TX / lanes_x, 1u);
+  let warp = li / 32u;
+  let lane = li % 32u;
+  let tx = select(lid.x, (warp % warps_x) * lanes_x + lane % lanes_x, WARP_ROWS > 0u);
+  let ty = select(lid.y, (warp / warps_x) * WARP_ROWS + lane / lanes_x, WARP_ROWS > 0u);
   let GM = RM / 4u;  // 4-row blocks per thread
   let GN = RN / 4u;  // 4-column blocks per thread
   // acc[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, columns of column block h
