@@ -388,7 +388,9 @@ TEST(GpuDispatch, TimestampsInsidePasses) {
     } else {
       ASSERT_TRUE(list.add(axpb(pipeline.value(), xb.value(), yb.value(), small_params.value(), 1, "small")).ok());
     }
-    if (i % 700 == 350) ASSERT_TRUE(list.add_copy(yb.value(), 0, xb.value(), 0, 256).ok());
+    if (i % 700 == 350) {
+      ASSERT_TRUE(list.add_copy(yb.value(), 0, xb.value(), 0, 256).ok());
+    }
   }
   // Untimed first: lavapipe compiles a pipeline at its first dispatch, which the first
   // timed dispatch would otherwise hold.
