@@ -12,6 +12,6 @@ W4=WICK_GEMM_WARP_ROWS=4
 KERNEL_BENCH="${KERNEL_BENCH:-conv_pw conv_pw matmul}" KBENCH_ARGS_conv_pw="${KBENCH_ARGS_conv_pw:-21 32 34 35 22 33}" \
   KBENCH_TIMEOUT_conv_pw=80 KBENCH_ARGS_matmul="${KBENCH_ARGS_matmul:---large 34 52 55 41 53 32 54}" KBENCH_TIMEOUT_matmul=90 \
   PROFILES="${PROFILES:-dfine_s_640:default,$W4 whisper_base_encoder_30s:default,$W4}" \
-  AB_AFTER="${AB_AFTER:-dfine_s_640:$W4,default,$W4,default whisper_base_encoder_30s:$W4,default,$W4,default}" \
+  AB_AFTER="${AB_AFTER:-dfine_s_640:$W4,default,$W4,default whisper_base_encoder_30s:$W4,default,$W4,default,WICK_SUBMIT_CHUNK=4,WICK_SUBMIT_CHUNK=4+$W4}" \
   WICK_SETTINGS="${WICK_SETTINGS:-default $W4}" SKIP_TORCH=${SKIP_TORCH:-1} \
   DEADLINE=${DEADLINE:-240} exec bash "$(dirname "$0")/ab_call.sh"
