@@ -5,13 +5,14 @@
 # two). The kernel benches first, while D-FINE S and Whisper base export: conv_pw v21 / v22
 # against v32-v35, matmul v34 / v41 / v32 against v52-v55 (conv_pw twice: a cold GPU's first
 # rows run slow, the second run's file is kept). Then both models' table rows, profiles and
-# an end-to-end A/B with and without the setting, and Wick/ORT rounds timing Wick both ways.
+# an end-to-end A/B with and without the setting (Whisper also with a first command buffer of 4
+# dispatches and with WICK_READBACK_MAP_WAIT=0), and Wick/ORT rounds timing Wick both ways.
 # Stage with `KBENCH="conv_pw matmul" SKIP_FIXTURE=1 bash bench/vision/prepare.sh`; run with
 # OUT set (ab_call.sh).
 W4=WICK_GEMM_WARP_ROWS=4
 KERNEL_BENCH="${KERNEL_BENCH:-conv_pw conv_pw matmul}" KBENCH_ARGS_conv_pw="${KBENCH_ARGS_conv_pw:-21 32 34 35 22 33}" \
   KBENCH_TIMEOUT_conv_pw=80 KBENCH_ARGS_matmul="${KBENCH_ARGS_matmul:---large 34 52 55 41 53 32 54}" KBENCH_TIMEOUT_matmul=90 \
   PROFILES="${PROFILES:-dfine_s_640:default,$W4 whisper_base_encoder_30s:default,$W4}" \
-  AB_AFTER="${AB_AFTER:-dfine_s_640:$W4,default,$W4,default whisper_base_encoder_30s:$W4,default,$W4,default,WICK_SUBMIT_CHUNK=4,WICK_SUBMIT_CHUNK=4+$W4}" \
+  AB_AFTER="${AB_AFTER:-dfine_s_640:$W4,default,$W4,default whisper_base_encoder_30s:$W4,default,$W4,default,WICK_SUBMIT_CHUNK=4,WICK_SUBMIT_CHUNK=4+$W4,WICK_READBACK_MAP_WAIT=0}" \
   WICK_SETTINGS="${WICK_SETTINGS:-default $W4}" SKIP_TORCH=${SKIP_TORCH:-1} \
   DEADLINE=${DEADLINE:-240} exec bash "$(dirname "$0")/ab_call.sh"

@@ -342,7 +342,12 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
                                                 " dispatches"));
 
   const Clock::time_point wait_start = Clock::now();
-  WICK_RETURN_IF_ERROR(device_->wait_idle().with_context("submit"));
+  if (options.map_for_read && !timed) {
+    WICK_RETURN_IF_ERROR(device_->map_for_read(options.map_for_read, options.map_size).with_context("submit"));
+    stats.mapped = true;
+  } else {
+    WICK_RETURN_IF_ERROR(device_->wait_idle().with_context("submit"));
+  }
   stats.wait_ns = ns_since(wait_start);
 
   if (timed) {

@@ -53,6 +53,13 @@ struct SubmitOptions {
   // later command buffer holds twice as many as the one before (few submits, and the host
   // stays ahead of the GPU once it is running). 0: one command buffer for everything.
   uint32_t first_chunk = 0;
+  // Where the caller reads results back through one mappable buffer (MapRead, written by
+  // the list's copies): submit() maps bytes [0, map_size) of it and waits for that instead
+  // of for the queue, one wait fewer before the read (a map completes only after the work
+  // that wrote the buffer); the buffer is then mapped (SubmitStats::mapped) and the caller
+  // unmaps it. Ignored on a timed submit, which reads its timestamps after the queue.
+  WGPUBuffer map_for_read = nullptr;
+  uint64_t map_size = 0;
 };
 
 struct SubmitStats {
@@ -68,6 +75,7 @@ struct SubmitStats {
   std::vector<std::string> labels;  // per encoded dispatch, parallel to gpu_ns
   std::vector<uint64_t> gpu_ns;     // per encoded dispatch, GPU nanoseconds
   std::vector<uint32_t> commands;   // per encoded dispatch, its index in the list (when timed)
+  bool mapped = false;              // SubmitOptions::map_for_read was mapped (wait_ns holds the map)
   uint64_t gpu_total_ns() const;
 };
 

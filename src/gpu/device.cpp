@@ -498,6 +498,17 @@ Status Device::wait_idle() {
   return Status::ok_status();
 }
 
+Status Device::map_for_read(WGPUBuffer mappable, uint64_t map_size) {
+  WICK_RETURN_IF_ERROR(check());
+  StatusReply<WGPUMapAsyncStatus> reply{WGPUMapAsyncStatus_Error, {}};
+  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+  reply_into(cb, reply);
+  WICK_RETURN_IF_ERROR(wait(wgpuBufferMapAsync(mappable, WGPUMapMode_Read, 0, map_size, cb), "map for reading"));
+  WICK_RETURN_IF_ERROR(check());
+  if (reply.status != WGPUMapAsyncStatus_Success) return make_error(ErrorCode::kDeviceLost, "map for reading: " + reply.message);
+  return Status::ok_status();
+}
+
 Status Device::read_mapped(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, void* dst, uint64_t skip,
                            uint64_t bytes, const std::string& what) {
   StatusReply<WGPUMapAsyncStatus> reply{WGPUMapAsyncStatus_Error, {}};

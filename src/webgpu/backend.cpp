@@ -24,7 +24,7 @@ namespace {
 
 // The graph options every delegate of this backend gets; the environment can override the
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
-// other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING,
+// other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING, WICK_READBACK_MAP_WAIT,
 // WICK_CONV_SPLITK, WICK_CONV_SPLITK_FILL, WICK_CONV_NARROW_TAIL, WICK_CONV_PW_GEMM, WICK_CONV_PW_VEC4, WICK_CONV_PW_SPLITK, WICK_CONV_RM8, WICK_MATMUL_TILE_K8, WICK_GEMM_WARP_ROWS,
 // WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH, WICK_FLASH_SCORE_CHAIN,
 // WICK_FLASH_TILE, WICK_FLASH_RS, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
@@ -46,6 +46,7 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_JOINT_PLAN")) go.joint_memory_plan = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_RANGE_VIEWS")) go.range_views = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_READBACK_STAGING")) go.readback_staging = std::string_view(v) != "0";
+  if (const char* v = std::getenv("WICK_READBACK_MAP_WAIT")) go.readback_map_wait = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK")) go.conv_splitk = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_SPLITK_FILL")) count_option(v, go.conv_splitk_fill);
   if (const char* v = std::getenv("WICK_CONV_CIN_INNER")) go.conv_cin_inner = std::string_view(v) != "0";

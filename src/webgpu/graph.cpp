@@ -966,7 +966,14 @@ Status Graph::download_output(size_t j, const uint8_t* mapped, Tensor& host, con
   return words_to_host(convert_scratch_.data(), t.elem, host).with_context(where);
 }
 
-Status Graph::download_outputs(ValueTable& values, std::span<const int32_t> args) {
+bool Graph::reads_through_readback() const {
+  if (!readback_) return false;
+  for (size_t j = 0; j < output_ids_.size(); ++j)
+    if (staging_[j] && !(j < topk_.size() && topk_[j] && topk_[j]->k() > 0)) return true;
+  return false;
+}
+
+Status Graph::download_outputs(ValueTable& values, std::span<const int32_t> args, bool premapped) {
   // One map of the shared readback buffer for every output read this call.
   const uint8_t* mapped = nullptr;
 #ifndef __EMSCRIPTEN__
@@ -976,10 +983,10 @@ Status Graph::download_outputs(ValueTable& values, std::span<const int32_t> args
       if (buffer) wgpuBufferUnmap(buffer);
     }
   } unmap;
-  bool any = false;
-  for (size_t j = 0; j < output_ids_.size(); ++j)
-    if (staging_[j] && !(j < topk_.size() && topk_[j] && topk_[j]->k() > 0)) any = true;
-  if (readback_ && any) {
+  if (premapped) {
+    mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback_->handle(), 0, readback_used_));
+    if (mapped == nullptr) return Status(ErrorCode::kInternal, "WebGPU delegate: the outputs' mapped range is unavailable");
+  } else if (reads_through_readback()) {
     struct Reply {
       WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
       std::string message;
@@ -1121,13 +1128,28 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   // did before chunking: the per-dispatch GPU times are measured the same way, and on the
   // H200 chunked profiled calls of Whisper base took longer (bench/results/vision_h200.md).
   so.first_chunk = options_.profile ? 0 : options_.submit_first_chunk;
+#ifndef __EMSCRIPTEN__
+  if (options_.readback_map_wait && reads_through_readback()) {
+    so.map_for_read = readback_->handle();
+    so.map_size = readback_used_;
+  }
+#endif
   auto stats = commands_->submit(so);
   if (!stats.ok()) return stats.status().with_context("WebGPU delegate");
   last_submit_ = *stats;
   if (options_.profile) record_profile(*stats);
   t0 = Clock::now();
+#ifndef __EMSCRIPTEN__
+  // Mapped by the submit: unmapped however this call ends (the next call's copies write it).
+  struct Unmap {
+    WGPUBuffer buffer = nullptr;
+    ~Unmap() {
+      if (buffer) wgpuBufferUnmap(buffer);
+    }
+  } unmap{stats->mapped ? so.map_for_read : nullptr};
+#endif
   for (auto& check : after_submit_) WICK_RETURN_IF_ERROR(check().with_context("WebGPU delegate"));
-  WICK_RETURN_IF_ERROR(download_outputs(values, args));
+  WICK_RETURN_IF_ERROR(download_outputs(values, args, stats->mapped));
   host_times_.download_ns = ns_between(t0, Clock::now());
   return device_->check().with_context("WebGPU delegate");
 }

@@ -159,6 +159,10 @@ struct GraphOptions {
   // browser's maps are asynchronous; Emscripten keeps one buffer per output). Environment
   // override: WICK_READBACK_STAGING=0.
   bool readback_staging = true;
+  // With that buffer, the call waits for the GPU by mapping it (gpu::SubmitOptions::
+  // map_for_read) rather than waiting for the queue and then mapping: one wait fewer between
+  // the GPU's end and the copy out. Environment override: WICK_READBACK_MAP_WAIT=0.
+  bool readback_map_wait = true;
   // Pointwise convs as a tiled GEMM (conv2d_pw_gemm): -1 where the output has enough tiles
   // (ops/conv/register.cpp), 1 always, 0 never (conv2d_pw). Environment override:
   // WICK_CONV_PW_GEMM=0|1.
@@ -546,7 +550,10 @@ class Graph {
   // Reads output j's words from its staging buffer, or from `mapped` (the shared readback
   // buffer, mapped for this call) when not null.
   Status download_output(size_t j, const uint8_t* mapped, Tensor& host, const std::string& where);
-  Status download_outputs(ValueTable& values, std::span<const int32_t> args);
+  // premapped: readback_ is mapped already (GraphOptions::readback_map_wait); the caller unmaps.
+  Status download_outputs(ValueTable& values, std::span<const int32_t> args, bool premapped);
+  // Whether this call reads any output through readback_ (the others: top-k, none staged).
+  bool reads_through_readback() const;
   // The profile of the last submit, with FLOPs per counted op (flop_count.h).
   void record_profile(const gpu::SubmitStats& stats);
   Status add_output_copies();

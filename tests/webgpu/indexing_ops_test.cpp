@@ -224,6 +224,39 @@ TEST(WebGpuIndexingOp, ComputedIndexOutOfRangeIsAnError) {
   }
 }
 
+// The same graph called again after a call whose GPU-computed index was out of range: the
+// failed call leaves nothing behind (its outputs' readback buffer, mapped as the wait for the
+// GPU, GraphOptions::readback_map_wait, is unmapped again), so the next call's copies into
+// it are valid and its rows right. Both ways of waiting.
+TEST(WebGpuIndexingOp, CallAfterComputedIndexErrorSucceeds) {
+  std::mt19937 rng(46);
+  Tensor w = test::random_tensor(ScalarType::kFloat, {100, 8}, rng);
+  const int64_t n = 4;
+  auto ids = [&](std::vector<int64_t> v) { return std::vector<Value>{Value::make_tensor(int_tensor({n}, v))}; };
+  for (const bool map_wait : {true, false}) {
+    test::VkGraphBuilder b;
+    b.readback_map_wait = map_wait;
+    int ii = b.input(ScalarType::kLong, {n});
+    int sum = b.tensor(ScalarType::kLong, {n});
+    b.op("aten.add.Tensor", {ii, b.constant(int_tensor({n}, {5, 0, 90, 96})), b.int_value(1), sum});
+    int out = b.tensor(ScalarType::kFloat, {n, 8});
+    b.op("aten.embedding.default", {b.constant(w), sum, b.int_value(-1), b.bool_value(false), b.bool_value(false), out});
+    b.output(out);
+    b.later_calls = {ids({0, 1, 20, 3}), ids({1, 2, 3, 0})};
+    b.later_errors_continue = true;
+    auto first = b.run(ids({0, 1, 2, 3}));
+    ASSERT_TRUE(first.ok()) << first.status().to_string();
+    ASSERT_EQ(b.later_statuses.size(), 2u);
+    EXPECT_FALSE(b.later_statuses[0].ok()) << "index 110 of 100 rows";
+    EXPECT_NE(b.later_statuses[0].message().find("computed on the GPU"), std::string::npos) << b.later_statuses[0].to_string();
+    ASSERT_TRUE(b.later_statuses[1].ok()) << (map_wait ? "map wait: " : "queue wait: ") << b.later_statuses[1].to_string();
+    const int64_t rows[4] = {6, 2, 93, 96};
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t d = 0; d < 8; ++d)
+        ASSERT_EQ(b.later_outputs[1][0].tensor.data_as<float>()[j * 8 + d], w.data_as<float>()[rows[j] * 8 + d]) << j;
+  }
+}
+
 // gather with an index computed on the GPU (idx + 0), past the end of dim 1.
 TEST(WebGpuIndexingOp, ComputedGatherIndexOutOfRangeIsAnError) {
   test::VkGraphBuilder b;

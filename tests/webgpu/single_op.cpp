@@ -228,6 +228,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.fixed_shapes = fixed_shapes;
   go.submit_first_chunk = submit_first_chunk;
   go.readback_staging = readback_staging;
+  go.readback_map_wait = readback_map_wait;
   go.conv_pw_gemm = conv_pw_gemm;
   go.matmul_splitk = matmul_splitk;
   go.norm_into_splitk = norm_into_splitk;
@@ -284,6 +285,7 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   std::vector<Value> outs(table.values.begin() + static_cast<long>(inputs.size()), table.values.end());
   later_outputs.clear();
   later_kernels.clear();
+  later_statuses.clear();
   for (const std::vector<Value>& call : later_calls) {
     if (call.size() != inputs.size()) return Status(ErrorCode::kInvalidArgument, "later_calls: input count differs");
     ValueTable again;
@@ -294,7 +296,14 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
       t.dynamism = ShapeDynamism::kDynamicBound;
       again.values.push_back(Value::make_tensor(std::move(t)));
     }
-    WICK_RETURN_IF_ERROR(graph->execute(again, args));
+    Status called = graph->execute(again, args);
+    if (!called.ok() && !later_errors_continue) return called;
+    later_statuses.push_back(called);
+    if (!called.ok()) {
+      later_kernels.emplace_back();
+      later_outputs.emplace_back();
+      continue;
+    }
     later_kernels.emplace_back();
     for (const webgpu::ProfileEntry& e : graph->last_profile()) later_kernels.back().push_back(e.label);
     later_outputs.emplace_back(again.values.begin() + static_cast<long>(call.size()), again.values.end());

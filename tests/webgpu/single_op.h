@@ -78,11 +78,16 @@ class VkGraphBuilder {
   bool rebuild_for_smaller_inputs = true;
   uint32_t submit_first_chunk = 16;  // GraphOptions::submit_first_chunk for run()
   bool readback_staging = true;      // GraphOptions::readback_staging for run()
+  bool readback_map_wait = true;     // GraphOptions::readback_map_wait for run()
   // Inputs of more calls of the same graph after run()'s own (a delegate is called many
   // times); their outputs land in later_outputs, one list per call.
   std::vector<std::vector<Value>> later_calls;
   std::vector<std::vector<Value>> later_outputs;
   std::vector<std::vector<std::string>> later_kernels;  // with profile: each later call's dispatch labels
+  // With later_errors_continue, a later call that fails leaves its status in later_statuses
+  // (one per later call) and empty outputs, and the calls go on; otherwise run() returns it.
+  bool later_errors_continue = false;
+  std::vector<Status> later_statuses;
   int conv_pw_gemm = -1;      // GraphOptions::conv_pw_gemm for run() (1: every pointwise conv as a GEMM)
   int matmul_splitk = 0;      // GraphOptions::matmul_splitk for run() (n >= 2: n splits wherever the 64x64 tile runs)
   bool norm_into_splitk = true;  // GraphOptions::norm_into_splitk for run()
