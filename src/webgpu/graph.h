@@ -213,11 +213,6 @@ struct GraphOptions {
   // in place of 64x64 at BK 16 (16 KiB, three) and 128x64 (ops/matmul/register.cpp; matmul
   // bench v41). Environment override: WICK_MATMUL_TILE_K8=0.
   bool matmul_tile_k8 = true;
-  // The warp shape of the large-tile GEMMs (matmul_large_tile.inc.wgsl's WARP_ROWS: 32
-  // consecutive invocations as this many rows of 32 / it threads; matmul bench v52-v55,
-  // conv_pw bench v32-v35) where the tile divides into it; 0: the workgroup's own layout (2
-  // rows of 16 at the 64-wide tiles). Environment override: WICK_GEMM_WARP_ROWS=0|2|4|8.
-  uint32_t gemm_warp_rows = 0;
   // Row norms (ops/norm/register.cpp): short rows packed several per workgroup
   // (row_norm_rows; environment override WICK_NORM_ROWS=0), and few long rows split across
   // workgroups on the GPU kernel choice (row_norm_stats + row_norm_apply; WICK_NORM_SPLIT=0).

@@ -15,7 +15,6 @@
 
 #include "gpu/device.h"
 #include "webgpu/ops/matmul/splitk.h"
-#include "webgpu/ops/matmul/tile_staging.h"
 #include "linear_case.h"
 #include "single_op.h"
 
@@ -28,14 +27,12 @@ using test::matmul_tol;
 // Runs the graph of `build` with the GPU kernel choice and on the CPU executor; compares.
 // `splitk`: GraphOptions::matmul_splitk of the GPU run (n >= 2: the 64x64 vec4 kernel split
 // n ways over K, then the reduce); `kernels`, if given, gets its dispatches' labels.
-// `warp_rows`: GraphOptions::gemm_warp_rows of the GPU run.
 template <typename Build>
 void expect_gpu_matches_cpu(Build build, const std::vector<Value>& inputs, int64_t k, const std::string& what,
-                            int splitk = 0, std::vector<std::string>* kernels = nullptr, uint32_t warp_rows = 0) {
+                            int splitk = 0, std::vector<std::string>* kernels = nullptr) {
   test::VkGraphBuilder gpu;
   gpu.gpu_kernels = true;
   gpu.matmul_splitk = splitk;
-  gpu.gemm_warp_rows = warp_rows;
   gpu.profile = kernels != nullptr;
   build(gpu);
   auto got = gpu.run(inputs);
@@ -259,71 +256,6 @@ TEST(WebGpuMatmulLarge, Tile64BK8OnLargeGridsMatchesCpu) {
   check_bmm(6, 321, 60, 708, rng, 0, &kernels);  // 6 x 6 x 12 tiles
   if (HasFatalFailure()) return;
   EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4:64x64x8"), 1u) << "bmm";
-}
-
-// The warp shapes of the large tiles (GraphOptions::gemm_warp_rows, matmul_large_tile.inc.wgsl's
-// WARP_ROWS): which tiles take which, then runs against the CPU: a linear on the 64x64 / BK 16
-// tile with partial tiles in M, N and K at 4 and 8 rows a warp, and at 4 a bmm split over K
-// (three batches) and the 64x64 / BK 8 tile (8x4 a thread, 128 invocations). Each label must
-// say the shape it ran with.
-TEST(WebGpuMatmulLarge, WarpRowsMatchCpu) {
-  struct T {
-    uint32_t bm, bn, bk, rm, rn;
-  };
-  using webgpu::tile_warp_rows;
-  static_assert(tile_warp_rows(T{64, 64, 16, 4, 4}, 4) == 4 && tile_warp_rows(T{64, 64, 16, 4, 4}, 8) == 8);
-  static_assert(tile_warp_rows(T{64, 64, 8, 8, 4}, 4) == 4 && tile_warp_rows(T{64, 64, 8, 8, 4}, 16) == 0);
-  static_assert(tile_warp_rows(T{128, 128, 8, 8, 8}, 4) == 4 && tile_warp_rows(T{64, 64, 16, 4, 4}, 0) == 0);
-  static_assert(tile_warp_rows(T{64, 64, 16, 4, 4}, 3) == 0 && tile_warp_rows(T{16, 16, 8, 4, 4}, 4) == 0);
-  std::mt19937 rng(53);
-  for (const uint32_t rows : {4u, 8u}) {
-    const std::string tag = ":w" + std::to_string(rows);
-    std::vector<std::string> kernels;
-    const int64_t m = 131, k = 68, n = 132;
-    Tensor w = test::random_tensor(ScalarType::kFloat, {n, k}, rng);
-    Tensor bias = test::random_tensor(ScalarType::kFloat, {n}, rng);
-    Tensor x = test::random_tensor(ScalarType::kFloat, {m, k}, rng);
-    expect_gpu_matches_cpu(
-        [&](test::VkGraphBuilder& b) {
-          int xi = b.input(ScalarType::kFloat, {m, k});
-          int out = b.tensor(ScalarType::kFloat, {m, n});
-          b.op("aten.linear.default", {xi, b.constant(w), b.constant(bias), out});
-          b.output(out);
-        },
-        {Value::make_tensor(x)}, k, "linear [131,68] x [132,68]^T" + tag, 0, &kernels, rows);
-    if (HasFatalFailure()) return;
-    EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4" + tag), 1u) << "linear" << tag;
-    if (rows != 4) continue;  // the split and BK 8 tiles at one shape (SwiftShader's compile time)
-    const int64_t bb = 3, bm = 70, bk = 100, bn = 52;
-    Tensor a = test::random_tensor(ScalarType::kFloat, {bb, bm, bk}, rng);
-    Tensor bt = test::random_tensor(ScalarType::kFloat, {bb, bk, bn}, rng);
-    expect_gpu_matches_cpu(
-        [&](test::VkGraphBuilder& b) {
-          int ai = b.input(ScalarType::kFloat, {bb, bm, bk});
-          int bi = b.input(ScalarType::kFloat, {bb, bk, bn});
-          int out = b.tensor(ScalarType::kFloat, {bb, bm, bn});
-          b.op("aten.bmm.default", {ai, bi, out});
-          b.output(out);
-        },
-        {Value::make_tensor(a), Value::make_tensor(bt)}, bk, "bmm split-K 3" + tag, 3, &kernels, rows);
-    if (HasFatalFailure()) return;
-    EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4" + tag), 1u) << "bmm" << tag;
-    EXPECT_EQ(test::count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "bmm" << tag;
-  }
-  // 21 x 20 tiles of 64x64 (>= 384: the BK 8 tile), K 5.5 K tiles.
-  std::vector<std::string> kernels;
-  Tensor w = test::random_tensor(ScalarType::kFloat, {1220, 44}, rng);
-  Tensor x = test::random_tensor(ScalarType::kFloat, {1299, 44}, rng);
-  expect_gpu_matches_cpu(
-      [&](test::VkGraphBuilder& b) {
-        int xi = b.input(ScalarType::kFloat, {1299, 44});
-        int out = b.tensor(ScalarType::kFloat, {1299, 1220});
-        b.op("aten.linear.default", {xi, b.constant(w), b.none(), out});
-        b.output(out);
-      },
-      {Value::make_tensor(x)}, 44, "linear [1299,44] x [1220,44]^T :w4", 0, &kernels, 4);
-  if (HasFatalFailure()) return;
-  EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4:64x64x8:w4"), 1u);
 }
 
 // The 128x128 tile (>= 512 tiles of 128x128) and the 128x64 tile (>= 384 of 128x64) at

@@ -53,7 +53,7 @@ override KS: u32 = 1u;
 override TAIL_S: u32 = 1u;
 override TAIL_X0: u32 = 0u;
 override NBUF: u32 = 2u;  // shared buffers: 2 (double buffering) or 1 (above)
-override WARP_ROWS: u32 = 0u;  // 0: lid's layout; 2, 4, 8: see tx / ty in main
+override WARP_ROWS: u32 = 0u;  // 0: lid's layout; 2, 4, 8: see tx / ty in main (benches only)
 // The flag store_block gets on a tail piece's batch argument.
 const kTailPiece: u32 = 0x80000000u;
 
@@ -79,12 +79,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let bi = wid.z / KS;
   let splits = select(KS, TAIL_S, piece);
   let split = select(wid.z % KS, tail_at % TAIL_S, piece);
-  // The thread's column and row block: by default lid's (a warp of 32 consecutive
-  // invocations is 2 rows of 16 threads at TX = 16: per K step its vec4 reads of bs_ touch 16
-  // addresses, 256 bytes, two shared-memory wavefronts, and of as_ two). WARP_ROWS > 0 lays
-  // each run of 32 invocations out as WARP_ROWS rows of 32 / WARP_ROWS threads instead
-  // (4 x 8: 8 vec4s of bs_ and 4 of as_, one wavefront each), the warp shape a GPU's shared
-  // memory reads best; the host sets it only where TX and TY divide into such blocks.
+  // The thread's column and row block: lid's (a warp of 32 consecutive invocations is 2 rows
+  // of 16 threads at TX = 16: per K step its vec4 reads of bs_ touch 16 addresses, two
+  // shared-memory wavefronts). WARP_ROWS > 0 (research benches only) lays each run of 32
+  // out as WARP_ROWS rows of 32 / WARP_ROWS threads (4 x 8: one wavefront each); timed on the
+  // H100 it changed nothing (bench/kernels/matmul v52-v55, conv v32-v35), so the tiles are
+  // not bound by shared-memory wavefronts. Valid only where TX and TY divide into such runs.
   let lanes_x = 32u / max(WARP_ROWS, 1u);
   let warps_x = max(TX / lanes_x, 1u);
   let warp = li / 32u;

@@ -28,28 +28,11 @@ override LK: u32 = T / BM;       // A-tile rows one pass of the workgroup loads 
 override RA: u32 = BK / LK;      // A values per invocation per step (4, 8 or 16)
 
 override BV: u32 = BK * BN / 4u;  // vec4s of the B tile: one per invocation, two at RM 8
-// The invocation's row and column block (tile_tx / tile_ty). 0: tx = li % TX, so at TX 16 a
-// warp of 32 consecutive invocations is 16 tx by 2 ty, and a K step's vec4 reads of ta touch
-// 16 addresses (256 bytes: two shared-memory wavefronts). WARP_TX > 0 (GraphOptions::
-// gemm_warp_rows, set by ops/conv/register.cpp where TX and TY divide): each run of 32 as
-// WARP_TX tx by 32 / WARP_TX ty (8 x 4: 8 vec4s of ta, 4 of tb, one wavefront each).
-override WARP_TX: u32 = 0u;
 var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]: 4 consecutive rows per vec4
 // [BK][BN / 4]: 4 consecutive columns per vec4. Sized by BN: workgroup memory decides how
 // many workgroups share a multiprocessor (48 KiB on the H100 under Dawn:
 // bench/kernels/occupancy), 8 at BN 32 (6 KiB in all) against 6 with a 256-vec4 B tile.
 var<workgroup> tb: array<vec4<f32>, BV>;
-
-// (WX: WARP_TX kept nonzero, since an override expression divided by zero fails the pipeline.)
-override WX: u32 = max(WARP_TX, 1u);
-fn tile_tx(li: u32) -> u32 {
-  if (WARP_TX == 0u) { return li % TX; }
-  return ((li / 32u) % max(TX / WX, 1u)) * WX + li % WX;
-}
-fn tile_ty(li: u32) -> u32 {
-  if (WARP_TX == 0u) { return li / TX; }
-  return ((li / 32u) / max(TX / WX, 1u)) * (32u / WX) + (li % 32u) / WX;
-}
 
 // One K step: A elements k0 .. k0 + 15 of the tile's rows and weight rows wrow .. wrow + 15
 // (vec4 columns n0 / 4 ..) into shared memory, then acc += their product. Holds barriers:
@@ -68,8 +51,8 @@ fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
     tb[lb] = w[(wrow + lb / TY) * npad4 + n0 / 4u + lb % TY];
   }
   workgroupBarrier();
-  let tx = tile_tx(li);
-  let ty = tile_ty(li);
+  let tx = li % TX;
+  let ty = li / TX;
   for (var kk = 0u; kk < BK; kk = kk + 1u) {
     let av = ta[kk * 16u + tx];
     let bv = tb[kk * TY + ty];
@@ -93,8 +76,8 @@ fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
 // put all of acc in local memory where the loop stays rolled (Dawn's robustness adds a guard
 // to every loop; matmul_large_tile.inc.wgsl, "Register arrays").
 fn tile_store(o: TileOut, acc: array<vec4<f32>, 8>, li: u32, m0: u32, n0: u32, m_total: u32, n_total: u32) {
-  let m = m0 + 4u * tile_tx(li);
-  let n = n0 + 4u * tile_ty(li);
+  let m = m0 + 4u * (li % TX);
+  let n = n0 + 4u * (li / TX);
   tile_store_column(o, acc[0], m, n, m_total, n_total);
   tile_store_column(o, acc[1], m, n + 1u, m_total, n_total);
   tile_store_column(o, acc[2], m, n + 2u, m_total, n_total);

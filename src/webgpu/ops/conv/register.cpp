@@ -365,12 +365,6 @@ Status conv(Graph& g, const OpArgs& a) {
   // ones (the same conv at 128x128, 256 tiles: 67 -> 77 us) and at 32-channel tiles.
   const int rm8_option = g.options().conv_rm8;
   const bool rm8 = rm8_option == 1 ? bn >= 32 : rm8_option == -1 && bn == 64 && m_tiles * n_tiles >= kIgemmRm8MinTiles;
-  // The warp shape (GraphOptions::gemm_warp_rows; conv2d_igemm_tile.inc.wgsl's WARP_TX): its
-  // (BM / RM) x (BN / 4) invocations in the matmul tile's terms, rows of pixels along x.
-  struct IgemmThreads {
-    uint32_t bm, bn, rm, rn;
-  };
-  const uint32_t igemm_warp_rows = tile_warp_rows(IgemmThreads{bn, kIgemmM, 4, rm8 ? 8u : 4u}, g.options().gemm_warp_rows);
   const gpu::Limits& lim = g.device().limits();
   const uint64_t max_dim = lim.max_compute_workgroups_per_dimension ? lim.max_compute_workgroups_per_dimension : 65535;
   bool igemm = dense_const && (out_channels >= 8 || max_m <= 8192) && m_tiles <= max_dim && n_tiles <= max_dim &&
@@ -542,13 +536,11 @@ Status conv(Graph& g, const OpArgs& a) {
     key.set("DH", base.dil_h).set("DW", base.dil_w).set("ks", splits).set("BN", bn);
     if (cin_inner != 0) key.set("CIN_INNER", cin_inner);
     if (rm8) key.set("RM", 8);
-    if (igemm_warp_rows) key.set("WARP_TX", 32 / igemm_warp_rows);
   } else if (block) {
     key.set("wg_size", kWorkgroup).set("KH", base.k_h).set("KW", base.k_w).set("SH", base.stride_h);
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
   } else if (pw_gemm) {
     key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
-    if (const uint32_t w = tile_warp_rows(pw_tile, g.options().gemm_warp_rows)) key.set("WARP_ROWS", w);
     if (splits > 1) key.set("KS", splits);
     if (tail.partials) key.set("TAIL_S", tail.split.splits).set("TAIL_X0", tail.x0 / pw_tile.bn);
   } else if (pointwise) {
@@ -585,14 +577,9 @@ Status conv(Graph& g, const OpArgs& a) {
               (residual ? "+residual " : " ") + std::string(shader.name);
   // A split pointwise GEMM says its split count in profiles, as the matmul's tiles say theirs
   // (:ks over K, :tail for the tail split's pieces).
-  std::string split_tag = pw_gemm && splits > 1 ? ":ks" + std::to_string(splits)
-                          : tail.partials       ? ":tail" + std::to_string(tail.split.splits)
-                                                : "";
-  // And a warp shape other than the workgroup's own (GraphOptions::gemm_warp_rows): ":w4".
-  for (const auto& c : key.constants) {
-    if (c.name == "WARP_ROWS") split_tag += ":w" + std::to_string(static_cast<int>(c.value));
-    if (c.name == "WARP_TX") split_tag += ":w" + std::to_string(32 / static_cast<int>(c.value));
-  }
+  const std::string split_tag = pw_gemm && splits > 1 ? ":ks" + std::to_string(splits)
+                                : tail.partials       ? ":tail" + std::to_string(tail.split.splits)
+                                                      : "";
   if (!split_tag.empty()) {
     if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
     d.label += split_tag;
@@ -603,7 +590,6 @@ Status conv(Graph& g, const OpArgs& a) {
   if (pw_fallback) {
     gpu::PipelineKey skey(gpu::shaders::conv2d_pw_gemm);
     skey.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
-    if (const uint32_t w = tile_warp_rows(pw_tile, g.options().gemm_warp_rows)) skey.set("WARP_ROWS", w);
     if (splits > 1) skey.set("KS", splits);
     gpu::Dispatch sd = d;
     sd.bindings.pop_back();  // binding 7, the vec4 kernel's only

@@ -26,14 +26,4 @@ constexpr bool vec4_staging_fits(const Tile& t) { return tile_staging_fits(t, 4,
 template <class Tile>
 constexpr bool scalar_staging_fits(const Tile& t) { return tile_staging_fits(t, 1, 8); }
 
-// matmul_large_tile.inc.wgsl's WARP_ROWS for a tile: `want` (GraphOptions::gemm_warp_rows)
-// where the tile's (BN / RN) x (BM / RM) threads divide into runs of 32 laid out as `want`
-// rows of 32 / want, else 0 (lid's layout).
-template <class Tile>
-constexpr uint32_t tile_warp_rows(const Tile& t, uint32_t want) {
-  if (want == 0 || want > 32 || 32 % want != 0) return 0;
-  const uint32_t tx = t.bn / t.rn, ty = t.bm / t.rm, lanes_x = 32 / want;
-  return tx % lanes_x == 0 && ty % want == 0 && (tx * ty) % 32 == 0 ? want : 0;
-}
-
 }  // namespace wick::webgpu
