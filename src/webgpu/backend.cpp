@@ -25,7 +25,7 @@ namespace {
 // The graph options every delegate of this backend gets; the environment can override the
 // submit chunking for side-by-side timings (WICK_SUBMIT_CHUNK=0: one command buffer), the
 // other choices GraphOptions lists (WICK_CAT_IN_PLACE, WICK_READBACK_STAGING, WICK_READBACK_MAP_WAIT,
-// WICK_CONV_SPLITK, WICK_CONV_SPLITK_FILL, WICK_CONV_NARROW_TAIL, WICK_CONV_PW_GEMM, WICK_CONV_PW_VEC4, WICK_CONV_PW_SPLITK, WICK_CONV_RM8, WICK_MATMUL_TILE_K8, WICK_GEMM_DEPTH,
+// WICK_CONV_SPLITK, WICK_CONV_SPLITK_FILL, WICK_CONV_NARROW_TAIL, WICK_CONV_PW_GEMM, WICK_CONV_PW_VEC4, WICK_CONV_PW_SPLITK, WICK_CONV_RM8, WICK_MATMUL_TILE_K8,
 // WICK_FLASH_ATTENTION, WICK_FLASH_SPLITKV, WICK_FLASH_PREFETCH, WICK_FLASH_SCORE_CHAIN,
 // WICK_FLASH_TILE, WICK_FLASH_RS, WICK_GPU_MULTIPROCESSORS, WICK_FUSE_CHAINS,
 // WICK_FUSE_MATMUL_EPILOGUE, WICK_NORM_ROWS, WICK_NORM_SPLIT, WICK_NORM_SPLITK_FUSE, WICK_KERNEL_CHOICE, WICK_SUBGROUPS, WICK_F16_ARITH), and
@@ -57,7 +57,6 @@ GraphOptions graph_options(const BackendOptions& options) {
   if (const char* v = std::getenv("WICK_CONV_PW_SPLIT_WAVES")) go.conv_pw_split_waves = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_CONV_PW_TAIL")) go.conv_pw_tail = std::string_view(v) != "0";
   if (const char* v = std::getenv("WICK_MATMUL_TILE_K8")) go.matmul_tile_k8 = std::string_view(v) != "0";
-  if (const char* v = std::getenv("WICK_GEMM_DEPTH")) go.gemm_depth = std::string_view(v) == "2" ? 2 : 1;
   if (const char* v = std::getenv("WICK_CONV_RM8")) {
     const std::string_view s(v);
     go.conv_rm8 = s == "0" ? 0 : s == "1" ? 1 : -1;

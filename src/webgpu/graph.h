@@ -213,11 +213,6 @@ struct GraphOptions {
   // in place of 64x64 at BK 16 (16 KiB, three) and 128x64 (ops/matmul/register.cpp; matmul
   // bench v41). Environment override: WICK_MATMUL_TILE_K8=0.
   bool matmul_tile_k8 = true;
-  // K tiles of global loads in flight in the vec4 GEMM tiles (matmul_large_vec4*,
-  // conv2d_pw_gemm_vec4; matmul_large_tile.inc.wgsl's DEPTH): 1, or 2 (two staging register
-  // sets; matmul bench v56-v58, conv_pw bench v36-v37). Environment override:
-  // WICK_GEMM_DEPTH=1|2.
-  uint32_t gemm_depth = 1;
   // Row norms (ops/norm/register.cpp): short rows packed several per workgroup
   // (row_norm_rows; environment override WICK_NORM_ROWS=0), and few long rows split across
   // workgroups on the GPU kernel choice (row_norm_stats + row_norm_apply; WICK_NORM_SPLIT=0).

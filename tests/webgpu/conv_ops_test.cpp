@@ -377,50 +377,6 @@ TEST(WebGpuConvOp, PointwiseGemmTailSplit) {
   }
 }
 
-// The vec4 pointwise GEMM with two K tiles of loads in flight (GraphOptions::gemm_depth = 2)
-// against the float64 reference: 1 to 5 K tiles of 16 (input channels 12 to 68, a batch of 2
-// with partial channel and pixel tiles), and the tail split (8 pieces of 4 K tiles, the last
-// short, with a residual add and relu); each label says :d2.
-TEST(WebGpuConvOp, PointwiseGemmDepth2) {
-  std::mt19937 rng(84);
-  for (const int64_t c : {12, 20, 44, 60, 68}) {
-    const ConvCase k{2, c, 31, 28, 70, 1, 1, 1, 0, 1, 1, true};
-    const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
-    const std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
-    test::VkGraphBuilder b;
-    b.profile = true;
-    b.conv_pw_gemm = 1;
-    b.gemm_depth = 2;
-    int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
-    b.output(add_conv(b, k, x, wt, &bt, oh, ow));
-    auto res = b.run({Value::make_tensor(xt)});
-    ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
-    expect_close((*res)[0].tensor, want, describe(k) + " depth 2");
-    EXPECT_EQ(test::count_kernel(b.kernels, "conv2d_pw_gemm_vec4:d2"), 1u) << kernel_list(b.kernels);
-  }
-  auto device = gpu::Device::create();
-  ASSERT_TRUE(device.ok()) << device.status().to_string();
-  const uint64_t per_mp = (*device)->limits().max_compute_workgroup_storage_size / 16384;
-  const int64_t cols = static_cast<int64_t>(16 * per_mp / 2 + 1);
-  const ConvCase k{2, 500, 16, 4 * cols - 1, 40, 1, 1, 1, 0, 1, 1, true};
-  const auto [xt, wt, bt, oh, ow] = random_conv(k, rng);
-  const Tensor rt = test::random_tensor(ScalarType::kFloat, {k.n, k.oc, oh, ow}, rng, -1, 1);
-  std::vector<double> want = conv_ref(k, xt, wt, &bt, oh, ow);
-  residual_relu_ref(want, rt);
-  test::VkGraphBuilder b;
-  b.profile = true;
-  b.conv_pw_gemm = 1;
-  b.gpu_multiprocessors = 16;
-  b.gemm_depth = 2;
-  int x = b.input(ScalarType::kFloat, {k.n, k.c, k.h, k.w});
-  int r = b.input(ScalarType::kFloat, {k.n, k.oc, oh, ow});
-  b.output(add_residual_relu(b, add_conv(b, k, x, wt, &bt, oh, ow), r, {k.n, k.oc, oh, ow}));
-  auto res = b.run({Value::make_tensor(xt), Value::make_tensor(rt)});
-  ASSERT_TRUE(res.ok()) << describe(k) << ": " << res.status().to_string();
-  expect_close((*res)[0].tensor, want, describe(k) + " tail split, depth 2");
-  EXPECT_EQ(test::count_kernel(b.kernels, "conv2d_pw_gemm_vec4:tail8:d2"), 1u) << kernel_list(b.kernels);
-}
-
 // The split count the wave model picks runs and matches: 4 tiles over 1,020 input channels
 // (64 K steps of 16, the last short), which the doubling rule splits 8 ways; told of 12
 // multiprocessors, the model takes 3 (one round of 21 steps instead of three of 8). Both

@@ -27,14 +27,12 @@ using test::matmul_tol;
 // Runs the graph of `build` with the GPU kernel choice and on the CPU executor; compares.
 // `splitk`: GraphOptions::matmul_splitk of the GPU run (n >= 2: the 64x64 vec4 kernel split
 // n ways over K, then the reduce); `kernels`, if given, gets its dispatches' labels.
-// `depth`: GraphOptions::gemm_depth of the GPU run.
 template <typename Build>
 void expect_gpu_matches_cpu(Build build, const std::vector<Value>& inputs, int64_t k, const std::string& what,
-                            int splitk = 0, std::vector<std::string>* kernels = nullptr, uint32_t depth = 1) {
+                            int splitk = 0, std::vector<std::string>* kernels = nullptr) {
   test::VkGraphBuilder gpu;
   gpu.gpu_kernels = true;
   gpu.matmul_splitk = splitk;
-  gpu.gemm_depth = depth;
   gpu.profile = kernels != nullptr;
   build(gpu);
   auto got = gpu.run(inputs);
@@ -258,53 +256,6 @@ TEST(WebGpuMatmulLarge, Tile64BK8OnLargeGridsMatchesCpu) {
   check_bmm(6, 321, 60, 708, rng, 0, &kernels);  // 6 x 6 x 12 tiles
   if (HasFatalFailure()) return;
   EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4:64x64x8"), 1u) << "bmm";
-}
-
-// Two K tiles of global loads in flight (GraphOptions::gemm_depth = 2: matmul_large_tile.inc.wgsl's
-// DEPTH, two staging register sets) against the CPU: linears on the 64x64 / BK 16 tile whose
-// K makes 1 to 5 K tiles, the last one short (the prologue's and the loop's edges), a bmm
-// split over K in 3 (splits of 2, 2 and 0 tiles), and the 64x64 / BK 8 tile on a large grid
-// (K in 6 tiles). Each label must say :d2.
-TEST(WebGpuMatmulLarge, Depth2MatchesCpu) {
-  std::mt19937 rng(57);
-  auto linear = [&](int64_t m, int64_t k, int64_t n, const std::string& tag) {
-    Tensor w = test::random_tensor(ScalarType::kFloat, {n, k}, rng);
-    Tensor bias = test::random_tensor(ScalarType::kFloat, {n}, rng);
-    Tensor x = test::random_tensor(ScalarType::kFloat, {m, k}, rng);
-    std::vector<std::string> kernels;
-    expect_gpu_matches_cpu(
-        [&](test::VkGraphBuilder& b) {
-          int xi = b.input(ScalarType::kFloat, {m, k});
-          int out = b.tensor(ScalarType::kFloat, {m, n});
-          b.op("aten.linear.default", {xi, b.constant(w), b.constant(bias), out});
-          b.output(out);
-        },
-        {Value::make_tensor(x)}, k, "linear K " + std::to_string(k) + " depth 2", 0, &kernels, 2);
-    if (::testing::Test::HasFatalFailure()) return;
-    EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4" + tag), 1u) << "K " << k;
-  };
-  for (const int64_t k : {12, 20, 44, 60, 68}) {  // 1, 2, 3, 4 and 5 K tiles of 16
-    linear(131, k, 132, ":d2");
-    if (HasFatalFailure()) return;
-  }
-  linear(1299, 44, 1220, ":64x64x8:d2");  // 21 x 20 tiles of 64x64 (>= 384: BK 8), 6 K tiles
-  if (HasFatalFailure()) return;
-  const int64_t bb = 3, bm = 70, bk = 100, bn = 52;
-  Tensor a = test::random_tensor(ScalarType::kFloat, {bb, bm, bk}, rng);
-  Tensor bt = test::random_tensor(ScalarType::kFloat, {bb, bk, bn}, rng);
-  std::vector<std::string> kernels;
-  expect_gpu_matches_cpu(
-      [&](test::VkGraphBuilder& b) {
-        int ai = b.input(ScalarType::kFloat, {bb, bm, bk});
-        int bi = b.input(ScalarType::kFloat, {bb, bk, bn});
-        int out = b.tensor(ScalarType::kFloat, {bb, bm, bn});
-        b.op("aten.bmm.default", {ai, bi, out});
-        b.output(out);
-      },
-      {Value::make_tensor(a), Value::make_tensor(bt)}, bk, "bmm split-K 3 depth 2", 3, &kernels, 2);
-  if (HasFatalFailure()) return;
-  EXPECT_EQ(test::count_kernel(kernels, "matmul_large_vec4:d2"), 1u) << "bmm";
-  EXPECT_EQ(test::count_kernel(kernels, "matmul_splitk_reduce"), 1u) << "bmm";
 }
 
 // The 128x128 tile (>= 512 tiles of 128x128) and the 128x64 tile (>= 384 of 128x64) at

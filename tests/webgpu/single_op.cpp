@@ -236,7 +236,6 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
   go.conv_splitk_fill = conv_splitk_fill;
   if (gpu_multiprocessors) go.gpu_multiprocessors = gpu_multiprocessors;
   go.conv_pw_tail = conv_pw_tail;
-  go.gemm_depth = gemm_depth;
   go.f16_weights = f16_weights;
   go.subgroups = subgroups;
   go.f16_arith = f16_arith;

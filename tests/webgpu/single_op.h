@@ -95,7 +95,6 @@ class VkGraphBuilder {
   uint32_t conv_splitk_fill = 0;  // GraphOptions::conv_splitk_fill for run() (0: the adapter's default)
   uint32_t gpu_multiprocessors = 0;  // GraphOptions::gpu_multiprocessors for run() (0: the adapter's, if known)
   bool conv_pw_tail = true;  // GraphOptions::conv_pw_tail for run()
-  uint32_t gemm_depth = 1;   // GraphOptions::gemm_depth for run()
   bool f16_weights = false;   // GraphOptions::f16_weights for run()
   bool subgroups = false;     // GraphOptions::subgroups for run() (the *_sg.wgsl row reductions)
   bool f16_arith = true;      // GraphOptions::f16_arith for run()

@@ -86,7 +86,6 @@ struct Variant {
   bool vec4 = false;                                // in_c % 4 == 0 and plane % 4 == 0 only
   uint32_t nbuf = 2;                                // shared buffers (matmul_large_tile's NBUF)
   uint32_t warp_rows = 0;                           // matmul_large_tile's WARP_ROWS (0: lid's layout)
-  uint32_t depth = 1;                               // matmul_large_tile's DEPTH (K tiles of loads in flight)
 };
 const Variant kVariants[] = {
     {13, "v13_pw_split.wgsl", false},
@@ -135,10 +134,6 @@ const Variant kVariants[] = {
     {33, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true, 2, 4},
     {34, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 8},
     {35, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 2},
-    // v36 / v37 (2026-12-07 night): two K tiles of global loads in flight (DEPTH 2: two
-    // staging register sets, tile t + 3 issued after tile t's FMAs) on v21's / v22's tile.
-    {36, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 0, 2},
-    {37, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true, 2, 0, 2},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).
@@ -217,7 +212,6 @@ int main(int argc, char** argv) {
         key.set("BM", v.bm).set("BN", v.bn).set("BK", v.bk).set("RM", v.rm).set("RN", v.rn);
         if (v.nbuf != 2) key.set("NBUF", v.nbuf);
         if (v.warp_rows) key.set("WARP_ROWS", v.warp_rows);
-        if (v.depth != 1) key.set("DEPTH", v.depth);
         d.x = (plane + v.bn - 1) / v.bn;
         d.y = (k.oc + v.bm - 1) / v.bm;
         d.z = k.n;

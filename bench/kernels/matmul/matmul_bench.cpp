@@ -145,13 +145,6 @@ const Variant kVariants[] = {
     {53, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}, {"WARP_ROWS", 4}}, 8192, true},
     {54, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}, {"WARP_ROWS", 4}}, 16384, true},
     {55, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"WARP_ROWS", 8}}, 16384, true},
-    // v56-v59 (2026-12-07 night): two K tiles of global loads in flight (DEPTH 2: two staging
-    // register sets, tile t + 3 issued after tile t's FMAs): v56 v34's tile, v57 v41's, v58
-    // v32's (128x128), v59 v35's (v34 split over K in 2).
-    {56, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"DEPTH", 2}}, 16384, true},
-    {57, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}, {"DEPTH", 2}}, 8192, true},
-    {58, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}, {"DEPTH", 2}}, 16384, true},
-    {59, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"KS", 2}, {"DEPTH", 2}}, 16384, true, 2},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list

@@ -31,8 +31,7 @@
 //
 // The includer defines the global side: `load_tile(li, bi, row0, col0, k0)` (K tile k0 of
 // rows row0.. of a and columns col0.. of op(b) into registers), `store_tile(li, buf)` (those
-// registers into shared buffer buf), their two-set forms `load_tile_into(sset, ...)` and
-// `store_tile_from(sset, li, buf)` (DEPTH below), and `store_block(bi, gm, gn, v)` (columns gn..gn+3 of
+// registers into shared buffer buf) and `store_block(bi, gm, gn, v)` (columns gn..gn+3 of
 // row gm, gm < M and gn < N checked, v = a @ op(b) before the epilogue), and the sizes
 // `tile_m()`, `tile_n()`, `tile_k()` (matmul_params.inc.wgsl: p.m, p.n, p.k; conv2d_pw_gemm:
 // the output channels, the pixels, the input channels).
@@ -54,12 +53,6 @@ override KS: u32 = 1u;
 override TAIL_S: u32 = 1u;
 override TAIL_X0: u32 = 0u;
 override NBUF: u32 = 2u;  // shared buffers: 2 (double buffering) or 1 (above)
-// K tiles of global loads in flight: 1 (the next tile's, issued before this one's FMAs), or 2
-// (two staging register sets: tile t + 3 issued after tile t's FMAs, so each tile's loads have
-// two steps of FMAs to arrive; vec4 staging with NBUF = 2 only, matmul_vec4_staging.inc.wgsl).
-// Where one workgroup has a multiprocessor to itself each K step waits about a load's
-// latency (bench/kernels/conv/README.md, the tail split's model).
-override DEPTH: u32 = 1u;
 override WARP_ROWS: u32 = 0u;  // 0: lid's layout; 2, 4, 8: see tx / ty in main (benches only)
 // The flag store_block gets on a tail piece's batch argument.
 const kTailPiece: u32 = 0x80000000u;
@@ -116,19 +109,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     store_tile(li, 0u);
     workgroupBarrier();
   }
-  // DEPTH 2: tile u's loads are staged in set u % 2; tiles 1 and 2 are issued now, and each
-  // step's end issues tile t + 3 into the set that has just been stored.
-  if (DEPTH == 2u) {
-    if (nt > 1u) { load_tile_into(1u, li, bi, row0, col0, k_first + BK); }
-    if (nt > 2u) { load_tile_into(0u, li, bi, row0, col0, k_first + 2u * BK); }
-  }
   for (var t = 0u; t < nt; t++) {
     let cur = select(0u, t & 1u, NBUF == 2u);
     if (NBUF == 1u) {
       store_tile(li, 0u);
       workgroupBarrier();
     }
-    if (DEPTH == 1u && t + 1u < nt) { load_tile(li, bi, row0, col0, k_first + (t + 1u) * BK); }
+    if (t + 1u < nt) { load_tile(li, bi, row0, col0, k_first + (t + 1u) * BK); }
     let abase = cur * A_V4;
     let bbase = cur * B_V4;
     for (var kk = 0u; kk < BK; kk++) {
@@ -162,15 +149,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         }
       }
     }
-    if (DEPTH == 1u) {
-      if (NBUF == 2u && t + 1u < nt) { store_tile(li, cur ^ 1u); }
-    } else if ((t & 1u) == 0u) {
-      if (t + 1u < nt) { store_tile_from(1u, li, cur ^ 1u); }
-      if (t + 3u < nt) { load_tile_into(1u, li, bi, row0, col0, k_first + (t + 3u) * BK); }
-    } else {
-      if (t + 1u < nt) { store_tile_from(0u, li, cur ^ 1u); }
-      if (t + 3u < nt) { load_tile_into(0u, li, bi, row0, col0, k_first + (t + 3u) * BK); }
-    }
+    if (NBUF == 2u && t + 1u < nt) { store_tile(li, cur ^ 1u); }
     workgroupBarrier();
   }
 

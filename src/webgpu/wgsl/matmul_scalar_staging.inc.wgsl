@@ -63,11 +63,6 @@ fn store_group(is_b: bool, li: u32, buf: u32, r0: u32, v: vec4<f32>) {
   if (r0 + 3u < n) { put_staged(is_b, buf, li + NT * (r0 + 3u), v.w); }
 }
 
-// One staging set only (matmul_large_tile.inc.wgsl's DEPTH = 1): the set argument of the
-// two-set interface is ignored, and the host never asks these kernels for DEPTH 2.
-fn load_tile_into(sset: u32, li: u32, bi: u32, row0: u32, col0: u32, k0: u32) { load_tile(li, bi, row0, col0, k0); }
-fn store_tile_from(sset: u32, li: u32, buf: u32) { store_tile(li, buf); }
-
 fn store_tile(li: u32, buf: u32) {
   store_group(false, li, buf, 0u, ra_lo);
   if (LA > 4u) { store_group(false, li, buf, 4u, ra_hi); }

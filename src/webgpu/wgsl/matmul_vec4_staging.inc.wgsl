@@ -19,22 +19,6 @@ var<private> ra0: vec4<f32>;
 var<private> ra1: vec4<f32>;
 var<private> rb0: vec4<f32>;
 var<private> rb1: vec4<f32>;
-// A second set, for two K tiles' loads in flight (matmul_large_tile.inc.wgsl's DEPTH = 2).
-var<private> ra0_2: vec4<f32>;
-var<private> ra1_2: vec4<f32>;
-var<private> rb0_2: vec4<f32>;
-var<private> rb1_2: vec4<f32>;
-
-// The includer's load_tile_into computes a thread's share and stages it in set sset, 0 or 1 (a
-// literal at every call: each branch writes only its own registers).
-fn stage(sset: u32, a0: vec4<f32>, a1: vec4<f32>, b0: vec4<f32>, b1: vec4<f32>) {
-  if (sset == 0u) {
-    ra0 = a0; ra1 = a1; rb0 = b0; rb1 = b1;
-  } else {
-    ra0_2 = a0; ra1_2 = a1; rb0_2 = b0; rb1_2 = b1;
-  }
-}
-fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) { load_tile_into(0u, li, bi, row0, col0, k0); }
 
 // vec4 v (K values k0..k0+3 of row `row`, element e) into shared buffer as_ at abase.
 fn store_a(abase: u32, e: u32, v: vec4<f32>) {
@@ -58,28 +42,17 @@ fn store_b_k_major(bbase: u32, e: u32, v: vec4<f32>) {
   bs_[bbase + (kk + 3u) * (BN / 4u) + col / 4u][col % 4u] = v.w;
 }
 
-fn store_regs(li: u32, buf: u32, a0: vec4<f32>, a1: vec4<f32>, b0: vec4<f32>, b1: vec4<f32>) {
+fn store_tile(li: u32, buf: u32) {
   let abase = buf * A_V4;
-  if (LA > 0u || li < A_V4) { store_a(abase, li, a0); }
-  if (LA > 1u) { store_a(abase, li + NT, a1); }
+  if (LA > 0u || li < A_V4) { store_a(abase, li, ra0); }
+  if (LA > 1u) { store_a(abase, li + NT, ra1); }
   if (LB == 0u && li >= B_V4) { return; }
   let bbase = buf * B_V4;
   if (trans_b == 1u) {
-    store_b_k_major(bbase, li, b0);
-    if (LB > 1u) { store_b_k_major(bbase, li + NT, b1); }
+    store_b_k_major(bbase, li, rb0);
+    if (LB > 1u) { store_b_k_major(bbase, li + NT, rb1); }
   } else {
-    bs_[bbase + li] = b0;
-    if (LB > 1u) { bs_[bbase + li + NT] = b1; }
-  }
-}
-
-fn store_tile(li: u32, buf: u32) { store_regs(li, buf, ra0, ra1, rb0, rb1); }
-// Set 0 or 1 (a literal at every call: each branch reads only its own registers, so storing
-// one set never waits for the other's loads).
-fn store_tile_from(sset: u32, li: u32, buf: u32) {
-  if (sset == 0u) {
-    store_regs(li, buf, ra0, ra1, rb0, rb1);
-  } else {
-    store_regs(li, buf, ra0_2, ra1_2, rb0_2, rb1_2);
+    bs_[bbase + li] = rb0;
+    if (LB > 1u) { bs_[bbase + li + NT] = rb1; }
   }
 }

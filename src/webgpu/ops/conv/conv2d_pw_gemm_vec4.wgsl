@@ -43,14 +43,13 @@ fn b_at(e: u32, bi: u32, col0: u32, k0: u32) -> vec4<f32> {
   return select(vec4<f32>(0.0), v, gk < p.in_c && gn < plane);
 }
 
-// Its share of the K tile into staging set `sset` (matmul_vec4_staging.inc.wgsl, whose
+// Its share of the K tile into the staging registers (matmul_vec4_staging.inc.wgsl, whose
 // store_tile puts them in shared memory; b is [K, N] here: trans_b stays 0).
-fn load_tile_into(sset: u32, li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
-  var a1 = vec4<f32>(0.0);
-  var b1 = vec4<f32>(0.0);
-  if (LA > 1u) { a1 = a_at(li + NT, row0, k0); }
-  if (LB > 1u) { b1 = b_at(li + NT, bi, col0, k0); }
-  stage(sset, a_at(li, row0, k0), a1, b_at(li, bi, col0, k0), b1);
+fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+  ra0 = a_at(li, row0, k0);
+  if (LA > 1u) { ra1 = a_at(li + NT, row0, k0); }
+  rb0 = b_at(li, bi, col0, k0);
+  if (LB > 1u) { rb1 = b_at(li + NT, bi, col0, k0); }
 }
 
 // Pixels gn..gn+3 (gn % 4 == 0 and the plane a multiple of 4: all four are in it) of output

@@ -541,7 +541,6 @@ Status conv(Graph& g, const OpArgs& a) {
     key.set("SW", base.stride_w).set("DH", base.dil_h).set("DW", base.dil_w);
   } else if (pw_gemm) {
     key.set("BM", pw_tile.bm).set("BN", pw_tile.bn).set("BK", pw_tile.bk).set("RM", pw_tile.rm).set("RN", pw_tile.rn);
-    if (pw_vec4 && g.options().gemm_depth > 1) key.set("DEPTH", g.options().gemm_depth);
     if (splits > 1) key.set("KS", splits);
     if (tail.partials) key.set("TAIL_S", tail.split.splits).set("TAIL_X0", tail.x0 / pw_tile.bn);
   } else if (pointwise) {
@@ -578,11 +577,9 @@ Status conv(Graph& g, const OpArgs& a) {
               (residual ? "+residual " : " ") + std::string(shader.name);
   // A split pointwise GEMM says its split count in profiles, as the matmul's tiles say theirs
   // (:ks over K, :tail for the tail split's pieces).
-  std::string split_tag = pw_gemm && splits > 1 ? ":ks" + std::to_string(splits)
-                          : tail.partials       ? ":tail" + std::to_string(tail.split.splits)
-                                                : "";
-  // And two K tiles of loads in flight (GraphOptions::gemm_depth): ":d2".
-  if (pw_vec4 && g.options().gemm_depth > 1) split_tag += ":d" + std::to_string(g.options().gemm_depth);
+  const std::string split_tag = pw_gemm && splits > 1 ? ":ks" + std::to_string(splits)
+                                : tail.partials       ? ":tail" + std::to_string(tail.split.splits)
+                                                      : "";
   if (!split_tag.empty()) {
     if (d.label.empty()) d.label = std::string(name) + " " + std::string(shader.name);
     d.label += split_tag;

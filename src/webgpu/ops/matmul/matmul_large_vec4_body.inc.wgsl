@@ -28,22 +28,15 @@ fn n_major_at(e: u32, bi: u32, col0: u32, k0: u32) -> vec4<f32> {
   return select(vec4<f32>(0.0), v, gk < p.k && gn < p.n);
 }
 
-// The thread's share of the K tile at k0 into staging set `sset` (matmul_vec4_staging.inc.wgsl).
-fn load_tile_into(sset: u32, li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
-  var a0 = vec4<f32>(0.0);
-  var a1 = vec4<f32>(0.0);
-  var b0 = vec4<f32>(0.0);
-  var b1 = vec4<f32>(0.0);
-  if (LA > 0u || li < A_V4) { a0 = k_major_at(false, bi * p.a_bs, row0, li, k0); }
-  if (LA > 1u) { a1 = k_major_at(false, bi * p.a_bs, row0, li + NT, k0); }
-  if (LB > 0u || li < B_V4) {
-    if (trans_b == 1u) {
-      b0 = k_major_at(true, bi * p.b_bs, col0, li, k0);
-      if (LB > 1u) { b1 = k_major_at(true, bi * p.b_bs, col0, li + NT, k0); }
-    } else {
-      b0 = n_major_at(li, bi, col0, k0);
-      if (LB > 1u) { b1 = n_major_at(li + NT, bi, col0, k0); }
-    }
+fn load_tile(li: u32, bi: u32, row0: u32, col0: u32, k0: u32) {
+  if (LA > 0u || li < A_V4) { ra0 = k_major_at(false, bi * p.a_bs, row0, li, k0); }
+  if (LA > 1u) { ra1 = k_major_at(false, bi * p.a_bs, row0, li + NT, k0); }
+  if (LB == 0u && li >= B_V4) { return; }
+  if (trans_b == 1u) {
+    rb0 = k_major_at(true, bi * p.b_bs, col0, li, k0);
+    if (LB > 1u) { rb1 = k_major_at(true, bi * p.b_bs, col0, li + NT, k0); }
+  } else {
+    rb0 = n_major_at(li, bi, col0, k0);
+    if (LB > 1u) { rb1 = n_major_at(li + NT, bi, col0, k0); }
   }
-  stage(sset, a0, a1, b0, b1);
 }

@@ -96,19 +96,8 @@ constexpr int64_t kLargeScalarMinK = 128;
 gpu::PipelineKey tile_key(gpu::ShaderName shader, const LargeTile& t) {
   return gpu::PipelineKey(shader).set("BM", t.bm).set("BN", t.bn).set("BK", t.bk).set("RM", t.rm).set("RN", t.rn);
 }
-// A shader of matmul_large_tile.inc.wgsl's tiling; depth: its DEPTH (GraphOptions::gemm_depth;
-// the vec4-staged shaders only).
-gpu::PipelineKey large_key(gpu::ShaderName shader, bool trans_b, const LargeTile& t, uint32_t depth = 1) {
-  gpu::PipelineKey key = tile_key(shader, t).set("trans_b", trans_b ? 1 : 0);
-  if (depth > 1) key.set("DEPTH", depth);
-  return key;
-}
-
-// ":d2" for a key with DEPTH 2 (profile labels), "" without.
-std::string depth_tag(const gpu::PipelineKey& key) {
-  for (const auto& c : key.constants)
-    if (c.name == "DEPTH") return ":d" + std::to_string(static_cast<int>(c.value));
-  return "";
+gpu::PipelineKey large_key(gpu::ShaderName shader, bool trans_b, const LargeTile& t) {
+  return tile_key(shader, t).set("trans_b", trans_b ? 1 : 0);
 }
 
 // M, N, K and batch of the shape bounds (max_dims), for which kernels to build.
@@ -205,8 +194,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     if (specialize) key.set("EPI", epi_codes);
     WICK_ASSIGN_OR_RETURN(auto pl, g.pipeline(key));
     gpu::Dispatch d;
-    const std::string tag = (tile ? std::string(":") + tile : "") + depth_tag(key);
-    if (!tag.empty()) d.label = g.current_op() + " " + key.shader + tag;
+    if (tile) d.label = g.current_op() + " " + key.shader + ":" + tile;
     d.pipeline = std::move(pl);
     // Bindings 2, 5 and 6 unused: b again (read-only, like them).
     d.bindings = {{0, a->buffer.get()}, {1, b->buffer.get()}, {2, bias ? bias->buffer.get() : b->buffer.get()},
@@ -231,7 +219,6 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
   uint32_t splits = 1;
   const bool cpu_adapter = g.device().adapter_info().adapter_type == "CPU";
   const int splitk_option = g.options().matmul_splitk;
-  const uint32_t depth = g.options().gemm_depth;
   // A vec4 binding needs at least 16 bytes; smaller tensors never reach the large kernels.
   const bool vec4_ok = a->buffer->size() >= 16 && b->buffer->size() >= 16 && out->buffer->size() >= 16;
   if (f16w) {
@@ -243,7 +230,7 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     const bool f16_math = g.options().f16_arith && g.device().has_feature(gpu::Feature::kShaderF16);
     auto key = [&](const LargeTile& t) {
       return f16_math ? tile_key(gpu::shaders::matmul_large_vec4_f16math, t)
-                      : large_key(gpu::shaders::matmul_large_vec4_f16w, trans_b, t, depth);
+                      : large_key(gpu::shaders::matmul_large_vec4_f16w, trans_b, t);
     };
     if (rows128 * ceil_div(mx.n, uint64_t{128}) >= kMinTiles128) {
       WICK_ASSIGN_OR_RETURN(large128_index, add(key(kTile128)));
@@ -260,15 +247,15 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
     const uint64_t rows128 = ceil_div(mx.m, uint64_t{128}) * mx.batch;
     if (vec4_ok) {
       if (rows128 * ceil_div(mx.n, uint64_t{128}) >= kMinTiles128) {
-        WICK_ASSIGN_OR_RETURN(large128_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128, depth)));
+        WICK_ASSIGN_OR_RETURN(large128_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128)));
       }
       if (rows128 * ceil_div(mx.n, uint64_t{64}) >= kMinTiles128x64) {
-        WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128x64, depth)));
+        WICK_ASSIGN_OR_RETURN(large128x64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile128x64)));
       }
-      WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64, depth)));
+      WICK_ASSIGN_OR_RETURN(large64_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64)));
       const uint64_t tiles64 = ceil_div(mx.m, uint64_t{64}) * ceil_div(mx.n, uint64_t{64}) * mx.batch;
       if (g.options().matmul_tile_k8 && tiles64 >= kMinTiles64k8) {
-        WICK_ASSIGN_OR_RETURN(large64k8_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64k8, depth), "64x64x8"));
+        WICK_ASSIGN_OR_RETURN(large64k8_index, add(large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64k8), "64x64x8"));
       }
       // Split-K for the 64x64 tile, at the splits the shape bounds call for: the same kernel
       // storing raw sums into the partial buffer, then the reduce (same params, same epilogue).
@@ -278,10 +265,9 @@ Status build_matmul(Graph& g, const char* name, Kind kind, GpuTensor* a, GpuTens
           partial_bytes <= g.device().limits().max_storage_buffer_binding_size) {
         splits = static_cast<uint32_t>(ks);
         WICK_ASSIGN_OR_RETURN(gpu::Buffer * partial, g.shared_scratch("matmul split-K partial sums", partial_bytes));
-        gpu::PipelineKey key = large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64, depth).set("KS", splits);
+        gpu::PipelineKey key = large_key(gpu::shaders::matmul_large_vec4, trans_b, kTile64).set("KS", splits);
         WICK_ASSIGN_OR_RETURN(auto pl, g.pipeline(key));
         gpu::Dispatch d;
-        if (!depth_tag(key).empty()) d.label = g.current_op() + " " + key.shader + depth_tag(key);
         d.pipeline = std::move(pl);
         d.bindings = {{0, a->buffer.get()}, {1, b->buffer.get()}, {2, b->buffer.get()}, {3, partial},
                       {4, params->buffer()}, {5, b->buffer.get()}, {6, b->buffer.get()}};
