@@ -1,4 +1,14 @@
 #!/usr/bin/env bash
+# NEXT (after the night session of 2026-12-07; one model call and two lean kernel calls, all
+# on H100s, results in bench/results/vision_h200.md): the GEMM tiles are bound neither by
+# shared-memory wavefronts (the warp's shape, WARP_ROWS: no change) nor by global-load latency
+# (two K tiles in flight, 3191f06: 1-20% slower). Whisper base's Wick/ORT was 0.479 (median
+# of three rounds; ORT 9.8-10.4 ms there); D-FINE's ten largest layers 18.50 TFLOP/s. What is
+# left to try on the tiles is the per-step fixed work (barrier, staging stores) per FMA: a
+# K step of 32 at the 64x64 / 4x4 tile in the 16 KiB of one buffer was v30 (lost); a GEMM
+# that keeps its B tile in registers across K steps is untried. To time the map-as-wait of
+# the outputs (fd4d534) apart from the machine's host noise: `bash .dev/bench/vision/ab_call.sh`
+# with AB_AFTER="whisper_base_encoder_30s:WICK_READBACK_MAP_WAIT=0,default,WICK_READBACK_MAP_WAIT=0,default".
 # NEXT (after the evening session of 2026-12-07 (2); one H100 call ran, then no machine was
 # lent): NBUF = 1 is timed in the conv_pw bench and loses (bench/kernels/conv/README.md, "One
 # shared buffer"); its matmul rows (v49-v51) ran on a cold GPU and are not compared. To
