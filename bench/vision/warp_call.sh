@@ -8,7 +8,8 @@
 # an end-to-end A/B with and without the setting (Whisper also with a first command buffer of 4
 # dispatches and with WICK_READBACK_MAP_WAIT=0), and Wick/ORT rounds timing Wick both ways.
 # Stage with `KBENCH="conv_pw matmul" SKIP_FIXTURE=1 bash bench/vision/prepare.sh`; run with
-# OUT set (ab_call.sh).
+# OUT set (ab_call.sh). Ran once (2026-12-07 night, bench/results/vision_h200.md); the switch
+# made no difference and was taken out after, so WICK_GEMM_WARP_ROWS now sets nothing.
 W4=WICK_GEMM_WARP_ROWS=4
 KERNEL_BENCH="${KERNEL_BENCH:-conv_pw conv_pw matmul}" KBENCH_ARGS_conv_pw="${KBENCH_ARGS_conv_pw:-21 32 34 35 22 33}" \
   KBENCH_TIMEOUT_conv_pw=80 KBENCH_ARGS_matmul="${KBENCH_ARGS_matmul:---large 34 52 55 41 53 32 54}" KBENCH_TIMEOUT_matmul=90 \
