@@ -343,7 +343,7 @@ Result<SubmitStats> CommandList::submit(const SubmitOptions& options) {
 
   const Clock::time_point wait_start = Clock::now();
   if (options.map_for_read && !timed) {
-    WICK_RETURN_IF_ERROR(device_->map_for_read(options.map_for_read, options.map_size).with_context("submit"));
+    WICK_RETURN_IF_ERROR(device_->map_for_read(options.map_for_read, 0, options.map_size, "submit: map for reading"));
     stats.mapped = true;
   } else {
     WICK_RETURN_IF_ERROR(device_->wait_idle().with_context("submit"));

@@ -498,27 +498,21 @@ Status Device::wait_idle() {
   return Status::ok_status();
 }
 
-Status Device::map_for_read(WGPUBuffer mappable, uint64_t map_size) {
-  WICK_RETURN_IF_ERROR(check());
+Status Device::map_for_read(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, std::string_view what) {
   StatusReply<WGPUMapAsyncStatus> reply{WGPUMapAsyncStatus_Error, {}};
   WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
   reply_into(cb, reply);
-  WICK_RETURN_IF_ERROR(wait(wgpuBufferMapAsync(mappable, WGPUMapMode_Read, 0, map_size, cb), "map for reading"));
-  WICK_RETURN_IF_ERROR(check());
-  if (reply.status != WGPUMapAsyncStatus_Success) return make_error(ErrorCode::kDeviceLost, "map for reading: " + reply.message);
+  WICK_RETURN_IF_ERROR(wait(wgpuBufferMapAsync(mappable, WGPUMapMode_Read, map_offset, map_size, cb), what));
+  WICK_RETURN_IF_ERROR(check().with_context(std::string(what)));
+  if (reply.status != WGPUMapAsyncStatus_Success) {
+    return make_error(ErrorCode::kDeviceLost, std::string(what) + ": map failed: " + reply.message);
+  }
   return Status::ok_status();
 }
 
 Status Device::read_mapped(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, void* dst, uint64_t skip,
                            uint64_t bytes, const std::string& what) {
-  StatusReply<WGPUMapAsyncStatus> reply{WGPUMapAsyncStatus_Error, {}};
-  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-  reply_into(cb, reply);
-  WICK_RETURN_IF_ERROR(wait(wgpuBufferMapAsync(mappable, WGPUMapMode_Read, map_offset, map_size, cb), what));
-  WICK_RETURN_IF_ERROR(check().with_context(what));
-  if (reply.status != WGPUMapAsyncStatus_Success) {
-    return make_error(ErrorCode::kDeviceLost, what + ": map failed: " + reply.message);
-  }
+  WICK_RETURN_IF_ERROR(map_for_read(mappable, map_offset, map_size, what));
   const void* mapped = wgpuBufferGetConstMappedRange(mappable, map_offset, map_size);
   if (mapped == nullptr) {
     wgpuBufferUnmap(mappable);

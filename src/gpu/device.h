@@ -121,9 +121,10 @@ class Device {
   Status wait(WGPUFuture future, std::string_view what);
   // Blocks until all work submitted so far has finished on the GPU.
   Status wait_idle();
-  // Maps [0, map_size) of a MapRead buffer for reading and blocks until it is mapped (after
-  // the submitted work that writes it); the caller unmaps it.
-  Status map_for_read(WGPUBuffer mappable, uint64_t map_size);
+  // Maps [map_offset, map_offset + map_size) of a MapRead buffer for reading and blocks until
+  // it is mapped (after the submitted work that writes it); the caller unmaps it. `what`
+  // names the read in error messages.
+  Status map_for_read(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, std::string_view what);
   // Maps [map_offset, map_offset + map_size) of a MapRead buffer, copies `bytes` from `skip`
   // bytes into that range to dst, and unmaps. `what` names the read in error messages.
   Status read_mapped(WGPUBuffer mappable, uint64_t map_offset, uint64_t map_size, void* dst, uint64_t skip,

@@ -12,7 +12,6 @@
 
 #include "webgpu/chain_fusion.h"
 #include "gpu/host_copy.h"
-#include "gpu/strings.h"
 #include "webgpu/flop_count.h"
 #include "webgpu/f16_weights.h"
 #include "webgpu/fusion.h"
@@ -973,36 +972,11 @@ bool Graph::reads_through_readback() const {
   return false;
 }
 
-Status Graph::download_outputs(ValueTable& values, std::span<const int32_t> args, bool premapped) {
+Status Graph::download_outputs(ValueTable& values, std::span<const int32_t> args, bool readback_mapped) {
   // One map of the shared readback buffer for every output read this call.
   const uint8_t* mapped = nullptr;
 #ifndef __EMSCRIPTEN__
-  struct Unmap {
-    WGPUBuffer buffer = nullptr;
-    ~Unmap() {
-      if (buffer) wgpuBufferUnmap(buffer);
-    }
-  } unmap;
-  if (premapped) {
-    mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback_->handle(), 0, readback_used_));
-    if (mapped == nullptr) return Status(ErrorCode::kInternal, "WebGPU delegate: the outputs' mapped range is unavailable");
-  } else if (reads_through_readback()) {
-    struct Reply {
-      WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
-      std::string message;
-    } reply;
-    WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-    cb.mode = WGPUCallbackMode_WaitAnyOnly;
-    cb.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* r, void*) {
-      static_cast<Reply*>(r)->status = status;
-      static_cast<Reply*>(r)->message = gpu::from_wgpu(message);
-    };
-    cb.userdata1 = &reply;
-    const WGPUFuture future = wgpuBufferMapAsync(readback_->handle(), WGPUMapMode_Read, 0, readback_used_, cb);
-    WICK_RETURN_IF_ERROR(device_->wait(future, "WebGPU delegate: map the outputs"));
-    if (reply.status != WGPUMapAsyncStatus_Success)
-      return Status(ErrorCode::kDeviceLost, "WebGPU delegate: map the outputs: " + reply.message);
-    unmap.buffer = readback_->handle();
+  if (readback_mapped) {
     mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback_->handle(), 0, readback_used_));
     if (mapped == nullptr) return Status(ErrorCode::kInternal, "WebGPU delegate: the outputs' mapped range is unavailable");
   }
@@ -1140,7 +1114,8 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   if (options_.profile) record_profile(*stats);
   t0 = Clock::now();
 #ifndef __EMSCRIPTEN__
-  // Mapped by the submit: unmapped however this call ends (the next call's copies write it).
+  // The outputs' readback buffer, mapped by the submit (GraphOptions::readback_map_wait) or
+  // below, is unmapped however this call ends (the next call's copies write it).
   struct Unmap {
     WGPUBuffer buffer = nullptr;
     ~Unmap() {
@@ -1149,7 +1124,16 @@ Status Graph::execute_call(ValueTable& values, std::span<const int32_t> args) {
   } unmap{stats->mapped ? so.map_for_read : nullptr};
 #endif
   for (auto& check : after_submit_) WICK_RETURN_IF_ERROR(check().with_context("WebGPU delegate"));
-  WICK_RETURN_IF_ERROR(download_outputs(values, args, stats->mapped));
+#ifndef __EMSCRIPTEN__
+  if (!unmap.buffer && reads_through_readback()) {
+    WICK_RETURN_IF_ERROR(device_->map_for_read(readback_->handle(), 0, readback_used_, "WebGPU delegate: map the outputs"));
+    unmap.buffer = readback_->handle();
+  }
+  const bool readback_mapped = unmap.buffer != nullptr;
+#else
+  const bool readback_mapped = false;
+#endif
+  WICK_RETURN_IF_ERROR(download_outputs(values, args, readback_mapped));
   host_times_.download_ns = ns_between(t0, Clock::now());
   return device_->check().with_context("WebGPU delegate");
 }

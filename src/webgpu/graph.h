@@ -545,8 +545,8 @@ class Graph {
   // Reads output j's words from its staging buffer, or from `mapped` (the shared readback
   // buffer, mapped for this call) when not null.
   Status download_output(size_t j, const uint8_t* mapped, Tensor& host, const std::string& where);
-  // premapped: readback_ is mapped already (GraphOptions::readback_map_wait); the caller unmaps.
-  Status download_outputs(ValueTable& values, std::span<const int32_t> args, bool premapped);
+  // readback_mapped: readback_ is mapped for this call (execute_call maps and unmaps it).
+  Status download_outputs(ValueTable& values, std::span<const int32_t> args, bool readback_mapped);
   // Whether this call reads any output through readback_ (the others: top-k, none staged).
   bool reads_through_readback() const;
   // The profile of the last submit, with FLOPs per counted op (flop_count.h).

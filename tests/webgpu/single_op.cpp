@@ -298,12 +298,11 @@ Result<std::vector<Value>> VkGraphBuilder::run(const std::vector<Value>& inputs)
     Status called = graph->execute(again, args);
     if (!called.ok() && !later_errors_continue) return called;
     later_statuses.push_back(called);
+    later_kernels.emplace_back();
     if (!called.ok()) {
-      later_kernels.emplace_back();
       later_outputs.emplace_back();
       continue;
     }
-    later_kernels.emplace_back();
     for (const webgpu::ProfileEntry& e : graph->last_profile()) later_kernels.back().push_back(e.label);
     later_outputs.emplace_back(again.values.begin() + static_cast<long>(call.size()), again.values.end());
   }
