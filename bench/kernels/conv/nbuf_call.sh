@@ -6,16 +6,7 @@
 # .dev/bench/wick.tar.xz, run with OUT set. The matmul bench runs first and warms the GPU (a
 # cold GPU's first rows run slow), so its first rows may read slow.
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-W=/tmp/vb
-mkdir -p $W
-tar -xJf .dev/bench/wick.tar.xz -C $W
-export LD_LIBRARY_PATH=$W/wick WICK_KERNEL_BENCH_DIR=$W/wick/kbench
-K=$W/wick/kbench
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
-head -1 $W/wick/COMMIT
+. "$(dirname "$0")/../lean_call_setup.sh"
 # The matmul bench first: it brings the GPU to its clocks for the conv_pw bench after it.
 timeout 60 $K/wick_kernel_bench_matmul --large ${MATMUL_ARGS:-34 41 49 50 51} > $OUT/matmul.txt 2>&1
 timeout 60 $K/wick_kernel_bench_conv_pw ${CONV_ARGS:-21 29 30 31} > $OUT/conv_pw.txt 2>&1

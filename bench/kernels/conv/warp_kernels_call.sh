@@ -6,16 +6,7 @@
 # bash bench/vision/prepare.sh`, carry .gl and .dev/bench/wick.tar.xz, run with OUT set.
 # conv_pw runs twice (the first warms the GPU to its clocks), then matmul.
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-W=/tmp/vb
-mkdir -p $W
-tar -xJf .dev/bench/wick.tar.xz -C $W
-export LD_LIBRARY_PATH=$W/wick WICK_KERNEL_BENCH_DIR=$W/wick/kbench
-K=$W/wick/kbench
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
-head -1 $W/wick/COMMIT
+. "$(dirname "$0")/../lean_call_setup.sh"
 timeout 60 $K/wick_kernel_bench_conv_pw ${CONV_ARGS:-21 32 34 35 22 33} > $OUT/conv_pw_first.txt 2>&1
 timeout 60 $K/wick_kernel_bench_conv_pw ${CONV_ARGS:-21 32 34 35 22 33} > $OUT/conv_pw.txt 2>&1
 timeout 90 $K/wick_kernel_bench_matmul --large ${MATMUL_ARGS:-34 52 55 41 53 32 54} > $OUT/matmul.txt 2>&1
