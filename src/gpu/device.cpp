@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "gpu/dawn_abi.h"
 #include "gpu/strings.h"
@@ -214,6 +217,11 @@ Device::~Device() {
 Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   std::shared_ptr<Device> self(new Device());
   self->options_ = options;
+  // The environment decides for every caller alike (the runtime, tools, kernel benches), so an
+  // A/B of robustness needs no rebuild.
+  if (const char* v = std::getenv("WICK_ROBUSTNESS")) {
+    self->options_.robust_buffer_access = std::string_view(v) != "0";
+  }
 
   // Timed waits: every asynchronous WebGPU call here is waited on with wgpuInstanceWaitAny.
   // Dawn's experimental features (subgroup matrices, timestamps inside passes) are offered
@@ -311,14 +319,14 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   const size_t disabled_count = ai.adapter_type == "CPU" ? 2 : 1;
   // Experimental features only; on Vulkan, Dawn grants subgroup matrices only with the
   // Vulkan memory model on.
-  const char* enabled_toggles[] = {"allow_unsafe_apis", "use_vulkan_memory_model"};
+  std::vector<const char*> enabled_toggles;
+  if (unsafe_apis) enabled_toggles = {"allow_unsafe_apis", "use_vulkan_memory_model"};
+  if (!self->options_.robust_buffer_access) enabled_toggles.push_back("disable_robustness");
   WGPUDawnTogglesDescriptor toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
   toggles.disabledToggleCount = disabled_count;
   toggles.disabledToggles = disabled_toggles;
-  if (unsafe_apis) {
-    toggles.enabledToggleCount = 2;
-    toggles.enabledToggles = enabled_toggles;
-  }
+  toggles.enabledToggleCount = enabled_toggles.size();
+  toggles.enabledToggles = enabled_toggles.data();
   device_desc.nextInChain = &toggles.chain;
 
   device_desc.deviceLostCallbackInfo.mode = WGPUCallbackMode_AllowSpontaneous;

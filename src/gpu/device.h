@@ -51,6 +51,13 @@ struct DeviceOptions {
   bool request_adapter_limits = true;
   // How long a blocking wait (map, queue done) may take before it is reported as an error.
   uint64_t wait_timeout_ns = UINT64_MAX;
+  // Dawn's robustness: every run-time index into a buffer or workgroup array clamped, every
+  // loop given a guard counter. Browsers always have it. Off (Dawn's disable_robustness
+  // toggle, native only) the shaders run as written, which is how onnxruntime's WebGPU EP
+  // creates its device in release builds; Wick's kernels keep every access in bounds
+  // themselves (the tests run the fixtures both ways). WICK_ROBUSTNESS=0 or 1 in the
+  // environment overrides this field.
+  bool robust_buffer_access = true;
 };
 
 struct AdapterInfo {

@@ -128,6 +128,9 @@ struct RunLog {
   // How the last profiled call's GPU times were taken: 0 not yet, 1 a pass per dispatch,
   // 2 inside the passes (gpu::SubmitStats::gpu_times_inside_pass).
   int timing = 0;
+  // The device's robust buffer access (gpu::DeviceOptions::robust_buffer_access), so that a
+  // summary says when it ran without.
+  bool robust = true;
 };
 
 // sum += c, figure by figure.
@@ -299,6 +302,8 @@ class WebGpuBackend : public Backend {
     o.request_timestamps_inside_passes = options_.profile;
     WICK_ASSIGN_OR_RETURN(device_, gpu::Device::create(o));
     cache_ = std::make_shared<gpu::PipelineCache>(device_, find_wgsl);
+    std::lock_guard<std::mutex> log_lock(log_->mutex);
+    log_->robust = device_->options().robust_buffer_access;
     return {};
   }
 
@@ -404,6 +409,8 @@ void print_last_graph_summary(std::FILE* out) {
   with_locked_log(registered(), [&](RunLog& lr) {
     std::fprintf(out, "webgpu: %zu graph(s), %zu dispatches recorded; activations %.1f KiB planned (shared by liveness) vs %.1f KiB naive; constants %.1f KiB\n",
                  lr.graphs, lr.dispatches, lr.planned / 1024.0, lr.naive / 1024.0, lr.constants / 1024.0);
+    if (!lr.robust)
+      std::fprintf(out, "webgpu: Dawn's robustness off (WICK_ROBUSTNESS=0): shader indices unclamped\n");
     if (lr.cat_placed > 0)
       std::fprintf(out, "webgpu: concatenations in place: %zu values live in a cat's buffer, %zu cat inputs not copied\n",
                    lr.cat_placed, lr.cat_not_copied);
