@@ -322,6 +322,14 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   std::vector<const char*> enabled_toggles;
   if (unsafe_apis) enabled_toggles = {"allow_unsafe_apis", "use_vulkan_memory_model"};
   if (!self->options_.robust_buffer_access) enabled_toggles.push_back("disable_robustness");
+  // WICK_DUMP_SHADERS=1: Dawn prints each shader module's WGSL and what it hands the driver
+  // (SPIR-V on Vulkan) through the device's log, here stderr: what robustness and Tint's
+  // transforms add to a kernel (bench/kernels/robustness). Native only.
+  const bool dump_shaders = std::getenv("WICK_DUMP_SHADERS") != nullptr;
+  if (dump_shaders) {
+    enabled_toggles.push_back("dump_shaders");
+    enabled_toggles.push_back("disable_symbol_renaming");
+  }
   WGPUDawnTogglesDescriptor toggles = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
   toggles.disabledToggleCount = disabled_count;
   toggles.disabledToggles = disabled_toggles;
@@ -347,6 +355,16 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   }
   self->device_ = DeviceHandle(device_reply.object);
   self->queue_ = QueueHandle(wgpuDeviceGetQueue(self->handle()));
+#ifndef __EMSCRIPTEN__
+  if (dump_shaders) {
+    WGPULoggingCallbackInfo log = WGPU_LOGGING_CALLBACK_INFO_INIT;
+    log.callback = [](WGPULoggingType, WGPUStringView message, void*, void*) {
+      std::fwrite(message.data, 1, message.length == WGPU_STRLEN ? std::strlen(message.data) : message.length, stderr);
+      std::fputc('\n', stderr);
+    };
+    wgpuDeviceSetLoggingCallback(self->handle(), log);
+  }
+#endif
 
   WGPULimits device_limits = WGPU_LIMITS_INIT;
   if (wgpuDeviceGetLimits(self->handle(), &device_limits) != WGPUStatus_Success) {

@@ -130,10 +130,18 @@ const Variant kVariants[] = {
     // touch 8 addresses, one shared-memory wavefront, instead of 16): v32 v21's tile, v33
     // v22's; v34 v21's as 8 rows of 4; v35 v21's as 2 rows of 16 (lid's layout computed: the
     // cost of the remap alone).
-    {32, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 4},
-    {33, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true, 2, 4},
-    {34, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 8},
-    {35, "v19_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 2},
+    // Since 2026-12-08 they run on the tile as it was (v38's file): the shipped one reads
+    // lid's layout only.
+    {32, "v38_flat_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 4},
+    {33, "v38_flat_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true, 2, 4},
+    {34, "v38_flat_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 8},
+    {35, "v38_flat_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true, 2, 2},
+    // v38 / v39 (2026-12-08): v21's / v22's tile as it was before 2026-12-08, the K step's
+    // shared reads at a run-time buffer base that Dawn's robustness clamps (a min() and the
+    // index math per vec4 read); the shipped tile's indices are proven in bounds, no clamp
+    // (bench/kernels/robustness/README.md, "Indices Tint can bound").
+    {38, "v38_flat_pw_gemm_vec4.wgsl", true, 64, 64, 16, 4, 4, true},
+    {39, "v38_flat_pw_gemm_vec4.wgsl", true, 64, 64, 8, 8, 4, true},
 };
 
 // conv2d_pw's split over the input channels (src/webgpu/ops/conv/register.cpp).

@@ -141,10 +141,17 @@ const Variant kVariants[] = {
     // step's vec4 reads of the B tile touch 8 addresses (one shared-memory wavefront) instead
     // of 16 (two): v52 v34's tile, v53 v41's, v54 v32's (128x128, 8x8); v55 v34's as 8 rows
     // of 4 (B one wavefront, A 8 addresses: one).
-    {52, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"WARP_ROWS", 4}}, 16384, true},
-    {53, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}, {"WARP_ROWS", 4}}, 8192, true},
-    {54, "v32_shipped_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}, {"WARP_ROWS", 4}}, 16384, true},
-    {55, "v32_shipped_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"WARP_ROWS", 8}}, 16384, true},
+    {52, "v60_flat_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"WARP_ROWS", 4}}, 16384, true},
+    {53, "v60_flat_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}, {"WARP_ROWS", 4}}, 8192, true},
+    {54, "v60_flat_large_vec4.wgsl", 128, 128, 0, true, {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"RM", 8}, {"RN", 8}, {"WARP_ROWS", 4}}, 16384, true},
+    {55, "v60_flat_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}, {"WARP_ROWS", 8}}, 16384, true},
+    // (v52-v55 run on the tile as it was, v60's file, since 2026-12-08: the shipped one reads
+    // lid's layout only.) v60 / v61 (2026-12-08): v34's / v41's tile as it was before
+    // 2026-12-08, the K step's shared reads at a run-time buffer base that Dawn's robustness
+    // clamps; the shipped tile's indices are proven in bounds, no clamp
+    // (bench/kernels/robustness/README.md, "Indices Tint can bound").
+    {60, "v60_flat_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"RM", 4}, {"RN", 4}}, 16384, true},
+    {61, "v60_flat_large_vec4.wgsl", 64, 64, 0, true, {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"RM", 8}, {"RN", 4}}, 8192, true},
 };
 
 constexpr int kPerList = 10;  // dispatches per timed list

@@ -123,6 +123,35 @@ function runTimeIndices(spirv) {
   return arrays;
 }
 
+// The workgroup (shared-memory) arrays' access chains, and how many of them take an index
+// that robustness clamped: an index defined by a UMin (Tint's clamp against the array's last
+// element; the shipped shaders put no min() of their own into a workgroup index). Tint leaves
+// out the clamp where its range analysis bounds the index (constants, lid / li, loop indices
+// with constant bounds, + and *: not %, /, &, >>, select or a function's parameters), so a
+// hot loop's shared reads are best indexed that way (README, "Indices Tint can bound").
+function clampedSharedIndices(spirv) {
+  const lines = spirv.split('\n');
+  const clamps = new Set();
+  const shared = new Set();
+  const ptrTypes = new Set();
+  for (const line of lines) {
+    let m = line.match(/^\s*(%\S+) = OpExtInst %uint %\S+ UMin /);
+    if (m) clamps.add(m[1]);
+    m = line.match(/^\s*(%\S+) = OpTypePointer Workgroup /);
+    if (m) ptrTypes.add(m[1]);
+    m = line.match(/^\s*(%\S+) = OpVariable (%\S+) Workgroup/);
+    if (m && ptrTypes.has(m[2])) shared.add(m[1]);
+  }
+  let total = 0, clamped = 0;
+  for (const line of lines) {
+    const m = line.match(/OpAccessChain \S+ (%\S+) (.*)$/);
+    if (!m || !shared.has(m[1])) continue;
+    total++;
+    if (m[2].split(/\s+/).some((id) => clamps.has(id))) clamped++;
+  }
+  return {total, clamped};
+}
+
 const only = value('--only', '');
 if (args.includes('--all')) {
   const listed = new Set(KERNELS.map((k) => k.shader));
@@ -163,6 +192,8 @@ chosen.forEach((k, i) => {
   const verdict = dynamic === 0 ? 'clean' : `${dynamic} run-time indices`;
   const fail = k.clean && dynamic > 0;
   if (fail) bad++;
-  console.log(`${fail ? 'FAIL ' : ''}${label}: ${verdict}  [register arrays, run-time/all accesses: ${summary.join(', ') || 'none'}]`);
+  const sh = clampedSharedIndices(dumps[dumps.length - 1]);
+  console.log(`${fail ? 'FAIL ' : ''}${label}: ${verdict}  [register arrays, run-time/all accesses: ${summary.join(', ') || 'none'}]` +
+              `  [shared accesses clamped/all: ${sh.clamped}/${sh.total}]`);
 });
 process.exit(bad ? 1 : 0);

@@ -53,7 +53,6 @@ override KS: u32 = 1u;
 override TAIL_S: u32 = 1u;
 override TAIL_X0: u32 = 0u;
 override NBUF: u32 = 2u;  // shared buffers: 2 (double buffering) or 1 (above)
-override WARP_ROWS: u32 = 0u;  // 0: lid's layout; 2, 4, 8: see tx / ty in main (benches only)
 // The flag store_block gets on a tail piece's batch argument.
 const kTailPiece: u32 = 0x80000000u;
 
@@ -79,18 +78,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let bi = wid.z / KS;
   let splits = select(KS, TAIL_S, piece);
   let split = select(wid.z % KS, tail_at % TAIL_S, piece);
-  // The thread's column and row block: lid's (a warp of 32 consecutive invocations is 2 rows
-  // of 16 threads at TX = 16: per K step its vec4 reads of bs_ touch 16 addresses, two
-  // shared-memory wavefronts). WARP_ROWS > 0 (research benches only) lays each run of 32
-  // out as WARP_ROWS rows of 32 / WARP_ROWS threads (4 x 8: one wavefront each); timed on the
-  // H100 it changed nothing (bench/kernels/matmul v52-v55, conv v32-v35), so the tiles are
-  // not bound by shared-memory wavefronts. Valid only where TX and TY divide into such runs.
-  let lanes_x = 32u / max(WARP_ROWS, 1u);
-  let warps_x = max(TX / lanes_x, 1u);
-  let warp = li / 32u;
-  let lane = li % 32u;
-  let tx = select(lid.x, (warp % warps_x) * lanes_x + lane % lanes_x, WARP_ROWS > 0u);
-  let ty = select(lid.y, (warp / warps_x) * WARP_ROWS + lane / lanes_x, WARP_ROWS > 0u);
+  // The thread's column and row block, lid's own: a run of 32 consecutive invocations is 2
+  // rows of 16 threads at TX = 16, so a K step's vec4 reads of bs_ touch 16 addresses, two
+  // shared-memory wavefronts. Other layouts of the run (4 x 8, 8 x 4: one wavefront) changed
+  // nothing on the H100 (bench/kernels/matmul v52-v55, conv v32-v35) and would cost the range
+  // proof below: tx and ty are lid's components as they are.
+  let tx = lid.x;
+  let ty = lid.y;
   let GM = RM / 4u;  // 4-row blocks per thread
   let GN = RN / 4u;  // 4-column blocks per thread
   // acc[(g * 4 + i) * 2 + h]: row ty * 4 + i of row block g, columns of column block h
@@ -109,48 +103,56 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     store_tile(li, 0u);
     workgroupBarrier();
   }
-  for (var t = 0u; t < nt; t++) {
-    let cur = select(0u, t & 1u, NBUF == 2u);
-    if (NBUF == 1u) {
-      store_tile(li, 0u);
-      workgroupBarrier();
-    }
-    if (t + 1u < nt) { load_tile(li, bi, row0, col0, k_first + (t + 1u) * BK); }
-    let abase = cur * A_V4;
-    let bbase = cur * B_V4;
-    for (var kk = 0u; kk < BK; kk++) {
-      // Row blocks g = 0, 1 and column blocks h = 0, 1 of this K step; the second of each is
-      // a re-read of the first where the thread has one block (GM or GN = 1), and its FMAs
-      // are skipped (GM, GN are pipeline constants: the branches fold).
-      let a0 = as_[abase + kk * (BM / 4u) + ty];
-      let a1 = as_[abase + kk * (BM / 4u) + (GM - 1u) * (BM / 8u) + ty];
-      let b0 = bs_[bbase + kk * (BN / 4u) + tx];
-      let b1 = bs_[bbase + kk * (BN / 4u) + (GN - 1u) * (BN / 8u) + tx];
-      acc[0] = fma(vec4<f32>(a0.x), b0, acc[0]);
-      acc[2] = fma(vec4<f32>(a0.y), b0, acc[2]);
-      acc[4] = fma(vec4<f32>(a0.z), b0, acc[4]);
-      acc[6] = fma(vec4<f32>(a0.w), b0, acc[6]);
-      if (GN > 1u) {
-        acc[1] = fma(vec4<f32>(a0.x), b1, acc[1]);
-        acc[3] = fma(vec4<f32>(a0.y), b1, acc[3]);
-        acc[5] = fma(vec4<f32>(a0.z), b1, acc[5]);
-        acc[7] = fma(vec4<f32>(a0.w), b1, acc[7]);
+  // The K tiles in runs of NBUF, tile t0 + cur in shared buffer cur. Every index into as_ and
+  // bs_ in the K step is then built from constants and indices Tint can bound (cur and kk:
+  // loops with constant bounds; tx, ty: lid's components), so its range analysis proves them
+  // in bounds and Dawn's robustness (every browser) adds no clamp to the reads. With the
+  // buffer as a run-time value (cur = t & 1) each read took a min() against the array's end,
+  // and the index could not fold into the load's immediate offset: two or three integer
+  // instructions per vec4 read, beside the 16 FMAs it feeds (bench/kernels/robustness).
+  for (var t0 = 0u; t0 < nt; t0 += NBUF) {
+    for (var cur = 0u; cur < NBUF; cur++) {
+      let t = t0 + cur;
+      if (t >= nt) { break; }
+      if (NBUF == 1u) {
+        store_tile(li, 0u);
+        workgroupBarrier();
       }
-      if (GM > 1u) {
-        acc[8] = fma(vec4<f32>(a1.x), b0, acc[8]);
-        acc[10] = fma(vec4<f32>(a1.y), b0, acc[10]);
-        acc[12] = fma(vec4<f32>(a1.z), b0, acc[12]);
-        acc[14] = fma(vec4<f32>(a1.w), b0, acc[14]);
+      if (t + 1u < nt) { load_tile(li, bi, row0, col0, k_first + (t + 1u) * BK); }
+      for (var kk = 0u; kk < BK; kk++) {
+        // Row blocks g = 0, 1 and column blocks h = 0, 1 of this K step; the second of each is
+        // a re-read of the first where the thread has one block (GM or GN = 1), and its FMAs
+        // are skipped (GM, GN are pipeline constants: the branches fold).
+        let a0 = as_[cur * A_V4 + kk * (BM / 4u) + ty];
+        let a1 = as_[cur * A_V4 + kk * (BM / 4u) + (GM - 1u) * (BM / 8u) + ty];
+        let b0 = bs_[cur * B_V4 + kk * (BN / 4u) + tx];
+        let b1 = bs_[cur * B_V4 + kk * (BN / 4u) + (GN - 1u) * (BN / 8u) + tx];
+        acc[0] = fma(vec4<f32>(a0.x), b0, acc[0]);
+        acc[2] = fma(vec4<f32>(a0.y), b0, acc[2]);
+        acc[4] = fma(vec4<f32>(a0.z), b0, acc[4]);
+        acc[6] = fma(vec4<f32>(a0.w), b0, acc[6]);
         if (GN > 1u) {
-          acc[9] = fma(vec4<f32>(a1.x), b1, acc[9]);
-          acc[11] = fma(vec4<f32>(a1.y), b1, acc[11]);
-          acc[13] = fma(vec4<f32>(a1.z), b1, acc[13]);
-          acc[15] = fma(vec4<f32>(a1.w), b1, acc[15]);
+          acc[1] = fma(vec4<f32>(a0.x), b1, acc[1]);
+          acc[3] = fma(vec4<f32>(a0.y), b1, acc[3]);
+          acc[5] = fma(vec4<f32>(a0.z), b1, acc[5]);
+          acc[7] = fma(vec4<f32>(a0.w), b1, acc[7]);
+        }
+        if (GM > 1u) {
+          acc[8] = fma(vec4<f32>(a1.x), b0, acc[8]);
+          acc[10] = fma(vec4<f32>(a1.y), b0, acc[10]);
+          acc[12] = fma(vec4<f32>(a1.z), b0, acc[12]);
+          acc[14] = fma(vec4<f32>(a1.w), b0, acc[14]);
+          if (GN > 1u) {
+            acc[9] = fma(vec4<f32>(a1.x), b1, acc[9]);
+            acc[11] = fma(vec4<f32>(a1.y), b1, acc[11]);
+            acc[13] = fma(vec4<f32>(a1.z), b1, acc[13]);
+            acc[15] = fma(vec4<f32>(a1.w), b1, acc[15]);
+          }
         }
       }
+      if (NBUF == 2u && t + 1u < nt) { store_tile(li, cur ^ 1u); }
+      workgroupBarrier();
     }
-    if (NBUF == 2u && t + 1u < nt) { store_tile(li, cur ^ 1u); }
-    workgroupBarrier();
   }
 
   // z, not bi: the batch when KS = 1, the batch and split of the partial sums otherwise; a

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A lean device call (staged 2026-12-08): Dawn's robustness in the kernel benches, on
+# (Wick's default, as in every browser) and off (WICK_ROBUSTNESS=0, the disable_robustness
+# toggle onnxruntime's release builds set). The shipped GEMM tiles (conv_pw v21 / v22,
+# matmul v34 / v41), whose K step's shared reads robustness no longer clamps, beside the
+# same tiles as they were (conv_pw v38 / v39, matmul v60 / v61: a clamp a read); the flash
+# attention (v31 / v32 at Whisper base and ViT-S), whose score and P @ V loops still are. If
+# off beats on, the clamps cost time; if v21 on matches v38 off, the new tile got it all back.
+# Stage with `KBENCH="conv_pw matmul attention" SKIP_FIXTURE=1 bash bench/vision/prepare.sh`,
+# carry .gl and .dev/bench/wick.tar.xz, run with OUT set. conv_pw runs first once as a warm-up
+# (a cold GPU's first rows run slow); its file is kept apart.
+set -u
+. "$(dirname "$0")/../lean_call_setup.sh"
+timeout 60 $K/wick_kernel_bench_conv_pw ${CONV_ARGS:-21 38 22 39} > $OUT/conv_pw_warmup.txt 2>&1
+for r in 1 0; do
+  export WICK_ROBUSTNESS=$r
+  timeout 60 $K/wick_kernel_bench_conv_pw ${CONV_ARGS:-21 38 22 39} > $OUT/conv_pw_robust$r.txt 2>&1
+  timeout 70 $K/wick_kernel_bench_matmul --large ${MATMUL_ARGS:-34 60 41 61} > $OUT/matmul_robust$r.txt 2>&1
+  timeout 60 $K/wick_kernel_bench_attention --case whisper --case vit-s ${ATTENTION_ARGS:-31 32} > $OUT/attention_robust$r.txt 2>&1
+  echo "[$SECONDS s] robustness $r done"
+done
+echo "[$SECONDS s] end"
