@@ -37,9 +37,14 @@ uint32_t tile_storage_bytes(const Tile& t, uint32_t d4, bool p_beside_k) {
 // Whether the kernel's invocations hold the tile at head dim d (a multiple of 4) with rs
 // score rows each (its RS): (bq / rs) * (bkv / 4) invocations within the device's limit,
 // which the output phase's d / 4 columns divide, leaving at most kMaxRows output rows each.
+// The workgroup is (bkv / 4, d / bkv, invocations / (d / 4)) (the kernel's TXS, WY, NG: its
+// indices from lid's components, which Tint's range analysis bounds, so robustness adds no
+// clamp in the hot loops), so bkv / 4 must divide d / 4, and NG stay within WebGPU's
+// guaranteed 64 in z. Head dims where no tile does (4, 8) run unfused.
 bool invocations_ok(const Tile& t, int64_t d, uint32_t rs, uint32_t max_invocations) {
   const uint32_t d4 = static_cast<uint32_t>(d / 4), nt = t.bq / rs * (t.bkv / 4);
-  return t.bq % rs == 0 && nt <= max_invocations && nt % d4 == 0 && t.bq % (nt / d4) == 0 && t.bq / (nt / d4) <= kMaxRows;
+  return t.bq % rs == 0 && nt <= max_invocations && nt % d4 == 0 && t.bq % (nt / d4) == 0 &&
+         t.bq / (nt / d4) <= kMaxRows && d4 % (t.bkv / 4) == 0 && nt / d4 <= 64;
 }
 
 bool tile_ok(const Tile& t, int64_t d, uint32_t max_storage, uint32_t max_invocations) {

@@ -285,6 +285,19 @@ TEST(AttentionFusion, AskedTilesMatchReference) {
   }
 }
 
+TEST(AttentionFusion, TilesWhoseKeyColumnsDivideTheHeadDim) {
+  // The kernel's workgroup is (TXS, D4 / TXS, NG) invocations (TXS = BKV / 4, D4 = head dim /
+  // 4), so that its hot loops index shared memory from lid's components, which robustness
+  // leaves unclamped: only tiles whose TXS divides D4. At 48 KiB and 256 invocations (the
+  // H100's): (64, 24) is refused at head dim 64 (TXS 6, D4 16) and taken at 96 (D4 24), where
+  // (64, 32) does not fit; head dim 8 (D4 2, which every tile's invocations divided before)
+  // has no such tile now and runs unfused; 48 (D4 12) takes (64, 24).
+  EXPECT_EQ(webgpu::flash_attention_tile(64, 49152, 256, 64, 24), std::pair(64u, 32u));
+  EXPECT_EQ(webgpu::flash_attention_tile(96, 49152, 256), std::pair(64u, 24u));
+  EXPECT_FALSE(webgpu::attention_tile_fits(8, 49152, 256));
+  EXPECT_EQ(webgpu::flash_attention_tile(48, 49152, 256), std::pair(64u, 24u));
+}
+
 TEST(AttentionFusion, TwoScoreRowsMatchReference) {
   // GraphOptions::flash_score_rows = 2 (WICK_FLASH_RS=2; the kernel's RS): at head dim 32
   // the default tile takes it on every adapter (64, 32): 256 invocations), and the fused run

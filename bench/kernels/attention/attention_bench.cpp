@@ -158,6 +158,17 @@ const Variant kVariants[] = {
     {52, "v18_flash_shipped.wgsl", 64, 32, true, 2, true, 2, true, true},
     {53, "v33_flash_sg.wgsl", 64, 32, true, 2, false, 1, true, true, true},
     {54, "v33_flash_sg.wgsl", 64, 32, true, 2, false, 2, true, true, true},
+    // v71-v74 (2026-12-08): v31 / v32 and the shipped subgroup kernel with the chain (v75 /
+    // v76: 1 / 2 splits; Whisper base's pick on the H100 is v76) on the body as it was before
+    // 2026-12-08 (flash_attention_body_flat.inc.wgsl: tx, ty, oc, og from li by % and /, so
+    // robustness clamps the score and P @ V loops' shared reads; the shipped body takes them
+    // from lid and has no clamp there: bench/kernels/robustness/README.md).
+    {71, "v71_flash_flat.wgsl", 64, 32, true, 4, true, 1, true, true},
+    {72, "v71_flash_flat.wgsl", 64, 32, true, 4, true, 2, true, true},
+    {73, "v73_flash_sg_flat.wgsl", 64, 32, true, 4, false, 1, true, true, true},
+    {74, "v73_flash_sg_flat.wgsl", 64, 32, true, 4, false, 2, true, true, true},
+    {75, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 1, true, true, true},
+    {76, "v33_flash_sg.wgsl", 64, 32, true, 4, false, 2, true, true, true},
 };
 
 // v5's constraints: 4 | BQ, BKV, D; the output phase's D / 4 columns divide the invocations

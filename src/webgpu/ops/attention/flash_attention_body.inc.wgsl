@@ -24,6 +24,14 @@ override NT: u32 = TYS * TXS;       // invocations
 override D4: u32 = D / 4u;
 override DP4: u32 = D4 + 1u;        // padded row of q and k tiles, in vec4s
 override NG: u32 = NT / D4;         // output-phase row groups (NT % D4 == 0)
+// The workgroup as (TXS, WY, NG) invocations (D4 % TXS == 0: flash_attention_dispatch.cpp
+// picks such tiles), so that the score phase's (tx, ty) and the output phase's (oc, og) are
+// sums and products of lid's components: Tint's range analysis then proves the hot loops'
+// shared-memory indices in bounds and Dawn's robustness (every browser) adds no clamp to
+// them (bench/kernels/robustness/README.md, "Indices Tint can bound"). li is unchanged:
+// lid.x + TXS (lid.y + WY lid.z) = tx + TXS ty = oc + D4 og.
+override WY: u32 = D4 / TXS;
+override WZ: u32 = select(0u, NG, D4 % TXS == 0u);  // 0, a pipeline error, where TXS does not divide D4
 override RO: u32 = BQ / NG;         // output rows per invocation (<= 16)
 override KVS: u32 = 1u;             // key splits (workgroup z)
 override PREFETCH: bool = true;     // next tile's K, V in registers (see above)
@@ -86,9 +94,9 @@ fn softmax_row(row: u32, tx: u32, sv: vec4<f32>, valid: vec4<bool>, m_old: f32, 
   return vec2<f32>(m_new, l_old * corr + (w.x + w.y + w.z + w.w));
 }
 
-// Step 3 for one output row: o_r + P[row, 4 columns of step x] @ V rows v0..v3.
-fn pv_row(o_r: vec4<f32>, row: u32, x: u32, v0: vec4<f32>, v1: vec4<f32>, v2: vec4<f32>, v3: vec4<f32>) -> vec4<f32> {
-  let pw = kps[P_AT + row * TXS + x];
+// Step 3 for one output row: o_r + pw @ V rows v0..v3, pw the row's P vec4 of the step (read
+// by the caller, at an index the range analysis bounds: not from a parameter here).
+fn pv_row(o_r: vec4<f32>, pw: vec4<f32>, v0: vec4<f32>, v1: vec4<f32>, v2: vec4<f32>, v3: vec4<f32>) -> vec4<f32> {
   return fma(vec4<f32>(pw.x), v0, fma(vec4<f32>(pw.y), v1, fma(vec4<f32>(pw.z), v2, fma(vec4<f32>(pw.w), v3, o_r))));
 }
 
@@ -180,9 +188,9 @@ fn put_kv(x: u32, kv: vec4<f32>, vv: vec4<f32>) {
   }
 }
 
-@compute @workgroup_size(NT, 1, 1)
+@compute @workgroup_size(TXS, WY, WZ)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) li: u32) {
+        @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let bh = wid.y;
   let b = bh / p.heads;
   let h = bh % p.heads;
@@ -198,10 +206,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     qs[r * DP4 + x % D4] = vec4<f32>(q[row + e * p.q_sd], q[row + (e + 1u) * p.q_sd], q[row + (e + 2u) * p.q_sd],
                                      q[row + (e + 3u) * p.q_sd]) * p.scale;
   }
-  let tx = li % TXS;
-  let ty = li / TXS;
-  let oc = li % D4;
-  let og = li / D4;
+  // li % TXS, li / TXS, li % D4 and li / D4, from lid (see WY above).
+  let tx = lid.x;
+  let ty = lid.y + WY * lid.z;
+  let oc = lid.x + TXS * lid.y;
+  let og = lid.z;
   // Running row maxima and partial sums of score rows ty + TYS * r (component r).
   var m_run = vec4<f32>(LOWEST);
   var l_part = vec4<f32>(0.0);
@@ -304,22 +313,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       let v1 = vs[(x + TXS) * D4 + oc];
       let v2 = vs[(x + 2u * TXS) * D4 + oc];
       let v3 = vs[(x + 3u * TXS) * D4 + oc];
-      o[0] = pv_row(o[0], og, x, v0, v1, v2, v3);
-      if (RO > 1u) { o[1] = pv_row(o[1], og + NG, x, v0, v1, v2, v3); }
-      if (RO > 2u) { o[2] = pv_row(o[2], og + 2u * NG, x, v0, v1, v2, v3); }
-      if (RO > 3u) { o[3] = pv_row(o[3], og + 3u * NG, x, v0, v1, v2, v3); }
-      if (RO > 4u) { o[4] = pv_row(o[4], og + 4u * NG, x, v0, v1, v2, v3); }
-      if (RO > 5u) { o[5] = pv_row(o[5], og + 5u * NG, x, v0, v1, v2, v3); }
-      if (RO > 6u) { o[6] = pv_row(o[6], og + 6u * NG, x, v0, v1, v2, v3); }
-      if (RO > 7u) { o[7] = pv_row(o[7], og + 7u * NG, x, v0, v1, v2, v3); }
-      if (RO > 8u) { o[8] = pv_row(o[8], og + 8u * NG, x, v0, v1, v2, v3); }
-      if (RO > 9u) { o[9] = pv_row(o[9], og + 9u * NG, x, v0, v1, v2, v3); }
-      if (RO > 10u) { o[10] = pv_row(o[10], og + 10u * NG, x, v0, v1, v2, v3); }
-      if (RO > 11u) { o[11] = pv_row(o[11], og + 11u * NG, x, v0, v1, v2, v3); }
-      if (RO > 12u) { o[12] = pv_row(o[12], og + 12u * NG, x, v0, v1, v2, v3); }
-      if (RO > 13u) { o[13] = pv_row(o[13], og + 13u * NG, x, v0, v1, v2, v3); }
-      if (RO > 14u) { o[14] = pv_row(o[14], og + 14u * NG, x, v0, v1, v2, v3); }
-      if (RO > 15u) { o[15] = pv_row(o[15], og + 15u * NG, x, v0, v1, v2, v3); }
+      o[0] = pv_row(o[0], kps[P_AT + og * TXS + x], v0, v1, v2, v3);
+      if (RO > 1u) { o[1] = pv_row(o[1], kps[P_AT + (og + NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 2u) { o[2] = pv_row(o[2], kps[P_AT + (og + 2u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 3u) { o[3] = pv_row(o[3], kps[P_AT + (og + 3u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 4u) { o[4] = pv_row(o[4], kps[P_AT + (og + 4u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 5u) { o[5] = pv_row(o[5], kps[P_AT + (og + 5u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 6u) { o[6] = pv_row(o[6], kps[P_AT + (og + 6u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 7u) { o[7] = pv_row(o[7], kps[P_AT + (og + 7u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 8u) { o[8] = pv_row(o[8], kps[P_AT + (og + 8u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 9u) { o[9] = pv_row(o[9], kps[P_AT + (og + 9u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 10u) { o[10] = pv_row(o[10], kps[P_AT + (og + 10u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 11u) { o[11] = pv_row(o[11], kps[P_AT + (og + 11u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 12u) { o[12] = pv_row(o[12], kps[P_AT + (og + 12u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 13u) { o[13] = pv_row(o[13], kps[P_AT + (og + 13u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 14u) { o[14] = pv_row(o[14], kps[P_AT + (og + 14u * NG) * TXS + x], v0, v1, v2, v3); }
+      if (RO > 15u) { o[15] = pv_row(o[15], kps[P_AT + (og + 15u * NG) * TXS + x], v0, v1, v2, v3); }
     }
     workgroupBarrier();
   }
