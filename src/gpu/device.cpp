@@ -222,6 +222,9 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions& options) {
   if (const char* v = std::getenv("WICK_ROBUSTNESS")) {
     self->options_.robust_buffer_access = std::string_view(v) != "0";
   }
+#ifdef __EMSCRIPTEN__
+  self->options_.robust_buffer_access = true;  // a browser's WebGPU always has it
+#endif
 
   // Timed waits: every asynchronous WebGPU call here is waited on with wgpuInstanceWaitAny.
   // Dawn's experimental features (subgroup matrices, timestamps inside passes) are offered
