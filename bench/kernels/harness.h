@@ -67,6 +67,18 @@ inline std::string expand_wgsl(const std::filesystem::path& path, const std::fil
     const std::string name = line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     std::filesystem::path module = dir / name;
     if (!std::filesystem::exists(module)) module = shared_dir / name;
+    // Then every op family's modules (src/webgpu/ops/*/), as bench/vision/prepare.sh stages
+    // them all beside the variants on a device: a variant that is a file of its own (not a
+    // link) names shipped modules by their plain names, here and there alike.
+    const std::filesystem::path ops = shared_dir.parent_path() / "ops";
+    if (!std::filesystem::exists(module) && std::filesystem::is_directory(ops)) {
+      for (const auto& family : std::filesystem::directory_iterator(ops)) {
+        if (std::filesystem::exists(family.path() / name)) {
+          module = family.path() / name;
+          break;
+        }
+      }
+    }
     if (!std::filesystem::exists(module)) {
       std::fprintf(stderr, "error: %s: include '%s' not found beside it or in %s\n", path.c_str(), name.c_str(),
                    shared_dir.c_str());

@@ -4,7 +4,7 @@
 # (WICK_DUMP_SHADERS=1) showed it clamping the GEMM tiles' and the flash attention's hot
 # shared-memory reads, and both kernels were rewritten so that Tint's range analysis proves
 # those indices (no clamp left there; bench/kernels/robustness/README.md). Nothing of it is
-# timed. Stage once: `KBENCH="conv_pw matmul attention" SKIP_FIXTURE=1 bash
+# timed. Stage once: `KBENCH="conv_pw conv matmul attention" SKIP_FIXTURE=1 bash
 # bench/vision/prepare.sh`, leave examples/ and bench/results/ out (sparse checkout, README),
 # then two calls:
 #   1. lean, ~3 min: `OUT=$OUT bash bench/kernels/robustness/kernels_call.sh`, carry [".gl",

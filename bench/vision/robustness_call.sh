@@ -7,7 +7,7 @@
 # D-FINE S and Whisper base: profiles, an end-to-end A/B and Wick/ORT rounds that time Wick
 # both ways. The kernel benches both ways are a lean call of their own, run first:
 # bench/kernels/robustness/kernels_call.sh.
-# Stage with `KBENCH="conv_pw matmul attention" SKIP_FIXTURE=1 bash bench/vision/prepare.sh` (one stage for both calls);
+# Stage with `KBENCH="conv_pw conv matmul attention" SKIP_FIXTURE=1 bash bench/vision/prepare.sh` (one stage for both calls);
 # run with OUT set (ab_call.sh), carry [".gl", ".dev/bench"].
 R0=WICK_ROBUSTNESS=0
 KERNEL_BENCH="${KERNEL_BENCH:- }" \

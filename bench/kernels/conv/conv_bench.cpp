@@ -136,6 +136,11 @@ const Variant kVariants[] = {
     {29, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true, true, 8},
     {30, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true, 8},
     {31, "v21_shipped_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true, false, 8},
+    // v32-v34 (2026-12-08): v23, v24 and v21 on the shader as it was before 2026-12-08 (its
+    // K step's shared reads clamped by robustness; the shipped one's are not), for the A/B.
+    {32, "v32_flat_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true, true},
+    {33, "v32_flat_igemm.wgsl", Kind::kGemm, false, 0, 64, 32, true, false, true, true},
+    {34, "v32_flat_igemm.wgsl", Kind::kGemm, false, 0, 64, 64, true, false, true},
 };
 
 uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }

@@ -1,5 +1,5 @@
 // v38 (2026-12-08): the shipped conv2d_pw_gemm_vec4 with the tile as it was before 2026-12-08
-// (../matmul/matmul_large_tile_flat.inc.wgsl): the K step reads its shared tiles at a run-time
+// (matmul_large_tile_flat.inc.wgsl, a link to ../matmul's): the K step reads its shared tiles at a run-time
 // buffer base, which Dawn's robustness clamps. The A/B against v21 / v22 (the shipped tile).
 // conv2d_pw_gemm.wgsl with vec4 global loads, for pointwise convs whose input channels and
 // plane are multiples of 4 (register.cpp checks both): the large matmuls' tiling
@@ -9,9 +9,9 @@
 // bench/kernels/conv conv_pw v19-v22). Same Params, bindings and semantics as
 // conv2d_pw_gemm.wgsl: the per-input-channel scale of x applied as the B tile is loaded, bias,
 // clamp and the fused epilogue (residual add included) as the output is stored.
-//#include "../../../src/webgpu/ops/conv/conv2d_pw_epilogue.inc.wgsl"
-//#include "../matmul/matmul_large_tile_flat.inc.wgsl"
-//#include "../../../src/webgpu/ops/conv/conv2d_pw_gemm_sizes.inc.wgsl"
+//#include "conv2d_pw_epilogue.inc.wgsl"
+//#include "matmul_large_tile_flat.inc.wgsl"
+//#include "conv2d_pw_gemm_sizes.inc.wgsl"
 //#include "matmul_vec4_staging.inc.wgsl"
 
 // x and w as vec4s. The includes' scalar declarations of bindings 0 and 1 (x, w) are not

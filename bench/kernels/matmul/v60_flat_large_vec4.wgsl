@@ -8,9 +8,9 @@
 // matmul_large_tile.inc.wgsl says. trans_b = 1: b is [N, K] (a linear weight), else [K, N].
 // Needs K % 4 == 0 and N % 4 == 0 (every load and store is a vec4); M, N and K need not be
 // multiples of the tile.
-//#include "../../../src/webgpu/ops/matmul/matmul_params.inc.wgsl"
+//#include "matmul_params.inc.wgsl"
 //#include "matmul_large_tile_flat.inc.wgsl"
-//#include "../../../src/webgpu/ops/matmul/matmul_store_vec4.inc.wgsl"
+//#include "matmul_store_vec4.inc.wgsl"
 //#include "matmul_vec4_staging.inc.wgsl"
 
 // vec4 e of a thread's share of the K tile at k0 of a K-major operand, a [M, K] or (is_b, a

@@ -97,8 +97,12 @@ fn store_result(o: TileOut, m: u32, n: u32, v: f32) {
   }
 }
 
-@compute @workgroup_size(T)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+// TX x TY invocations, li = lid.x + TX lid.y: the K step's reads of ta and tb at lid.x and
+// lid.y (tile_step's li % TX and li / TX), indices Tint's range analysis bounds, so Dawn's
+// robustness adds no clamp to them (conv2d_igemm_tile.inc.wgsl, tile_fma_rows).
+@compute @workgroup_size(TX, TY)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
   let plane = p.out_h * p.out_w;
   let m_total = p.n * plane;
   let k_total = p.in_c * KH * KW;
@@ -116,6 +120,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let steps = (k_total + BK - 1u) / BK;
   let t0 = (wid.z * steps) / ks;
   let t1 = ((wid.z + 1u) * steps) / ks;
-  for (var t = t0; t < t1; t = t + 1u) { tile_step(at_step(a, t * BK), li, t * BK, t * BK, npad4, n0, &acc); }
+  for (var t = t0; t < t1; t = t + 1u) {
+    tile_fill(at_step(a, t * BK), li, t * BK, t * BK, npad4, n0);
+    for (var kk = 0u; kk < BK; kk = kk + 1u) {
+      let bv = tb[kk * TY + lid.y];
+      tile_fma_rows(&acc, ta[kk * 16u + lid.x], bv);
+      if (RM > 4u) { tile_fma_rows_hi(&acc, ta[kk * 16u + lid.x + 8u], bv); }
+    }
+    workgroupBarrier();
+  }
   tile_store(TileOut(plane, wid.z * p.total), acc, li, m0, n0, m_total, p.out_c);
 }

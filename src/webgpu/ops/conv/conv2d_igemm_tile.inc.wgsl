@@ -34,11 +34,9 @@ var<workgroup> ta: array<vec4<f32>, 256>;  // [BK][BM / 4]: 4 consecutive rows p
 // bench/kernels/occupancy), 8 at BN 32 (6 KiB in all) against 6 with a 256-vec4 B tile.
 var<workgroup> tb: array<vec4<f32>, BV>;
 
-// One K step: A elements k0 .. k0 + 15 of the tile's rows and weight rows wrow .. wrow + 15
-// (vec4 columns n0 / 4 ..) into shared memory, then acc += their product. Holds barriers:
-// call it in uniform control flow.
-fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
-             acc: ptr<function, array<vec4<f32>, 8>>) {
+// A K step's shared tiles: A elements k0 .. k0 + 15 of the tile's rows and weight rows
+// wrow .. wrow + 15 (vec4 columns n0 / 4 ..), then a barrier. Call it in uniform control flow.
+fn tile_fill(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32) {
   let lm = li % BM;
   let lk = li / BM;
   for (var r = 0u; r < RA; r = r + 1u) {
@@ -51,22 +49,38 @@ fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
     tb[lb] = w[(wrow + lb / TY) * npad4 + n0 / 4u + lb % TY];
   }
   workgroupBarrier();
+}
+
+// One K row's FMAs: acc[j] += av * bv[j] (rows 4 tx .. 4 tx + 3), and with RM 8 acc[4 + j] +=
+// av1 * bv[j] (32 rows further). The caller reads av, av1 and bv from ta and tb: in an entry
+// point at indices built from lid, which Tint's range analysis proves in bounds, so that
+// Dawn's robustness adds no clamp to the K step's shared reads (conv2d_igemm.wgsl; a function
+// parameter's index is clamped on every read: bench/kernels/robustness/README.md).
+fn tile_fma_rows(acc: ptr<function, array<vec4<f32>, 8>>, av: vec4<f32>, bv: vec4<f32>) {
+  (*acc)[0] = fma(av, vec4<f32>(bv.x), (*acc)[0]);
+  (*acc)[1] = fma(av, vec4<f32>(bv.y), (*acc)[1]);
+  (*acc)[2] = fma(av, vec4<f32>(bv.z), (*acc)[2]);
+  (*acc)[3] = fma(av, vec4<f32>(bv.w), (*acc)[3]);
+}
+fn tile_fma_rows_hi(acc: ptr<function, array<vec4<f32>, 8>>, av1: vec4<f32>, bv: vec4<f32>) {
+  (*acc)[4] = fma(av1, vec4<f32>(bv.x), (*acc)[4]);
+  (*acc)[5] = fma(av1, vec4<f32>(bv.y), (*acc)[5]);
+  (*acc)[6] = fma(av1, vec4<f32>(bv.z), (*acc)[6]);
+  (*acc)[7] = fma(av1, vec4<f32>(bv.w), (*acc)[7]);
+}
+
+// One K step from li (the transposed convs; conv2d_igemm writes the loop out in main, from
+// lid): tile_fill, then acc += the tiles' product, then a barrier. Holds barriers: call it in
+// uniform control flow.
+fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
+             acc: ptr<function, array<vec4<f32>, 8>>) {
+  tile_fill(a, li, k0, wrow, npad4, n0);
   let tx = li % TX;
   let ty = li / TX;
   for (var kk = 0u; kk < BK; kk = kk + 1u) {
-    let av = ta[kk * 16u + tx];
     let bv = tb[kk * TY + ty];
-    (*acc)[0] = fma(av, vec4<f32>(bv.x), (*acc)[0]);
-    (*acc)[1] = fma(av, vec4<f32>(bv.y), (*acc)[1]);
-    (*acc)[2] = fma(av, vec4<f32>(bv.z), (*acc)[2]);
-    (*acc)[3] = fma(av, vec4<f32>(bv.w), (*acc)[3]);
-    if (RM > 4u) {
-      let av1 = ta[kk * 16u + tx + 8u];
-      (*acc)[4] = fma(av1, vec4<f32>(bv.x), (*acc)[4]);
-      (*acc)[5] = fma(av1, vec4<f32>(bv.y), (*acc)[5]);
-      (*acc)[6] = fma(av1, vec4<f32>(bv.z), (*acc)[6]);
-      (*acc)[7] = fma(av1, vec4<f32>(bv.w), (*acc)[7]);
-    }
+    tile_fma_rows(acc, ta[kk * 16u + tx], bv);
+    if (RM > 4u) { tile_fma_rows_hi(acc, ta[kk * 16u + tx + 8u], bv); }
   }
   workgroupBarrier();
 }

@@ -1,0 +1,1 @@
+../matmul/matmul_large_tile_flat.inc.wgsl
