@@ -19,6 +19,21 @@
 // (conv2d_params.inc.wgsl) and semantics as conv2d_block.
 //#include "conv2d_igemm_tile.inc.wgsl"
 
+// tile_step as the shipped tile had it before 2026-12-08 (a K step from li: tile_fill, then
+// acc += the tiles' product, then a barrier; the reads at li % TX and li / TX, clamped).
+fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
+             acc: ptr<function, array<vec4<f32>, 8>>) {
+  tile_fill(a, li, k0, wrow, npad4, n0);
+  let tx = li % TX;
+  let ty = li / TX;
+  for (var kk = 0u; kk < BK; kk = kk + 1u) {
+    let bv = tb[kk * TY + ty];
+    tile_fma_rows(acc, ta[kk * 16u + tx], bv);
+    if (RM > 4u) { tile_fma_rows_hi(acc, ta[kk * 16u + tx + 8u], bv); }
+  }
+  workgroupBarrier();
+}
+
 override ks: u32 = 1;   // K splits (workgroups along z)
 // K's order: 0 (c, ky, kx); else (ky, kx, c) with a K step in one tap (1: in_c % 16 == 0) or
 // across at most two (2: in_c >= 16).

@@ -98,7 +98,7 @@ fn store_result(o: TileOut, m: u32, n: u32, v: f32) {
 }
 
 // TX x TY invocations, li = lid.x + TX lid.y: the K step's reads of ta and tb at lid.x and
-// lid.y (tile_step's li % TX and li / TX), indices Tint's range analysis bounds, so Dawn's
+// lid.y (li % TX and li / TX), indices Tint's range analysis bounds, so Dawn's
 // robustness adds no clamp to them (conv2d_igemm_tile.inc.wgsl, tile_fma_rows).
 @compute @workgroup_size(TX, TY)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,

@@ -53,9 +53,11 @@ fn tile_fill(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32) {
 
 // One K row's FMAs: acc[j] += av * bv[j] (rows 4 tx .. 4 tx + 3), and with RM 8 acc[4 + j] +=
 // av1 * bv[j] (32 rows further). The caller reads av, av1 and bv from ta and tb: in an entry
-// point at indices built from lid, which Tint's range analysis proves in bounds, so that
-// Dawn's robustness adds no clamp to the K step's shared reads (conv2d_igemm.wgsl; a function
-// parameter's index is clamped on every read: bench/kernels/robustness/README.md).
+// point (the includers' main: tile_fill, then for each of the BK rows kk, bv = tb[kk * TY +
+// lid.y], av = ta[kk * 16 + lid.x], av1 = ta[kk * 16 + lid.x + 8], then a barrier) at indices
+// built from lid, which Tint's range analysis proves in bounds, so that Dawn's robustness adds
+// no clamp to the K step's shared reads (a function parameter's index is clamped on every
+// read: bench/kernels/robustness/README.md). The includers' workgroup is (TX, TY).
 fn tile_fma_rows(acc: ptr<function, array<vec4<f32>, 8>>, av: vec4<f32>, bv: vec4<f32>) {
   (*acc)[0] = fma(av, vec4<f32>(bv.x), (*acc)[0]);
   (*acc)[1] = fma(av, vec4<f32>(bv.y), (*acc)[1]);
@@ -67,22 +69,6 @@ fn tile_fma_rows_hi(acc: ptr<function, array<vec4<f32>, 8>>, av1: vec4<f32>, bv:
   (*acc)[5] = fma(av1, vec4<f32>(bv.y), (*acc)[5]);
   (*acc)[6] = fma(av1, vec4<f32>(bv.z), (*acc)[6]);
   (*acc)[7] = fma(av1, vec4<f32>(bv.w), (*acc)[7]);
-}
-
-// One K step from li (the transposed convs; conv2d_igemm writes the loop out in main, from
-// lid): tile_fill, then acc += the tiles' product, then a barrier. Holds barriers: call it in
-// uniform control flow.
-fn tile_step(a: ALoader, li: u32, k0: u32, wrow: u32, npad4: u32, n0: u32,
-             acc: ptr<function, array<vec4<f32>, 8>>) {
-  tile_fill(a, li, k0, wrow, npad4, n0);
-  let tx = li % TX;
-  let ty = li / TX;
-  for (var kk = 0u; kk < BK; kk = kk + 1u) {
-    let bv = tb[kk * TY + ty];
-    tile_fma_rows(acc, ta[kk * 16u + tx], bv);
-    if (RM > 4u) { tile_fma_rows_hi(acc, ta[kk * 16u + tx + 8u], bv); }
-  }
-  workgroupBarrier();
 }
 
 // This invocation's 16 (RM 8: 32) sums of the tile at (m0, n0), those with row < m_total and column

@@ -35,8 +35,11 @@ fn store_result(o: TileOut, m: u32, n: u32, v: f32) {
   y[(b * p.out_c + oc) * o.oplane + (iy * KH + ky) * p.out_w + ix * KW + kx] = finish(v + bias_or_zero(oc));
 }
 
-@compute @workgroup_size(T)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+// TX x TY invocations (li = lid.x + TX lid.y): the K step's shared reads at lid.x / lid.y,
+// which Tint bounds, so robustness adds no clamp to them (conv2d_igemm_tile.inc.wgsl).
+@compute @workgroup_size(TX, TY)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
   let plane = p.in_h * p.in_w;
   let m_total = p.n * plane;
   let n_total = p.out_c * KH * KW;
@@ -49,6 +52,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
   var acc: array<vec4<f32>, 8>;  // 4 unless RM is 8 (the rest folds away)
   let steps = (p.in_c + BK - 1u) / BK;
-  for (var t = 0u; t < steps; t = t + 1u) { tile_step(a, li, t * BK, t * BK, npad4, n0, &acc); }
+  for (var t = 0u; t < steps; t = t + 1u) {
+    tile_fill(a, li, t * BK, t * BK, npad4, n0);
+    for (var kk = 0u; kk < BK; kk = kk + 1u) {
+      let bv = tb[kk * TY + lid.y];
+      tile_fma_rows(&acc, ta[kk * 16u + lid.x], bv);
+      if (RM > 4u) { tile_fma_rows_hi(&acc, ta[kk * 16u + lid.x + 8u], bv); }
+    }
+    workgroupBarrier();
+  }
   tile_store(TileOut(plane, p.out_h * p.out_w), acc, li, m0, n0, m_total, n_total);
 }

@@ -36,8 +36,11 @@ fn store_result(o: TileOut, m: u32, n: u32, v: f32) {
   y[(b * p.out_c + oc) * (p.out_h * p.out_w) + oy * p.out_w + ox] = finish(v + bias_or_zero(oc));
 }
 
-@compute @workgroup_size(T)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+// TX x TY invocations (li = lid.x + TX lid.y): the K step's shared reads at lid.x / lid.y,
+// which Tint bounds, so robustness adds no clamp to them (conv2d_igemm_tile.inc.wgsl).
+@compute @workgroup_size(TX, TY)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
   let py = wid.z / SW;
   let px = wid.z % SW;
   // This phase's output grid: rows py, py + SH, ... below out_h.
@@ -77,7 +80,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       let in_ok = m_ok && iy >= 0 && iy < i32(p.in_h) && ix >= 0 && ix < i32(p.in_w);
       let a = ALoader(in_ok, xb + u32(iy) * p.in_w + u32(ix), hw, cin_g);
       let wb = ((g * KH + ky) * KW + kx) * cpad;
-      for (var t = 0u; t < steps; t = t + 1u) { tile_step(a, li, t * BK, wb + t * BK, npad4, n0, &acc); }
+      for (var t = 0u; t < steps; t = t + 1u) {
+        tile_fill(a, li, t * BK, wb + t * BK, npad4, n0);
+        for (var kk = 0u; kk < BK; kk = kk + 1u) {
+          let bv = tb[kk * TY + lid.y];
+          tile_fma_rows(&acc, ta[kk * 16u + lid.x], bv);
+          if (RM > 4u) { tile_fma_rows_hi(&acc, ta[kk * 16u + lid.x + 8u], bv); }
+        }
+        workgroupBarrier();
+      }
     }
   }
   tile_store(TileOut(g, cout_g, qplane, qw, py, px), acc, li, m0, n0, m_total, cout_g);
