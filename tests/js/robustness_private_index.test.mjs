@@ -5,7 +5,9 @@
 // then keep a loop rolled, and a loop index into a register array puts the array in local
 // memory (10x on the H200's matmuls; bench/kernels/robustness/README.md). A kernel that
 // brings such an index back fails here, on any adapter (lavapipe when present: it has
-// shader-f16, so the f16 kernels are checked too).
+// shader-f16, so the f16 kernels are checked too). So does a GEMM tile, implicit-GEMM conv or
+// flash attention whose hot loops read shared memory at an index robustness clamps again
+// (the check's `sharedMax`: README, "Indices Tint can bound").
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
