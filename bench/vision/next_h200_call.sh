@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # NEXT (after the session of 2026-12-08; no device was lent): Dawn's robustness. Wick's device
 # has it on (as every browser), onnxruntime's release builds turn it off; the native SPIR-V
-# (WICK_DUMP_SHADERS=1) showed it clamping the GEMM tiles' and the flash attention's hot
-# shared-memory reads, and both kernels were rewritten so that Tint's range analysis proves
-# those indices (no clamp left there; bench/kernels/robustness/README.md). Nothing of it is
-# timed. Stage once: `KBENCH="conv_pw conv matmul attention" SKIP_FIXTURE=1 bash
+# (WICK_DUMP_SHADERS=1) showed it clamping the GEMM tiles', the implicit-GEMM convs' and the
+# flash attention's hot shared-memory reads, and those kernels were rewritten so that Tint's
+# range analysis proves the indices (no clamp left there; bench/kernels/robustness/README.md).
+# Nothing of it is timed. Stage once: `KBENCH="conv_pw conv matmul attention" SKIP_FIXTURE=1 bash
 # bench/vision/prepare.sh`, leave examples/ and bench/results/ out (sparse checkout, README),
 # then two calls:
 #   1. lean, ~3 min: `OUT=$OUT bash bench/kernels/robustness/kernels_call.sh`, carry [".gl",
 #      ".dev/bench/wick.tar.xz"]: the kernels shipped and as they were, robustness on and off;
 #   2. models, ~7 min: `OUT=$OUT bash .dev/bench/vision/robustness_call.sh`, carry [".gl",
 #      ".dev/bench"]: D-FINE S and Whisper base profiles, A/B and Wick/ORT rounds, on and off.
-# If off still wins end to end, look at what else it clamps (the GEMM's staging stores,
-# conv2d_igemm's tile_step) or make off the native default, as ORT does.
+# If off still wins end to end, look at what else it clamps (the GEMM's staging stores, the
+# flash attention's K / V stores) or make off the native default, as ORT does; if the old
+# kernels (v38, v60, v71-v74, conv v32-v34) match the new ones, the clamps cost nothing on
+# NVIDIA and the rewrites only tidy the browser's code.
 # NEXT (after the night session of 2026-12-07; one model call and two lean kernel calls, all
 # on H100s, results in bench/results/vision_h200.md): the GEMM tiles are bound neither by
 # shared-memory wavefronts (the warp's shape, WARP_ROWS: no change) nor by global-load latency
