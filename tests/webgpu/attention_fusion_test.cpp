@@ -296,6 +296,16 @@ TEST(AttentionFusion, TilesWhoseKeyColumnsDivideTheHeadDim) {
   EXPECT_EQ(webgpu::flash_attention_tile(96, 49152, 256), std::pair(64u, 24u));
   EXPECT_FALSE(webgpu::attention_tile_fits(8, 49152, 256));
   EXPECT_EQ(webgpu::flash_attention_tile(48, 49152, 256), std::pair(64u, 24u));
+  // Head dim 48 at (64, 24) runs: a workgroup of (6, 2, 8), the one layout here whose TXS is
+  // not a power of two and whose score rows span two values of lid.y, fused in one dispatch
+  // and matching the reference (a mask, partial tiles).
+  WICK_GPU_DEVICE_OR_FAIL(device);
+  const auto& lim = device->limits();
+  ASSERT_EQ(webgpu::flash_attention_tile(48, lim.max_compute_workgroup_storage_size,
+                                         lim.max_compute_invocations_per_workgroup),
+            std::pair(64u, 24u));
+  Shape s{1, 2, 70, 53, 48, 1};
+  EXPECT_EQ(check(s, 48).fused_dispatches, 2u);
 }
 
 TEST(AttentionFusion, TwoScoreRowsMatchReference) {
