@@ -61,16 +61,12 @@ RES=$R/results.jsonl
 KB_PID=
 if [[ -n ${KERNEL_BENCH:-} && -d $W/wick/kbench ]]; then
   # KBENCH_ARGS_<name>: that bench's arguments (its variant numbers, say); KBENCH_TIMEOUT_<name>:
-  # its time limit in seconds (60). An entry NAME:VAR=VALUE runs that bench with VAR=VALUE in
-  # its environment (e.g. conv_pw:WICK_ROBUSTNESS=0) into kernel_bench_NAME_VAR_VALUE.txt.
-  (for entry in $KERNEL_BENCH; do
-     k=${entry%%:*}
-     kenv=()
-     [[ $entry == *:* ]] && kenv=("${entry#*:}")
+  # its time limit in seconds (60).
+  (for k in $KERNEL_BENCH; do
      args_var=KBENCH_ARGS_$k
      tmo_var=KBENCH_TIMEOUT_$k
      read -ra kargs <<< "${!args_var:-}"
-     env "${kenv[@]}" WICK_KERNEL_BENCH_DIR=$W/wick/kbench stdbuf -oL timeout "${!tmo_var:-60}" "$W/wick/kbench/wick_kernel_bench_$k" "${kargs[@]}" > "$R/kernel_bench_${entry//[:=]/_}.txt" 2>&1
+     WICK_KERNEL_BENCH_DIR=$W/wick/kbench stdbuf -oL timeout "${!tmo_var:-60}" "$W/wick/kbench/wick_kernel_bench_$k" "${kargs[@]}" > "$R/kernel_bench_$k.txt" 2>&1
    done) &
   KB_PID=$!
 fi

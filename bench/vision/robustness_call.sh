@@ -10,8 +10,7 @@
 # Stage with `KBENCH="conv_pw conv matmul attention" SKIP_FIXTURE=1 bash bench/vision/prepare.sh` (one stage for both calls);
 # run with OUT set (ab_call.sh), carry [".gl", ".dev/bench"].
 R0=WICK_ROBUSTNESS=0
-KERNEL_BENCH="${KERNEL_BENCH:- }" \
-  PROFILES="${PROFILES:-dfine_s_640:default,$R0 whisper_base_encoder_30s:default,$R0}" \
+PROFILES="${PROFILES:-dfine_s_640:default,$R0 whisper_base_encoder_30s:default,$R0}" \
   AB_AFTER="${AB_AFTER:-dfine_s_640:$R0,default,$R0,default whisper_base_encoder_30s:$R0,default,$R0,default}" \
   WICK_SETTINGS="${WICK_SETTINGS:-default $R0}" SKIP_TORCH=${SKIP_TORCH:-1} ROUNDS_TIMEOUT=${ROUNDS_TIMEOUT:-220} \
   DEADLINE=${DEADLINE:-260} exec bash "$(dirname "$0")/ab_call.sh"
